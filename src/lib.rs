@@ -1,0 +1,4 @@
+//! Ô ăn quan, the Vietnamese game of mandarin square capturing.
+
+pub mod rules;
+pub mod state_json;

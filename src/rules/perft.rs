@@ -1,0 +1,31 @@
+//! Perft: counting the move sequences of each length from a position, the truth test of a
+//! move generator and of `play`.
+
+use super::position::Position;
+
+/// The number of legal move sequences of exactly `depth` moves from `pos` (`swap` counts as a
+/// move; a finished game has none).
+///
+/// ```
+/// use o_an_quan::rules::{perft, Position, RuleSet};
+/// let start = Position::new(RuleSet::default());
+/// assert_eq!(perft(&start, 1), 10);
+/// assert_eq!(perft(&start, 2), 100);
+/// ```
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = pos.legal_moves();
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|&mv| {
+            let mut next = *pos;
+            next.play_unchecked(mv);
+            perft(&next, depth - 1)
+        })
+        .sum()
+}

@@ -1,0 +1,309 @@
+//! A validated position: the board, the stores, whose turn it is, and the rule set it is played by.
+
+use super::error::{IllegalReason, PlayError, PositionError};
+use super::event::{Event, EventSink, NoEvents};
+use super::geometry::{self, Direction, MAX_PLAYERS, MAX_RING};
+use super::moves::{Move, MoveList};
+use super::outcome::Outcome;
+use super::ruleset::{MandarinStart, RuleSet};
+use super::setup::Setup;
+
+/// What a player has captured, and what they owe.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Store {
+    /// Small stones, 1 point each. Below zero only under the `deduct` refill.
+    pub stones: i16,
+    /// Captured mandarin pieces, 10 points each.
+    pub mandarins: u8,
+    /// Stones owed to each player, borrowed for refills and repaid at the end.
+    pub owes: [u8; MAX_PLAYERS],
+}
+
+impl Store {
+    /// Stones and mandarins at face value, before debts.
+    pub fn worth(&self) -> i32 {
+        i32::from(self.stones) + 10 * i32::from(self.mandarins)
+    }
+}
+
+/// No move recorded in a slot of the repetition history.
+pub(super) const NO_MOVE: u8 = u8::MAX;
+/// Moves remembered for the repetition end: `a b a b a b`.
+pub(super) const HISTORY: usize = 6;
+
+/// A position that can arise under its rule set, with everything needed to play on.
+///
+/// ```
+/// use o_an_quan::rules::{Move, Position, presets};
+/// let mut pos = Position::new(presets::get("standard").unwrap().rules);
+/// assert_eq!(pos.legal_moves().len(), 10);
+/// let outcome = pos.play("2-".parse::<Move>().unwrap()).unwrap();
+/// assert_eq!(outcome.captured(), 6);
+/// assert_eq!(pos.scores()[0], 6);
+/// assert_eq!(pos.to_move(), 1);
+/// assert!(pos.play("2-".parse().unwrap()).is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub(super) rules: RuleSet,
+    /// Small stones per ring index; slots past the board's ring stay 0.
+    pub(super) pits: [u8; MAX_RING],
+    /// Whether the mandarin pit after player p's row still holds its mandarin piece.
+    pub(super) quan: [bool; MAX_PLAYERS],
+    pub(super) stores: [Store; MAX_PLAYERS],
+    pub(super) ply: u16,
+    pub(super) to_move: u8,
+    pub(super) over: bool,
+    pub(super) forfeit: Option<u8>,
+    pub(super) swapped: bool,
+    /// Codes of the last moves, oldest first, for the repetition end.
+    pub(super) recent: [u8; HISTORY],
+}
+
+impl Position {
+    /// The start of a game: five stones in every citizen pit, and a mandarin in every mandarin
+    /// pit (or ten stones, by the rule set).
+    pub fn new(rules: RuleSet) -> Position {
+        let mut pits = [0; MAX_RING];
+        let mut quan = [false; MAX_PLAYERS];
+        for p in 0..rules.player_count() {
+            for i in geometry::row(p) {
+                pits[i] = 5;
+            }
+            match rules.mandarin_start {
+                MandarinStart::Piece => quan[p] = true,
+                MandarinStart::TenStones => pits[geometry::mandarin_pit(p)] = 10,
+            }
+        }
+        Position {
+            rules,
+            pits,
+            quan,
+            stores: [Store::default(); MAX_PLAYERS],
+            ply: 0,
+            to_move: 0,
+            over: false,
+            forfeit: None,
+            swapped: false,
+            recent: [NO_MOVE; HISTORY],
+        }
+    }
+
+    /// A position from its parts, checked against the rule set.
+    pub fn from_setup(rules: RuleSet, setup: &Setup) -> Result<Position, PositionError> {
+        setup.validate(&rules)?;
+        let mut pos = Position::new(rules);
+        pos.pits = [0; MAX_RING];
+        pos.pits[..setup.pits.len()].copy_from_slice(&setup.pits);
+        pos.quan = [false; MAX_PLAYERS];
+        pos.quan[..setup.quan.len()].copy_from_slice(&setup.quan);
+        pos.stores[..setup.stores.len()].copy_from_slice(&setup.stores);
+        pos.ply = setup.ply;
+        pos.to_move = setup.to_move;
+        pos.over = setup.over;
+        pos.forfeit = setup.forfeit;
+        pos.swapped = setup.swapped;
+        Ok(pos)
+    }
+
+    /// The parts of this position, as `from_setup` takes them.
+    pub fn setup(&self) -> Setup {
+        let players = self.players();
+        Setup {
+            ply: self.ply,
+            to_move: self.to_move,
+            pits: self.pits().to_vec(),
+            quan: self.quan[..players].to_vec(),
+            stores: self.stores[..players].to_vec(),
+            over: self.over,
+            forfeit: self.forfeit,
+            swapped: self.swapped,
+        }
+    }
+
+    pub fn rules(&self) -> &RuleSet {
+        &self.rules
+    }
+
+    pub fn players(&self) -> usize {
+        self.rules.player_count()
+    }
+
+    /// Moves played so far (a `swap` is not a move).
+    pub fn ply(&self) -> u16 {
+        self.ply
+    }
+
+    /// The seat to move (after the game ends: the seat that would have moved next).
+    pub fn to_move(&self) -> usize {
+        usize::from(self.to_move)
+    }
+
+    /// Small stones per ring index.
+    pub fn pits(&self) -> &[u8] {
+        &self.pits[..geometry::ring_len(self.players())]
+    }
+
+    /// Whether the mandarin pit after `player`'s row still holds its mandarin piece.
+    pub fn has_mandarin(&self, player: usize) -> bool {
+        self.quan[player]
+    }
+
+    pub fn store(&self, player: usize) -> &Store {
+        &self.stores[player]
+    }
+
+    /// Whether ring index `index` holds nothing at all (no stone, no mandarin piece).
+    pub fn is_empty_pit(&self, index: usize) -> bool {
+        self.pits[index] == 0
+            && !(geometry::is_mandarin(index) && self.quan[geometry::owner(index)])
+    }
+
+    /// 10 × mandarins + stones − what the player owes + what is owed to them.
+    pub fn score(&self, player: usize) -> i32 {
+        let store = &self.stores[player];
+        let owed_by: i32 = store.owes.iter().map(|&o| i32::from(o)).sum();
+        let owed_to: i32 = self.stores.iter().map(|s| i32::from(s.owes[player])).sum();
+        store.worth() - owed_by + owed_to
+    }
+
+    /// Every seat's score; seats the board does not have score 0.
+    pub fn scores(&self) -> [i32; MAX_PLAYERS] {
+        let mut scores = [0; MAX_PLAYERS];
+        for (p, score) in scores.iter_mut().enumerate().take(self.players()) {
+            *score = self.score(p);
+        }
+        scores
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+
+    /// The player who lost by being unable to pay for a refill.
+    pub fn forfeit(&self) -> Option<usize> {
+        self.forfeit.map(usize::from)
+    }
+
+    /// Whether the players have exchanged sides by a table flip.
+    pub fn swapped(&self) -> bool {
+        self.swapped
+    }
+
+    /// Whether `swap` is legal now: table flip rules, right after the opening move, not yet used.
+    pub fn can_swap(&self) -> bool {
+        self.rules.table_flip && !self.over && self.ply == 1 && !self.swapped
+    }
+
+    /// Final places once the game is over, per seat: 0 for the winner; equal scores share a
+    /// place, and a player who forfeited is last.
+    pub fn places(&self) -> Option<[u8; MAX_PLAYERS]> {
+        if !self.over {
+            return None;
+        }
+        let rank = |p: usize| (self.forfeit == Some(p as u8), -self.score(p));
+        let mut places = [0; MAX_PLAYERS];
+        for (p, place) in places.iter_mut().enumerate().take(self.players()) {
+            *place = (0..self.players()).filter(|&q| rank(q) < rank(p)).count() as u8;
+        }
+        Some(places)
+    }
+
+    /// Every move the player to move may make.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        if self.over {
+            return moves;
+        }
+        for pit in geometry::row(self.to_move()) {
+            if self.pits[pit] > 0 {
+                for dir in Direction::ALL {
+                    moves.push(Move::Sow {
+                        pit: pit as u8,
+                        dir,
+                    });
+                }
+            }
+        }
+        if self.can_swap() {
+            moves.push(Move::Swap);
+        }
+        moves
+    }
+
+    /// Why `mv` cannot be played here, if it cannot.
+    pub fn check(&self, mv: Move) -> Result<(), IllegalReason> {
+        if self.over {
+            return Err(IllegalReason::GameOver);
+        }
+        match mv {
+            Move::Swap if self.can_swap() => Ok(()),
+            Move::Swap => Err(IllegalReason::SwapNotAllowed),
+            Move::Sow { pit, .. } => {
+                let pit = usize::from(pit);
+                if pit >= geometry::ring_len(self.players()) {
+                    Err(IllegalReason::NoSuchPit)
+                } else if geometry::is_mandarin(pit) {
+                    Err(IllegalReason::MandarinPit)
+                } else if geometry::owner(pit) != self.to_move() {
+                    Err(IllegalReason::NotYourPit {
+                        owner: geometry::owner(pit) as u8,
+                    })
+                } else if self.pits[pit] == 0 {
+                    Err(IllegalReason::EmptyPit)
+                } else {
+                    Ok(())
+                }
+            }
+        }
+    }
+
+    pub fn is_legal(&self, mv: Move) -> bool {
+        self.check(mv).is_ok()
+    }
+
+    /// Play `mv` and return what happened. An illegal move changes nothing.
+    pub fn play(&mut self, mv: Move) -> Result<Outcome, PlayError> {
+        let mut events = Vec::new();
+        self.play_with(mv, &mut events)?;
+        Ok(Outcome { events })
+    }
+
+    /// Play `mv`, writing what happens into `sink`. An illegal move changes nothing.
+    pub fn play_with<S: EventSink>(&mut self, mv: Move, sink: &mut S) -> Result<(), PlayError> {
+        if let Err(reason) = self.check(mv) {
+            return Err(PlayError {
+                mv,
+                reason,
+                legal: self.legal_moves(),
+            });
+        }
+        self.apply(mv, sink);
+        Ok(())
+    }
+
+    /// Play a move from `legal_moves()` as fast as possible, recording nothing.
+    ///
+    /// A move that is not legal leaves the position in an unspecified (but memory-safe) state.
+    #[inline]
+    pub fn play_unchecked(&mut self, mv: Move) {
+        debug_assert!(self.is_legal(mv), "{mv} is not legal");
+        self.apply(mv, &mut NoEvents);
+    }
+
+    fn apply<S: EventSink>(&mut self, mv: Move, sink: &mut S) {
+        match mv {
+            Move::Swap => {
+                self.swapped = true;
+                sink.push(Event::Swap);
+            }
+            Move::Sow { pit, dir } => {
+                self.sow_and_capture(usize::from(pit), dir, sink);
+                self.ply += 1;
+                self.recent.copy_within(1.., 0);
+                self.recent[HISTORY - 1] = mv.code();
+                self.finish_turn(sink);
+            }
+        }
+    }
+}

@@ -1,0 +1,168 @@
+//! After the sowing: the end of the game, the repetition and move-limit ends, passing the turn
+//! and refilling an empty row.
+
+use super::event::{EndReason, Event, EventSink, Loan};
+use super::geometry::{self, ROW_LEN};
+use super::position::{HISTORY, NO_MOVE, Position};
+use super::ruleset::Refill;
+
+/// Stones a refill puts on the row: one per citizen pit.
+const REFILL: i16 = ROW_LEN as i16;
+
+impl Position {
+    /// Everything that happens between a move's last capture and the next player's choice.
+    pub(super) fn finish_turn<S: EventSink>(&mut self, sink: &mut S) {
+        self.to_move = ((self.to_move() + 1) % self.players()) as u8;
+        let players = self.players();
+        if (0..players).all(|p| self.is_empty_pit(geometry::mandarin_pit(p))) {
+            self.end_game(EndReason::MandarinsCaptured, sink);
+        } else if self.rules.repetition && self.repeated_three_times() {
+            self.end_game(EndReason::Repetition, sink);
+        } else if self.rules.move_limit.is_some_and(|limit| self.ply >= limit) {
+            self.end_game(EndReason::MoveLimit, sink);
+        } else if self.row_is_empty(self.to_move()) {
+            self.refill(sink);
+        }
+    }
+
+    /// The last six moves read `a b a b a b`.
+    fn repeated_three_times(&self) -> bool {
+        let r = &self.recent;
+        r[0] != NO_MOVE && (2..HISTORY).all(|i| r[i] == r[i - 2])
+    }
+
+    fn row_is_empty(&self, player: usize) -> bool {
+        geometry::row(player).all(|i| self.pits[i] == 0)
+    }
+
+    /// The player to move has no stones on their row: put one in each pit, paid by the rule
+    /// set's refill policy, or end the game when it cannot be paid.
+    fn refill<S: EventSink>(&mut self, sink: &mut S) {
+        let player = self.to_move();
+        let exchanged = self.exchange_mandarin_if_short(player, REFILL);
+        let store = self.stores[player];
+        let mut paid = REFILL;
+        let mut loan = None;
+        match self.rules.refill {
+            Refill::Deduct => {}
+            Refill::Forfeit if store.stones < REFILL => {
+                self.forfeit = Some(player as u8);
+                self.end_game(
+                    EndReason::Forfeit {
+                        player: player as u8,
+                    },
+                    sink,
+                );
+                return;
+            }
+            Refill::Forfeit => {}
+            Refill::Borrow if store.stones < REFILL => {
+                paid = store.stones.max(0);
+                let need = REFILL - paid;
+                let lender = self.lender_for(player);
+                let lender_exchanged = self.exchange_mandarin_if_short(lender, need);
+                if self.stores[lender].stones < need {
+                    self.end_game(
+                        EndReason::NoStonesToLend {
+                            player: player as u8,
+                        },
+                        sink,
+                    );
+                    return;
+                }
+                self.stores[lender].stones -= need;
+                self.record_debt(player, lender, need as u8);
+                loan = Some(Loan {
+                    lender: lender as u8,
+                    stones: need as u8,
+                    exchanged: lender_exchanged,
+                });
+            }
+            Refill::Borrow => {}
+        }
+        self.stores[player].stones -= paid;
+        for i in geometry::row(player) {
+            self.pits[i] = 1;
+        }
+        sink.push(Event::Refill {
+            player: player as u8,
+            paid: paid as u8,
+            exchanged,
+            loan,
+        });
+    }
+
+    /// Change one of `player`'s captured mandarins into ten stones when the store holds fewer
+    /// than `need` stones. Returns whether it did.
+    fn exchange_mandarin_if_short(&mut self, player: usize, need: i16) -> bool {
+        let store = &mut self.stores[player];
+        if store.stones < need && store.mandarins > 0 {
+            store.mandarins -= 1;
+            store.stones += 10;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Who lends to `player`: the opponent whose store is worth the most, ties going to the
+    /// next in turn order.
+    fn lender_for(&self, player: usize) -> usize {
+        let players = self.players();
+        let mut best = (player + 1) % players;
+        for step in 2..players {
+            let p = (player + step) % players;
+            if self.stores[p].worth() > self.stores[best].worth() {
+                best = p;
+            }
+        }
+        best
+    }
+
+    /// `borrower` now owes `lender` `stones` more, net of what `lender` already owed them.
+    fn record_debt(&mut self, borrower: usize, lender: usize, stones: u8) {
+        let cancelled = stones.min(self.stores[lender].owes[borrower]);
+        self.stores[lender].owes[borrower] -= cancelled;
+        self.stores[borrower].owes[lender] += stones - cancelled;
+    }
+
+    /// Each player takes the stones left on their own row; at a repetition or move-limit end,
+    /// whatever is in the mandarin pits is set aside.
+    fn end_game<S: EventSink>(&mut self, reason: EndReason, sink: &mut S) {
+        for player in 0..self.players() {
+            for pit in geometry::row(player) {
+                let stones = self.pits[pit];
+                if stones > 0 {
+                    self.pits[pit] = 0;
+                    self.stores[player].stones += i16::from(stones);
+                    sink.push(Event::Sweep {
+                        pit: pit as u8,
+                        player: player as u8,
+                        stones,
+                    });
+                }
+            }
+        }
+        if matches!(reason, EndReason::Repetition | EndReason::MoveLimit) {
+            for player in 0..self.players() {
+                let pit = geometry::mandarin_pit(player);
+                if !self.is_empty_pit(pit) {
+                    let stones = self.pits[pit];
+                    let mandarin = self.quan[player];
+                    self.pits[pit] = 0;
+                    self.quan[player] = false;
+                    sink.push(Event::Discard {
+                        pit: pit as u8,
+                        stones,
+                        mandarin,
+                    });
+                }
+            }
+        }
+        self.over = true;
+        sink.push(Event::GameOver {
+            reason,
+            scores: self.scores(),
+        });
+    }
+}
