@@ -20,7 +20,7 @@ use crate::rules::{Position, PositionError, RuleSet, Setup, Store};
 /// A position as the JSON object the tools print.
 #[derive(Serialize)]
 struct StateJson<'a> {
-    ply: u16,
+    ply: u32,
     to_move: usize,
     pits: &'a [u8],
     quan: Vec<bool>,
@@ -115,7 +115,7 @@ pub fn parse(rules: RuleSet, text: &str) -> Result<Position, StateError> {
     let start = Setup::start(&rules);
     let players = rules.player_count();
     let setup = Setup {
-        ply: optional(&object, "ply", |v| uint(v, "ply", u16::MAX.into()))?.unwrap_or(0) as u16,
+        ply: optional(&object, "ply", |v| uint(v, "ply", u32::MAX.into()))?.unwrap_or(0) as u32,
         to_move: optional(&object, "to_move", |v| uint(v, "to_move", 255))?.unwrap_or(0) as u8,
         pits: match object.get("pits") {
             Some(v) => array(v, "pits", |v, f| uint(v, f, 255).map(|n| n as u8))?,

@@ -10,7 +10,7 @@ use super::position::Position;
 /// use o_an_quan::rules::{perft, Position, RuleSet};
 /// let start = Position::new(RuleSet::default());
 /// assert_eq!(perft(&start, 1), 10);
-/// assert_eq!(perft(&start, 2), 100);
+/// assert_eq!(perft(&start, 2), 80);
 /// ```
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     if depth == 0 {

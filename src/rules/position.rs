@@ -51,7 +51,7 @@ pub struct Position {
     /// Whether the mandarin pit after player p's row still holds its mandarin piece.
     pub(super) quan: [bool; MAX_PLAYERS],
     pub(super) stores: [Store; MAX_PLAYERS],
-    pub(super) ply: u16,
+    pub(super) ply: u32,
     pub(super) to_move: u8,
     pub(super) over: bool,
     pub(super) forfeit: Option<u8>,
@@ -130,7 +130,7 @@ impl Position {
     }
 
     /// Moves played so far (a `swap` is not a move).
-    pub fn ply(&self) -> u16 {
+    pub fn ply(&self) -> u32 {
         self.ply
     }
 
@@ -299,7 +299,7 @@ impl Position {
             }
             Move::Sow { pit, dir } => {
                 self.sow_and_capture(usize::from(pit), dir, sink);
-                self.ply += 1;
+                self.ply = self.ply.saturating_add(1);
                 self.recent.copy_within(1.., 0);
                 self.recent[HISTORY - 1] = mv.code();
                 self.finish_turn(sink);

@@ -23,7 +23,7 @@ pub struct Protection {
     pub plies: Option<u16>,
     /// Protected while the pit holds fewer small stones than this.
     #[serde(default)]
-    pub min_stones: Option<u8>,
+    pub min_stones: Option<u16>,
 }
 
 /// How a player whose five citizen pits are all empty refills them at the start of their turn.
@@ -122,6 +122,15 @@ impl RuleSet {
                 return invalid(
                     "protection.min_stones",
                     "0 would protect nothing: leave protection out instead".into(),
+                );
+            }
+            if let Some(min) = p
+                .min_stones
+                .filter(|&min| i32::from(min) > self.total_value())
+            {
+                return invalid(
+                    "protection.min_stones",
+                    format!("{min} is more stones than the game has: leave min_stones out instead"),
                 );
             }
         }

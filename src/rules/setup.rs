@@ -8,7 +8,7 @@ use super::ruleset::{MandarinStart, Refill, RuleSet};
 /// A position's parts, as they appear in the state JSON. `Position::from_setup` checks them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
-    pub ply: u16,
+    pub ply: u32,
     pub to_move: u8,
     /// Small stones per ring index.
     pub pits: Vec<u8>,
@@ -98,13 +98,14 @@ impl Setup {
                 }
             }
         }
+        // A refill can change a captured mandarin into ten stones, so pieces can only be fewer.
         let on_board = self.quan.iter().filter(|&&q| q).count();
         let all = if rules.mandarin_start == MandarinStart::Piece {
             players
         } else {
             0
         };
-        if captured + on_board > all || (!self.over && captured + on_board != all) {
+        if captured + on_board > all {
             return Err(PositionError::new(
                 "quan",
                 format!(
@@ -159,7 +160,10 @@ impl Setup {
         if self.over {
             return Ok(());
         }
-        if rules.move_limit.is_some_and(|limit| self.ply >= limit) {
+        if rules
+            .move_limit
+            .is_some_and(|limit| self.ply >= u32::from(limit))
+        {
             return Err(PositionError::new(
                 "ply",
                 "the move limit is reached, but over is false",

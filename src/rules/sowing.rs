@@ -231,8 +231,12 @@ impl Position {
             MandarinStart::TenStones => true,
         };
         guarded
-            && protection.plies.is_none_or(|plies| self.ply < plies)
-            && protection.min_stones.is_none_or(|min| self.pits[pit] < min)
+            && protection
+                .plies
+                .is_none_or(|plies| self.ply < u32::from(plies))
+            && protection
+                .min_stones
+                .is_none_or(|min| u16::from(self.pits[pit]) < min)
     }
 }
 

@@ -18,7 +18,11 @@ impl Position {
             self.end_game(EndReason::MandarinsCaptured, sink);
         } else if self.rules.repetition && self.repeated_three_times() {
             self.end_game(EndReason::Repetition, sink);
-        } else if self.rules.move_limit.is_some_and(|limit| self.ply >= limit) {
+        } else if self
+            .rules
+            .move_limit
+            .is_some_and(|limit| self.ply >= u32::from(limit))
+        {
             self.end_game(EndReason::MoveLimit, sink);
         } else if self.row_is_empty(self.to_move()) {
             self.refill(sink);

@@ -1,0 +1,167 @@
+//! The `oaq` command line, run as a player or a script would run it.
+
+use std::process::{Command, Output};
+
+fn oaq(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_oaq"))
+        .args(args)
+        .output()
+        .expect("oaq runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).unwrap()
+}
+
+#[test]
+fn rules_lists_every_preset_and_shows_one() {
+    let out = oaq(&["rules"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    for id in [
+        "standard",
+        "young-mandarin",
+        "basic",
+        "mature-quan",
+        "table-flip",
+        "mature-quan-3p",
+        "ten-seeds",
+    ] {
+        assert!(
+            text.lines().any(|l| l.starts_with(id)),
+            "{id} missing from {text}"
+        );
+    }
+    assert!(text.contains("Quan Già"));
+    let shown = stdout(&oaq(&["rules", "show", "mature-quan"]));
+    assert!(shown.contains("min_stones: Some(5)") && shown.contains("repetition: true"));
+    let missing = oaq(&["rules", "show", "chess"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(stderr(&missing).contains("chess"));
+}
+
+#[test]
+fn replay_prints_the_start_and_the_state_after_each_move() {
+    let out = oaq(&["replay", "--rules", "table-flip", "--moves", "2- swap 8+"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    let keys: Vec<&str> = lines[0]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let mut expected = [
+        "ply", "to_move", "pits", "quan", "stores", "scores", "over", "forfeit", "swapped",
+    ];
+    expected.sort();
+    let mut sorted = keys.clone();
+    sorted.sort();
+    assert_eq!(sorted, expected);
+    assert_eq!(lines[1]["scores"], serde_json::json!([6, 0]));
+    assert_eq!(
+        lines[1]["pits"],
+        serde_json::json!([0, 0, 6, 6, 6, 1, 6, 0, 6, 6, 6, 1])
+    );
+    assert_eq!(lines[2]["swapped"], true);
+    assert_eq!(lines[2]["ply"], 1);
+    assert_eq!(lines[2]["to_move"], 1);
+    assert_eq!(lines[3]["ply"], 2);
+    assert_eq!(lines[3]["stores"][0]["owes"], serde_json::json!([0, 0]));
+}
+
+#[test]
+fn an_illegal_move_stops_with_status_2_and_keeps_the_lines_before() {
+    let out = oaq(&["replay", "--rules", "standard", "--moves", "2- 7+ 3+"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stdout(&out).lines().count(), 2);
+    let message = stderr(&out);
+    assert!(
+        message.contains("ply 1") && message.contains("7+"),
+        "{message}"
+    );
+    assert!(
+        message.contains("legal moves: 6- 6+ 8- 8+ 9- 9+ 10- 10+"),
+        "{message}"
+    );
+
+    let unparsable = oaq(&["replay", "--rules", "standard", "--moves", "2- 7x"]);
+    assert_eq!(unparsable.status.code(), Some(2));
+    assert_eq!(stdout(&unparsable).lines().count(), 2);
+    assert!(stderr(&unparsable).contains("\"7x\""));
+}
+
+#[test]
+fn replay_starts_from_a_given_position() {
+    let position = r#"{"pits":[0,2,2,1,1,0,1,2,2,2,1,0],"stores":[{"stones":36},{}]}"#;
+    let out = oaq(&[
+        "replay",
+        "--rules",
+        "mature-quan",
+        "--position",
+        position,
+        "--moves",
+        "4+ 6- 4+ 6- 4+ 6-",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let last: serde_json::Value =
+        serde_json::from_str(stdout(&out).lines().last().unwrap()).unwrap();
+    assert_eq!(last["over"], true);
+    assert_eq!(last["quan"], serde_json::json!([false, false]));
+
+    let broken = oaq(&[
+        "replay",
+        "--rules",
+        "standard",
+        "--position",
+        r#"{"pits":[1,2]}"#,
+        "--moves",
+        "",
+    ]);
+    assert_eq!(broken.status.code(), Some(2));
+    assert!(stderr(&broken).contains("pits: 2 entries"));
+}
+
+#[test]
+fn a_bad_rules_file_is_named_and_explained() {
+    let dir = std::env::temp_dir().join(format!("oaq-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("house.ron");
+    let text = stdout(&oaq(&["rules", "show", "basic"])).replace("players: 2", "players: 5");
+    std::fs::write(&file, text).unwrap();
+    let out = oaq(&["replay", "--rules", file.to_str().unwrap(), "--moves", "1+"]);
+    assert_eq!(out.status.code(), Some(2));
+    let message = stderr(&out);
+    assert!(
+        message.contains("house.ron") && message.contains("players"),
+        "{message}"
+    );
+
+    std::fs::write(&file, "Preset(id: \"x\"").unwrap();
+    let out = oaq(&["perft", "--rules", file.to_str().unwrap(), "--depth", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("house.ron"));
+    let unknown = oaq(&["perft", "--rules", "nonsense", "--depth", "1"]);
+    assert!(stderr(&unknown).contains("the presets are standard"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn perft_prints_a_count_per_depth() {
+    let out = oaq(&["perft", "--rules", "standard", "--depth", "4"]);
+    assert!(out.status.success());
+    let counts: Vec<u64> = stdout(&out)
+        .lines()
+        .map(|l| l.split_whitespace().nth(2).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(counts, [10, 80, 664, 5128]);
+    assert!(stdout(&out).contains("nodes/s"));
+}
