@@ -126,8 +126,7 @@ pub fn parse(rules: RuleSet, text: &str) -> Result<Position, StateError> {
                 ));
             }
         },
-        quan: optional(&object, "quan", |v| array(v, "quan", |v, f| boolean(v, f)))?
-            .unwrap_or(start.quan),
+        quan: optional(&object, "quan", |v| array(v, "quan", boolean))?.unwrap_or(start.quan),
         stores: optional(&object, "stores", |v| {
             array(v, "stores", |v, f| parse_store(v, f, players))
         })?

@@ -82,6 +82,8 @@ pub enum EndReason {
 
 /// Where `play` writes its events. The fast path uses [`NoEvents`], which the compiler removes.
 pub trait EventSink {
+    /// Whether it keeps events at all; when not, `play` skips building them.
+    const RECORDS: bool = true;
     fn push(&mut self, event: Event);
     /// A mark to roll back to: how many events it holds.
     fn mark(&self) -> usize;
@@ -107,6 +109,8 @@ impl EventSink for Vec<Event> {
 pub struct NoEvents;
 
 impl EventSink for NoEvents {
+    const RECORDS: bool = false;
+
     #[inline(always)]
     fn push(&mut self, _: Event) {}
 

@@ -18,6 +18,7 @@ pub mod geometry;
 mod moves;
 mod outcome;
 mod perft;
+mod pits;
 mod position;
 pub mod presets;
 mod ruleset;

@@ -39,6 +39,7 @@ impl Move {
         match self {
             Move::Sow { pit, dir } => pit * 2 + dir as u8,
             Move::Swap => u8::MAX - 1,
+            // Sowing codes stay below 2 * 18: 0xFF is free to mean "no move".
         }
     }
 }

@@ -2,9 +2,10 @@
 
 use super::error::{IllegalReason, PlayError, PositionError};
 use super::event::{Event, EventSink, NoEvents};
-use super::geometry::{self, Direction, MAX_PLAYERS, MAX_RING};
+use super::geometry::{self, Direction, MAX_PLAYERS};
 use super::moves::{Move, MoveList};
 use super::outcome::Outcome;
+use super::pits::Pits;
 use super::ruleset::{MandarinStart, RuleSet};
 use super::setup::Setup;
 
@@ -26,10 +27,8 @@ impl Store {
     }
 }
 
-/// No move recorded in a slot of the repetition history.
-pub(super) const NO_MOVE: u8 = u8::MAX;
-/// Moves remembered for the repetition end: `a b a b a b`.
-pub(super) const HISTORY: usize = 6;
+/// The repetition history before any move: six empty slots (`Move::code` never gives 0xFF).
+const NO_HISTORY: u64 = 0xFFFF_FFFF_FFFF;
 
 /// A position that can arise under its rule set, with everything needed to play on.
 ///
@@ -47,32 +46,33 @@ pub(super) const HISTORY: usize = 6;
 pub struct Position {
     pub(super) rules: RuleSet,
     /// Small stones per ring index; slots past the board's ring stay 0.
-    pub(super) pits: [u8; MAX_RING],
-    /// Whether the mandarin pit after player p's row still holds its mandarin piece.
-    pub(super) quan: [bool; MAX_PLAYERS],
+    pub(super) pits: Pits,
+    /// Bit i set: mandarin pit i (a ring index) still holds its mandarin piece.
+    pub(super) quan: u32,
     pub(super) stores: [Store; MAX_PLAYERS],
     pub(super) ply: u32,
     pub(super) to_move: u8,
     pub(super) over: bool,
     pub(super) forfeit: Option<u8>,
     pub(super) swapped: bool,
-    /// Codes of the last moves, oldest first, for the repetition end.
-    pub(super) recent: [u8; HISTORY],
+    /// Codes of the last six moves, one byte each, newest in the lowest byte: what the
+    /// repetition end looks at.
+    pub(super) recent: u64,
 }
 
 impl Position {
     /// The start of a game: five stones in every citizen pit, and a mandarin in every mandarin
     /// pit (or ten stones, by the rule set).
     pub fn new(rules: RuleSet) -> Position {
-        let mut pits = [0; MAX_RING];
-        let mut quan = [false; MAX_PLAYERS];
+        let mut pits = Pits::empty();
+        let mut quan = 0;
         for p in 0..rules.player_count() {
             for i in geometry::row(p) {
-                pits[i] = 5;
+                pits.set(i, 5);
             }
             match rules.mandarin_start {
-                MandarinStart::Piece => quan[p] = true,
-                MandarinStart::TenStones => pits[geometry::mandarin_pit(p)] = 10,
+                MandarinStart::Piece => quan |= 1 << geometry::mandarin_pit(p),
+                MandarinStart::TenStones => pits.set(geometry::mandarin_pit(p), 10),
             }
         }
         Position {
@@ -85,7 +85,7 @@ impl Position {
             over: false,
             forfeit: None,
             swapped: false,
-            recent: [NO_MOVE; HISTORY],
+            recent: NO_HISTORY,
         }
     }
 
@@ -93,10 +93,10 @@ impl Position {
     pub fn from_setup(rules: RuleSet, setup: &Setup) -> Result<Position, PositionError> {
         setup.validate(&rules)?;
         let mut pos = Position::new(rules);
-        pos.pits = [0; MAX_RING];
-        pos.pits[..setup.pits.len()].copy_from_slice(&setup.pits);
-        pos.quan = [false; MAX_PLAYERS];
-        pos.quan[..setup.quan.len()].copy_from_slice(&setup.quan);
+        pos.pits = Pits::from_slice(&setup.pits);
+        pos.quan = (0..setup.quan.len())
+            .filter(|&p| setup.quan[p])
+            .fold(0, |bits, p| bits | 1 << geometry::mandarin_pit(p));
         pos.stores[..setup.stores.len()].copy_from_slice(&setup.stores);
         pos.ply = setup.ply;
         pos.to_move = setup.to_move;
@@ -113,7 +113,7 @@ impl Position {
             ply: self.ply,
             to_move: self.to_move,
             pits: self.pits().to_vec(),
-            quan: self.quan[..players].to_vec(),
+            quan: (0..players).map(|p| self.has_mandarin(p)).collect(),
             stores: self.stores[..players].to_vec(),
             over: self.over,
             forfeit: self.forfeit,
@@ -141,12 +141,12 @@ impl Position {
 
     /// Small stones per ring index.
     pub fn pits(&self) -> &[u8] {
-        &self.pits[..geometry::ring_len(self.players())]
+        self.pits.as_slice(geometry::ring_len(self.players()))
     }
 
     /// Whether the mandarin pit after `player`'s row still holds its mandarin piece.
     pub fn has_mandarin(&self, player: usize) -> bool {
-        self.quan[player]
+        self.has_piece_at(geometry::mandarin_pit(player))
     }
 
     pub fn store(&self, player: usize) -> &Store {
@@ -154,9 +154,16 @@ impl Position {
     }
 
     /// Whether ring index `index` holds nothing at all (no stone, no mandarin piece).
+    #[inline(always)]
     pub fn is_empty_pit(&self, index: usize) -> bool {
-        self.pits[index] == 0
-            && !(geometry::is_mandarin(index) && self.quan[geometry::owner(index)])
+        // `&`, not `&&`: both halves are cheap, and a branch here would mispredict often.
+        (self.pits.get(index) == 0) & !self.has_piece_at(index)
+    }
+
+    /// Whether ring index `index` is a mandarin pit that still holds its mandarin piece.
+    #[inline(always)]
+    pub(super) fn has_piece_at(&self, index: usize) -> bool {
+        self.quan >> index & 1 != 0
     }
 
     /// 10 × mandarins + stones − what the player owes + what is owed to them.
@@ -215,15 +222,19 @@ impl Position {
         if self.over {
             return moves;
         }
-        for pit in geometry::row(self.to_move()) {
-            if self.pits[pit] > 0 {
-                for dir in Direction::ALL {
-                    moves.push(Move::Sow {
-                        pit: pit as u8,
-                        dir,
-                    });
-                }
-            }
+        let first = geometry::row(self.to_move()).start;
+        let mut stocked = self.pits.row_stocked(self.to_move());
+        while stocked != 0 {
+            let pit = (first + stocked.trailing_zeros() as usize) as u8;
+            stocked &= stocked - 1;
+            moves.push(Move::Sow {
+                pit,
+                dir: Direction::Clockwise,
+            });
+            moves.push(Move::Sow {
+                pit,
+                dir: Direction::CounterClockwise,
+            });
         }
         if self.can_swap() {
             moves.push(Move::Swap);
@@ -249,7 +260,7 @@ impl Position {
                     Err(IllegalReason::NotYourPit {
                         owner: geometry::owner(pit) as u8,
                     })
-                } else if self.pits[pit] == 0 {
+                } else if self.pits.get(pit) == 0 {
                     Err(IllegalReason::EmptyPit)
                 } else {
                     Ok(())
@@ -300,8 +311,7 @@ impl Position {
             Move::Sow { pit, dir } => {
                 self.sow_and_capture(usize::from(pit), dir, sink);
                 self.ply = self.ply.saturating_add(1);
-                self.recent.copy_within(1.., 0);
-                self.recent[HISTORY - 1] = mv.code();
+                self.recent = (self.recent << 8 | u64::from(mv.code())) & NO_HISTORY;
                 self.finish_turn(sink);
             }
         }

@@ -52,13 +52,13 @@ impl Setup {
                 format!("player {} does not exist", self.to_move),
             ));
         }
-        if rules.mandarin_start == MandarinStart::TenStones {
-            if let Some(p) = self.quan.iter().position(|&q| q) {
-                return Err(PositionError::new(
-                    format!("quan[{p}]"),
-                    "this rule set has no mandarin pieces",
-                ));
-            }
+        if rules.mandarin_start == MandarinStart::TenStones
+            && let Some(p) = self.quan.iter().position(|&q| q)
+        {
+            return Err(PositionError::new(
+                format!("quan[{p}]"),
+                "this rule set has no mandarin pieces",
+            ));
         }
         self.validate_stores(rules)?;
         self.validate_total(rules)?;

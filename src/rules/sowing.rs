@@ -3,7 +3,8 @@
 use std::collections::HashSet;
 
 use super::event::{Event, EventSink, TurnEnd};
-use super::geometry::{self, Direction, MAX_RING};
+use super::geometry::{self, Direction};
+use super::pits::Pits;
 use super::position::Position;
 use super::ruleset::MandarinStart;
 
@@ -18,7 +19,7 @@ const RELAYS_BEFORE_CYCLE_CHECK: u32 = 1_000;
 
 /// Decides, at each relay pick-up, whether relay sowing may go on.
 trait RelayGuard {
-    fn check(&mut self, pits: &[u8; MAX_RING], at: usize) -> Relay;
+    fn check(&mut self, pits: &Pits, at: usize) -> Relay;
 }
 
 enum Relay {
@@ -37,7 +38,7 @@ struct CountRelays {
 
 impl RelayGuard for CountRelays {
     #[inline(always)]
-    fn check(&mut self, _: &[u8; MAX_RING], _: usize) -> Relay {
+    fn check(&mut self, _: &Pits, _: usize) -> Relay {
         self.count += 1;
         if self.count > self.limit {
             Relay::Recheck
@@ -50,11 +51,11 @@ impl RelayGuard for CountRelays {
 /// The exact path: remembers every (board, pit) state at a relay pick-up.
 #[derive(Default)]
 struct FindCycle {
-    seen: HashSet<([u8; MAX_RING], usize)>,
+    seen: HashSet<(Pits, usize)>,
 }
 
 impl RelayGuard for FindCycle {
-    fn check(&mut self, pits: &[u8; MAX_RING], at: usize) -> Relay {
+    fn check(&mut self, pits: &Pits, at: usize) -> Relay {
         if self.seen.insert((*pits, at)) {
             Relay::Continue
         } else {
@@ -98,21 +99,20 @@ impl Position {
         sink: &mut S,
         relays_before_check: u32,
     ) {
-        let before = *self;
+        // A recheck comes before anything is written back, so the position is as it was.
         let mark = sink.mark();
         let mut fast = CountRelays {
             count: 0,
             limit: relays_before_check,
         };
         if self.sow(pit, dir, sink, &mut fast).is_err() {
-            *self = before;
             sink.rewind(mark);
             let finished = self.sow(pit, dir, sink, &mut FindCycle::default());
             debug_assert!(finished.is_ok(), "the exact path never asks for a recheck");
         }
     }
 
-    /// Returns `Err(())` when the guard asks for a recheck; the position is then half-played.
+    /// Returns `Err(())`, with the position untouched, when the guard asks for a recheck.
     #[inline(always)]
     fn sow<S: EventSink, G: RelayGuard>(
         &mut self,
@@ -126,35 +126,43 @@ impl Position {
             stride: dir.stride(len),
             len,
         };
+        // The relay loop works on a local copy of the pits, which the compiler keeps in
+        // registers: going through memory would put a store-to-load delay on every step.
+        let mut pits = self.pits;
         let mut at = pit;
-        if let Relay::Cycle = guard.check(&self.pits, at) {
+        if let Relay::Cycle = guard.check(&pits, at) {
             unreachable!("the first state cannot repeat");
         }
-        let mut hand = self.pits[at];
-        self.pits[at] = 0;
+        let mut hand = pits.take(at);
         sink.push(Event::PickUp {
             pit: at as u8,
             count: hand,
         });
         loop {
-            while hand > 0 {
-                at = walk.next(at);
-                self.pits[at] += 1;
-                hand -= 1;
-                sink.push(Event::Drop { pit: at as u8 });
+            let first = walk.next(at);
+            at = pits.sow(first, hand, dir, len);
+            if S::RECORDS {
+                let mut drop = first;
+                for _ in 0..hand {
+                    sink.push(Event::Drop { pit: drop as u8 });
+                    drop = walk.next(drop);
+                }
             }
             let next = walk.next(at);
+            let stones = pits.get(next);
             if geometry::is_mandarin(next) {
-                if !self.is_empty_pit(next) {
+                if (stones > 0) | self.has_piece_at(next) {
+                    self.pits = pits;
                     sink.push(Event::TurnEnd {
                         reason: TurnEnd::MandarinPit { pit: next as u8 },
                     });
                     return Ok(());
                 }
-            } else if self.pits[next] > 0 {
-                match guard.check(&self.pits, next) {
+            } else if stones > 0 {
+                match guard.check(&pits, next) {
                     Relay::Continue => {}
                     Relay::Cycle => {
+                        self.pits = pits;
                         sink.push(Event::TurnEnd {
                             reason: TurnEnd::Cycle,
                         });
@@ -163,14 +171,14 @@ impl Position {
                     Relay::Recheck => return Err(()),
                 }
                 at = next;
-                hand = self.pits[at];
-                self.pits[at] = 0;
+                hand = pits.take(at);
                 sink.push(Event::Relay {
                     pit: at as u8,
                     count: hand,
                 });
                 continue;
             }
+            self.pits = pits;
             self.capture_chain(next, walk, sink);
             return Ok(());
         }
@@ -196,13 +204,12 @@ impl Position {
                 });
                 return;
             }
-            let stones = self.pits[target];
-            let mandarin = mandarin_pit && self.quan[geometry::owner(target)];
-            self.pits[target] = 0;
+            let stones = self.pits.take(target);
+            let mandarin = self.has_piece_at(target);
             let store = &mut self.stores[mover];
             store.stones += i16::from(stones);
             if mandarin {
-                self.quan[geometry::owner(target)] = false;
+                self.quan &= !(1 << target);
                 store.mandarins += 1;
             }
             sink.push(Event::Capture {
@@ -227,7 +234,7 @@ impl Position {
             return false;
         };
         let guarded = match self.rules.mandarin_start {
-            MandarinStart::Piece => self.quan[geometry::owner(pit)],
+            MandarinStart::Piece => self.has_piece_at(pit),
             MandarinStart::TenStones => true,
         };
         guarded
@@ -236,7 +243,7 @@ impl Position {
                 .is_none_or(|plies| self.ply < u32::from(plies))
             && protection
                 .min_stones
-                .is_none_or(|min| u16::from(self.pits[pit]) < min)
+                .is_none_or(|min| u16::from(self.pits.get(pit)) < min)
     }
 }
 
@@ -273,20 +280,20 @@ mod tests {
     #[test]
     fn a_repeated_state_is_a_cycle() {
         let mut guard = FindCycle::default();
-        let mut pits = [0u8; MAX_RING];
-        pits[3] = 4;
+        let mut pits = Pits::empty();
+        pits.set(3, 4);
         assert!(matches!(guard.check(&pits, 3), Relay::Continue));
         assert!(matches!(guard.check(&pits, 4), Relay::Continue));
-        pits[4] = 1;
+        pits.set(4, 1);
         assert!(matches!(guard.check(&pits, 3), Relay::Continue));
-        pits[4] = 0;
+        pits.set(4, 0);
         assert!(matches!(guard.check(&pits, 3), Relay::Cycle));
     }
 
     #[test]
     fn the_fast_path_hands_over_when_its_budget_runs_out() {
         let mut guard = CountRelays { count: 0, limit: 2 };
-        let pits = [0u8; MAX_RING];
+        let pits = Pits::empty();
         assert!(matches!(guard.check(&pits, 0), Relay::Continue));
         assert!(matches!(guard.check(&pits, 0), Relay::Continue));
         assert!(matches!(guard.check(&pits, 0), Relay::Recheck));

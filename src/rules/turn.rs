@@ -3,7 +3,7 @@
 
 use super::event::{EndReason, Event, EventSink, Loan};
 use super::geometry::{self, ROW_LEN};
-use super::position::{HISTORY, NO_MOVE, Position};
+use super::position::Position;
 use super::ruleset::Refill;
 
 /// Stones a refill puts on the row: one per citizen pit.
@@ -31,12 +31,14 @@ impl Position {
 
     /// The last six moves read `a b a b a b`.
     fn repeated_three_times(&self) -> bool {
-        let r = &self.recent;
-        r[0] != NO_MOVE && (2..HISTORY).all(|i| r[i] == r[i - 2])
+        // Bytes 0..4 equal bytes 2..6, and the oldest of the six is a real move.
+        let r = self.recent;
+        (r ^ r >> 16) & 0xFFFF_FFFF == 0 && r >> 40 != 0xFF
     }
 
+    #[inline(always)]
     fn row_is_empty(&self, player: usize) -> bool {
-        geometry::row(player).all(|i| self.pits[i] == 0)
+        self.pits.row_stocked(player) == 0
     }
 
     /// The player to move has no stones on their row: put one in each pit, paid by the rule
@@ -86,7 +88,7 @@ impl Position {
         }
         self.stores[player].stones -= paid;
         for i in geometry::row(player) {
-            self.pits[i] = 1;
+            self.pits.set(i, 1);
         }
         sink.push(Event::Refill {
             player: player as u8,
@@ -135,9 +137,8 @@ impl Position {
     fn end_game<S: EventSink>(&mut self, reason: EndReason, sink: &mut S) {
         for player in 0..self.players() {
             for pit in geometry::row(player) {
-                let stones = self.pits[pit];
+                let stones = self.pits.take(pit);
                 if stones > 0 {
-                    self.pits[pit] = 0;
                     self.stores[player].stones += i16::from(stones);
                     sink.push(Event::Sweep {
                         pit: pit as u8,
@@ -151,10 +152,9 @@ impl Position {
             for player in 0..self.players() {
                 let pit = geometry::mandarin_pit(player);
                 if !self.is_empty_pit(pit) {
-                    let stones = self.pits[pit];
-                    let mandarin = self.quan[player];
-                    self.pits[pit] = 0;
-                    self.quan[player] = false;
+                    let stones = self.pits.take(pit);
+                    let mandarin = self.has_piece_at(pit);
+                    self.quan &= !(1 << pit);
                     sink.push(Event::Discard {
                         pit: pit as u8,
                         stones,

@@ -63,8 +63,8 @@ impl Reference {
             stores: (0..self.players)
                 .map(|p| {
                     let mut owes = [0u8; 3];
-                    for q in 0..self.players {
-                        owes[q] = self.owes[p][q] as u8;
+                    for (owed, &amount) in owes.iter_mut().zip(&self.owes[p]) {
+                        *owed = amount as u8;
                     }
                     Store {
                         stones: self.stones[p] as i16,

@@ -26,15 +26,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
     };
     println!("{}", state_json::to_line(&pos));
     for (i, text) in args.moves.split_whitespace().enumerate() {
-        let ply = i + 1;
-        let mv: Move = text.parse().map_err(|e| {
-            Failure(format!(
-                "move {ply}: {e}; legal moves: {}",
-                pos.legal_moves()
-            ))
-        })?;
-        pos.play(mv)
-            .map_err(|e| Failure(format!("move {ply} (ply {}): {e}", pos.ply())))?;
+        // Both the place in the list and the game's ply: they differ after a swap or --position.
+        let at = format!("move {} (ply {})", i + 1, pos.ply());
+        let mv: Move = text
+            .parse()
+            .map_err(|e| Failure(format!("{at}: {e}; legal moves: {}", pos.legal_moves())))?;
+        pos.play(mv).map_err(|e| Failure(format!("{at}: {e}")))?;
         println!("{}", state_json::to_line(&pos));
     }
     Ok(())
