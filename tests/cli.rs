@@ -165,3 +165,67 @@ fn perft_prints_a_count_per_depth() {
     assert_eq!(counts, [10, 80, 664, 5128]);
     assert!(stdout(&out).contains("nodes/s"));
 }
+
+#[test]
+fn ai_answers_each_line_and_survives_bad_ones() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oaq"))
+        .args(["ai", "--rules", "standard", "--level", "easy"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = stdout(&oaq(&["replay", "--rules", "standard", "--moves", ""]));
+    let input = format!("{start}{{\"pits\": [1,2\nnot json\n{{\"pits\":[]}}\n{start}");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let answers: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(answers.len(), 5);
+    for i in [0, 4] {
+        let mv = answers[i]["move"].as_str().unwrap();
+        assert!(mv.ends_with('+') || mv.ends_with('-'), "{mv}");
+        assert!(answers[i]["depth"].as_u64().unwrap() >= 1);
+        assert!(answers[i]["nodes"].as_u64().is_some() && answers[i]["ms"].as_u64().is_some());
+        assert!(answers[i]["score"].is_number());
+    }
+    assert!(answers[1]["error"].as_str().unwrap().contains("not JSON"));
+    assert!(answers[2]["error"].as_str().unwrap().contains("not JSON"));
+    assert!(answers[3]["error"].as_str().unwrap().contains("pits"));
+}
+
+#[test]
+fn match_reports_the_result_of_both_seats() {
+    let out = oaq(&[
+        "match", "--rules", "basic", "--a", "3", "--b", "1", "--games", "4", "--seed", "5",
+        "--jobs", "1",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("4 games on basic: A (level 3)"), "{text}");
+    assert!(
+        text.contains("95% interval") && text.contains("ms per move on average"),
+        "{text}"
+    );
+    let three = oaq(&[
+        "match",
+        "--rules",
+        "mature-quan-3p",
+        "--a",
+        "1",
+        "--b",
+        "1",
+        "--games",
+        "2",
+    ]);
+    assert_eq!(three.status.code(), Some(2));
+}

@@ -1,7 +1,7 @@
 //! Moves, their notation (`3+`, `7-`, `swap`) and a fixed-capacity list of them.
 
 use std::fmt;
-use std::ops::Deref;
+use std::ops::{Deref, DerefMut};
 use std::str::FromStr;
 
 use super::error::ParseMoveError;
@@ -112,6 +112,12 @@ impl Deref for MoveList {
 
     fn deref(&self) -> &[Move] {
         &self.moves[..self.len]
+    }
+}
+
+impl DerefMut for MoveList {
+    fn deref_mut(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
     }
 }
 

@@ -192,6 +192,13 @@ impl Position {
         self.forfeit.map(usize::from)
     }
 
+    /// One-byte codes of the last six moves, newest first (0xFF: none), for whoever needs to
+    /// tell apart positions that differ only in what the repetition end will look at.
+    pub fn recent_moves(&self) -> [u8; 6] {
+        let bytes = self.recent.to_le_bytes();
+        [bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5]]
+    }
+
     /// Whether the players have exchanged sides by a table flip.
     pub fn swapped(&self) -> bool {
         self.swapped

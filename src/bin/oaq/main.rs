@@ -1,9 +1,15 @@
-//! `oaq`: the command-line tool of the Ô ăn quan engine: rule sets, replays and perft.
+//! `oaq`: the command-line tool of the Ô ăn quan engine: rule sets, replays, perft, and the
+//! computer opponent's protocol, matches, tuning and benchmark.
 
+mod ai_cmd;
+mod arena;
+mod bench_cmd;
+mod match_cmd;
 mod perft;
 mod replay;
 mod rules_arg;
 mod rules_cmd;
+mod tune_cmd;
 
 use std::process::ExitCode;
 
@@ -25,6 +31,14 @@ enum Command {
     Replay(replay::Args),
     /// Count the move sequences of each length from the start, and time it.
     Perft(perft::Args),
+    /// Engine protocol: read state JSON lines, answer each with the level's move.
+    Ai(ai_cmd::Args),
+    /// Play two levels against each other and report the result.
+    Match(match_cmd::Args),
+    /// Improve the evaluation weights by self-play.
+    Tune(tune_cmd::Args),
+    /// Measure search speed and depth from fixed positions.
+    Bench(bench_cmd::Args),
 }
 
 /// A command's failure: the message for standard error. Exit status 2.
@@ -42,6 +56,10 @@ fn main() -> ExitCode {
         Command::Rules(args) => rules_cmd::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Ai(args) => ai_cmd::run(args),
+        Command::Match(args) => match_cmd::run(args),
+        Command::Tune(args) => tune_cmd::run(args),
+        Command::Bench(args) => bench_cmd::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,15 @@
+//! The computer opponent: a search from Easy to Master, hints and analysis. Pure: no I/O and no
+//! engine code, and it runs in slices where a long call is not allowed.
+
+pub mod eval;
+mod levels;
+pub mod search;
+mod thinker;
+pub mod tt;
+pub mod zobrist;
+
+pub use eval::Weights;
+pub use levels::{Level, ParseLevelError};
+pub use search::{Limits, Report, Search};
+pub use thinker::{Decision, Thinker};
+pub use tt::Table;

@@ -1,0 +1,424 @@
+//! Iterative-deepening alpha-beta search with a transposition table, run on an explicit stack so
+//! that it can stop after any node and carry on later: the game runs it in slices on the web,
+//! where a long call would freeze the page.
+//!
+//! Values are from the point of view of one seat (`me`): the search maximises where that seat
+//! moves and minimises where an opponent moves (on the 3-player board this is the paranoid
+//! search: both opponents are assumed to play against `me`). A table-flip `swap` hands `me` the
+//! other seat for the rest of the line.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use web_time::Instant;
+
+use super::eval::{self, WIN, Weights};
+use super::tt::{Bound, Entry, Table};
+use super::zobrist;
+use crate::rules::{Move, MoveList, Position};
+
+/// Deepest iteration the search will try.
+pub const MAX_DEPTH: u32 = 100;
+const INFINITY: i32 = WIN * 2;
+/// Nodes between two looks at the clock and the cancel flag.
+const CHECK_EVERY: u64 = 1024;
+
+/// When to stop. The search always finishes depth 1 first, so it always has a move.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub time: Option<Duration>,
+    /// Set from another thread to stop the search early.
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// Search every root move with a full window, so that the report has an exact value for
+    /// each (for hints, analysis and the levels' mistakes). Costs more nodes.
+    pub all_root_moves: bool,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    pub best: Move,
+    /// The value of `best` for the seat to move, in hundredths of a point (see `eval::WIN`).
+    pub score: i32,
+    /// The deepest iteration completed.
+    pub depth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// The value is the game's exact result under best play, not an estimate.
+    pub solved: bool,
+    /// The expected line of play, starting with `best`.
+    pub pv: Vec<Move>,
+    /// With `Limits::all_root_moves`: every legal move and its value, best first.
+    pub moves: Vec<(Move, i32)>,
+}
+
+impl Report {
+    /// The final margin the score predicts, in points, for the seat to move: exact when solved.
+    pub fn expected_margin(&self) -> f32 {
+        let margin = if self.score.abs() >= WIN / 2 {
+            self.score - WIN * self.score.signum()
+        } else {
+            self.score
+        };
+        margin as f32 / 100.0
+    }
+}
+
+struct Frame {
+    pos: Position,
+    key: u64,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
+    alpha0: i32,
+    beta0: i32,
+    me: usize,
+    maximizing: bool,
+    moves: MoveList,
+    next: usize,
+    best: i32,
+    best_move: Option<Move>,
+    solved: bool,
+}
+
+/// A search of one position, advanced by `step` or run to the end by `run`.
+pub struct Search {
+    root: Position,
+    weights: Weights,
+    limits: Limits,
+    table: Table,
+    stack: Vec<Frame>,
+    /// The iteration in progress.
+    depth: u32,
+    completed: Option<(Move, i32, u32, bool)>,
+    /// Root moves and their values in the iteration in progress, and in the last completed one.
+    root_values: Vec<(Move, i32)>,
+    completed_values: Vec<(Move, i32)>,
+    nodes: u64,
+    started: Instant,
+    /// Cutoffs per move code: moves that refuted something before are tried earlier.
+    history: [u32; 64],
+    finished: Option<Report>,
+}
+
+impl Search {
+    /// A search of `pos` for the seat to move. `pos` must not be over.
+    pub fn new(pos: Position, weights: Weights, limits: Limits) -> Search {
+        Search::with_table(pos, weights, limits, Table::new(16))
+    }
+
+    /// As `new`, reusing a transposition table (and what it already knows).
+    pub fn with_table(pos: Position, weights: Weights, limits: Limits, table: Table) -> Search {
+        Search {
+            root: pos,
+            weights,
+            limits,
+            table,
+            stack: Vec::with_capacity(MAX_DEPTH as usize + 1),
+            depth: 0,
+            completed: None,
+            root_values: Vec::new(),
+            completed_values: Vec::new(),
+            nodes: 0,
+            started: Instant::now(),
+            history: [0; 64],
+            finished: None,
+        }
+    }
+
+    /// Give the table back, for the next search.
+    pub fn into_table(self) -> Table {
+        self.table
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Search about `node_budget` more nodes. Returns the report once the search is over (by its
+    /// limits, a solved position or the cancel flag), `None` while there is more to do.
+    pub fn step(&mut self, node_budget: u64) -> Option<Report> {
+        if let Some(report) = &self.finished {
+            return Some(report.clone());
+        }
+        let pause_at = self.nodes.saturating_add(node_budget);
+        loop {
+            if self.stack.is_empty() && !self.start_iteration() {
+                return Some(self.finish());
+            }
+            if self.nodes.is_multiple_of(CHECK_EVERY) && self.out_of_budget() {
+                self.keep_partial_root();
+                self.stack.clear();
+                return Some(self.finish());
+            }
+            if self.nodes >= pause_at {
+                return None;
+            }
+            self.advance();
+        }
+    }
+
+    /// Search to the end of the limits in one call.
+    pub fn run(&mut self) -> Report {
+        loop {
+            if let Some(report) = self.step(u64::MAX) {
+                return report;
+            }
+        }
+    }
+
+    /// The unfinished iteration searched the previous best move first, so a root move that beat
+    /// it is better still: keep it.
+    fn keep_partial_root(&mut self) {
+        let (Some(root), Some((best, _, depth, _))) = (self.stack.first(), self.completed) else {
+            return;
+        };
+        if let Some(mv) = root.best_move.filter(|&mv| mv != best && root.next > 1)
+            && !self.limits.all_root_moves
+        {
+            self.completed = Some((mv, root.best, depth, false));
+        }
+    }
+
+    fn out_of_budget(&self) -> bool {
+        // Depth 1 always completes: a search must have a move to give.
+        if self.completed.is_none() {
+            return false;
+        }
+        self.limits.nodes.is_some_and(|n| self.nodes >= n)
+            || self
+                .limits
+                .time
+                .is_some_and(|t| self.started.elapsed() >= t)
+            || self
+                .limits
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
+    /// Set up the next iteration; `false` when there is none to run.
+    fn start_iteration(&mut self) -> bool {
+        if let Some((_, _, depth, solved)) = self.completed {
+            let max = self.limits.depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
+            if solved || depth >= max || self.out_of_budget() {
+                return false;
+            }
+        }
+        self.depth += 1;
+        self.root_values.clear();
+        let me = self.root.to_move();
+        let frame = self.frame(self.root, self.depth, -INFINITY, INFINITY, me);
+        self.stack.push(frame);
+        true
+    }
+
+    fn frame(&mut self, pos: Position, depth: u32, alpha: i32, beta: i32, me: usize) -> Frame {
+        let key = zobrist::key(&pos) ^ (me as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut moves = pos.legal_moves();
+        let hint = self.table.get(key).and_then(|e| e.best);
+        order(&mut moves, hint, &self.history);
+        let maximizing = pos.to_move() == me;
+        Frame {
+            pos,
+            key,
+            depth,
+            alpha,
+            beta,
+            alpha0: alpha,
+            beta0: beta,
+            me,
+            maximizing,
+            moves,
+            next: 0,
+            best: if maximizing { -INFINITY } else { INFINITY },
+            best_move: None,
+            solved: true,
+        }
+    }
+
+    /// One unit of work: search the next child of the top frame, or close the frame.
+    fn advance(&mut self) {
+        let top = self.stack.len() - 1;
+        let frame = &self.stack[top];
+        let cut = frame.alpha >= frame.beta;
+        if cut || frame.next >= frame.moves.len() {
+            let frame = self
+                .stack
+                .pop()
+                .unwrap_or_else(|| unreachable!("advance runs on a frame"));
+            self.close(frame);
+            return;
+        }
+        let mv = frame.moves[frame.next];
+        let (depth, alpha, beta) = (frame.depth - 1, frame.alpha, frame.beta);
+        let me = if mv == Move::Swap {
+            1 - frame.me
+        } else {
+            frame.me
+        };
+        let mut child = frame.pos;
+        self.stack[top].next += 1;
+        child.play_unchecked(mv);
+        self.nodes += 1;
+        if let Some((value, solved)) = self.resolve(&child, depth, alpha, beta, me) {
+            self.integrate(value, solved, mv, me);
+        } else {
+            let frame = self.frame(child, depth, alpha, beta, me);
+            self.stack.push(frame);
+        }
+    }
+
+    /// The value of a child without searching it: a finished game, the depth horizon, or the
+    /// transposition table.
+    fn resolve(
+        &self,
+        pos: &Position,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        me: usize,
+    ) -> Option<(i32, bool)> {
+        if pos.is_over() {
+            return Some((eval::final_value(pos, me), true));
+        }
+        if depth == 0 {
+            return Some((eval::evaluate(pos, me, &self.weights), false));
+        }
+        let key = zobrist::key(pos) ^ (me as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let entry = self.table.get(key)?;
+        if entry.depth < depth as u8 && !entry.solved {
+            return None;
+        }
+        match entry.bound {
+            Bound::Exact => Some((entry.value, entry.solved)),
+            Bound::Lower if entry.value >= beta => Some((entry.value, entry.solved)),
+            Bound::Upper if entry.value <= alpha => Some((entry.value, entry.solved)),
+            _ => None,
+        }
+    }
+
+    /// A child of the top frame came back with `value` (from the child's `me`).
+    fn integrate(&mut self, value: i32, solved: bool, mv: Move, child_me: usize) {
+        let top = self.stack.len() - 1;
+        let frame = &mut self.stack[top];
+        // Only a swap changes seats, and only on the 2-player board, where values are zero-sum.
+        let value = if child_me == frame.me { value } else { -value };
+        frame.solved &= solved;
+        let improved = if frame.maximizing {
+            value > frame.best
+        } else {
+            value < frame.best
+        };
+        if improved || frame.best_move.is_none() {
+            frame.best = value;
+            frame.best_move = Some(mv);
+        }
+        if top == 0 && self.limits.all_root_moves {
+            // Every root move gets the full window: the root's alpha stays where it was.
+            self.root_values.push((mv, value));
+            return;
+        }
+        if frame.maximizing {
+            frame.alpha = frame.alpha.max(value);
+        } else {
+            frame.beta = frame.beta.min(value);
+        }
+        if frame.alpha >= frame.beta {
+            let slot = usize::from(mv_code(mv));
+            self.history[slot] = self.history[slot].saturating_add(frame.depth * frame.depth);
+        }
+    }
+
+    /// A frame is done: remember it, and hand its value to its parent (or end the iteration).
+    fn close(&mut self, frame: Frame) {
+        let bound = if frame.best <= frame.alpha0 {
+            Bound::Upper
+        } else if frame.best >= frame.beta0 {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table.put(Entry {
+            key: frame.key,
+            value: frame.best,
+            depth: frame.depth.min(u8::MAX.into()) as u8,
+            bound,
+            solved: frame.solved,
+            best: frame.best_move,
+        });
+        let best = frame
+            .best_move
+            .unwrap_or_else(|| unreachable!("a position in play has a move"));
+        if self.stack.is_empty() {
+            self.completed = Some((best, frame.best, self.depth, frame.solved));
+            self.completed_values = std::mem::take(&mut self.root_values);
+            self.completed_values.sort_by_key(|&(_, value)| -value);
+        } else {
+            let mv = {
+                let parent = &self.stack[self.stack.len() - 1];
+                parent.moves[parent.next - 1]
+            };
+            self.integrate(frame.best, frame.solved, mv, frame.me);
+        }
+    }
+
+    fn finish(&mut self) -> Report {
+        let (best, score, depth, solved) = self
+            .completed
+            .unwrap_or_else(|| unreachable!("depth 1 always completes before the search stops"));
+        let report = Report {
+            best,
+            score,
+            depth,
+            nodes: self.nodes,
+            elapsed: self.started.elapsed(),
+            solved,
+            pv: self.principal_variation(best),
+            moves: self.completed_values.clone(),
+        };
+        self.finished = Some(report.clone());
+        report
+    }
+
+    /// The best line, read back from the table.
+    fn principal_variation(&self, best: Move) -> Vec<Move> {
+        let mut pv = vec![best];
+        let mut pos = self.root;
+        let mut me = pos.to_move();
+        pos.play_unchecked(best);
+        if best == Move::Swap {
+            me = 1 - me;
+        }
+        while pv.len() < self.depth as usize && !pos.is_over() {
+            let key = zobrist::key(&pos) ^ (me as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let Some(mv) = self.table.get(key).and_then(|e| e.best) else {
+                break;
+            };
+            if !pos.is_legal(mv) {
+                break;
+            }
+            pv.push(mv);
+            if mv == Move::Swap {
+                me = 1 - me;
+            }
+            pos.play_unchecked(mv);
+        }
+        pv
+    }
+}
+
+fn mv_code(mv: Move) -> u8 {
+    match mv {
+        Move::Sow { pit, dir } => pit * 2 + dir as u8,
+        Move::Swap => 63,
+    }
+}
+
+/// The table's move first, then the moves that caused most cutoffs.
+fn order(moves: &mut MoveList, hint: Option<Move>, history: &[u32; 64]) {
+    moves.sort_by_key(|&m| (Some(m) != hint, u32::MAX - history[usize::from(mv_code(m))]));
+}

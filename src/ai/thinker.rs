@@ -1,0 +1,151 @@
+//! A level's move: the search within the level's limits, then the level's way of misjudging
+//! what it found. Runs in one call or in slices.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+use super::eval::{self, Weights};
+use super::levels::Level;
+use super::search::{Limits, Report, Search};
+use super::tt::Table;
+use crate::rules::{Event, Move, Position};
+
+/// The move a level chose, and the search behind it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    pub mv: Move,
+    pub report: Report,
+}
+
+/// One level thinking about one position.
+///
+/// ```
+/// use o_an_quan::ai::{Level, Thinker};
+/// use o_an_quan::rules::{presets, Position};
+/// let pos = Position::new(presets::get("standard").unwrap().rules);
+/// let decision = Thinker::new(pos, Level::easy(), 7, None).run();
+/// assert!(pos.is_legal(decision.mv));
+/// ```
+pub struct Thinker {
+    pos: Position,
+    level: Level,
+    rng: StdRng,
+    search: Search,
+}
+
+impl Thinker {
+    /// `seed` decides the level's misjudgements: the same seed, position and level give the same
+    /// move whenever the search is bounded by depth rather than time.
+    pub fn new(pos: Position, level: Level, seed: u64, cancel: Option<Arc<AtomicBool>>) -> Thinker {
+        Thinker::with_table(
+            pos,
+            level,
+            seed,
+            cancel,
+            Table::new(table_megabytes(&level)),
+        )
+    }
+
+    /// As `new`, reusing a transposition table from an earlier move.
+    pub fn with_table(
+        pos: Position,
+        level: Level,
+        seed: u64,
+        cancel: Option<Arc<AtomicBool>>,
+        table: Table,
+    ) -> Thinker {
+        let limits = Limits {
+            depth: level.depth,
+            nodes: None,
+            time: Some(Duration::from_millis(level.time_ms)),
+            cancel,
+            all_root_moves: level.noise > 0.0 || level.sight.is_some(),
+        };
+        Thinker {
+            pos,
+            level,
+            rng: StdRng::seed_from_u64(seed),
+            search: Search::with_table(pos, Weights::shipped(), limits, table),
+        }
+    }
+
+    /// Think about `node_budget` more nodes; the decision once there is one.
+    pub fn step(&mut self, node_budget: u64) -> Option<Decision> {
+        let report = self.search.step(node_budget)?;
+        Some(self.decide(report))
+    }
+
+    /// Think to the end of the level's limits.
+    pub fn run(&mut self) -> Decision {
+        let report = self.search.run();
+        self.decide(report)
+    }
+
+    pub fn into_table(self) -> Table {
+        self.search.into_table()
+    }
+
+    fn decide(&mut self, report: Report) -> Decision {
+        if report.moves.is_empty() {
+            return Decision {
+                mv: report.best,
+                report,
+            };
+        }
+        let me = self.pos.to_move();
+        let unaware = eval::evaluate(&self.pos, me, &Weights::shipped());
+        let mut best = (f32::NEG_INFINITY, report.best);
+        for &(mv, value) in &report.moves {
+            // A capture beyond the level's sight looks like a quiet move.
+            let seen = if self.beyond_sight(mv) {
+                unaware.min(value)
+            } else {
+                value
+            };
+            let judged = seen as f32 / 100.0 + self.level.noise * gaussian(&mut self.rng);
+            if judged > best.0 {
+                best = (judged, mv);
+            }
+        }
+        Decision { mv: best.1, report }
+    }
+
+    /// Whether `mv` captures only after more relay pick-ups than the level follows.
+    fn beyond_sight(&self, mv: Move) -> bool {
+        let Some(sight) = self.level.sight else {
+            return false;
+        };
+        let mut pos = self.pos;
+        let Ok(outcome) = pos.play(mv) else {
+            return false;
+        };
+        let mut relays = 0;
+        for event in &outcome.events {
+            match event {
+                Event::Relay { .. } => relays += 1,
+                Event::Capture { .. } => return relays > sight,
+                _ => {}
+            }
+        }
+        false
+    }
+}
+
+/// Enough table for the level's search: a deep search fills more.
+fn table_megabytes(level: &Level) -> usize {
+    match level.depth {
+        Some(depth) if depth <= 6 => 1,
+        _ => 16,
+    }
+}
+
+/// A standard normal sample (Box-Muller).
+fn gaussian(rng: &mut StdRng) -> f32 {
+    let u: f32 = rng.random_range(f32::EPSILON..1.0);
+    let v: f32 = rng.random_range(0.0..1.0);
+    (-2.0 * u.ln()).sqrt() * (std::f32::consts::TAU * v).cos()
+}

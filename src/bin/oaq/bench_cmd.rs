@@ -1,0 +1,71 @@
+//! `oaq bench`: search speed (nodes per second) and the depth reached in a fixed time, from the
+//! opening and from fixed middle-game positions.
+
+use std::time::Duration;
+
+use o_an_quan::ai::{Limits, Search, Weights};
+use o_an_quan::rules::{Move, Position};
+
+use crate::{Failure, rules_arg};
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[arg(long, default_value = "standard")]
+    rules: String,
+    /// Thinking time per position.
+    #[arg(long, default_value_t = 1.0)]
+    seconds: f64,
+}
+
+/// Games from the start: the opening, then middle games reached by these moves.
+const POSITIONS: [&str; 6] = [
+    "",
+    "2- 7+ 3+ 9-",
+    "4+ 6- 1- 8+ 5- 10-",
+    "3- 8- 2+ 6+ 1+ 9+ 4- 7-",
+    "5+ 10+ 1- 7- 3+ 6- 2- 8+",
+    "1+ 6+ 4- 9- 2+ 10- 5- 7+ 3- 8-",
+];
+
+pub fn run(args: Args) -> Result<(), Failure> {
+    let rules = rules_arg::resolve(&args.rules)?;
+    let mut total_nodes = 0;
+    let mut total_time = Duration::ZERO;
+    println!(
+        "{:<34} {:>6} {:>12} {:>10}",
+        "position (moves from the start)", "depth", "nodes", "M nodes/s"
+    );
+    for moves in POSITIONS {
+        let mut pos = Position::new(rules);
+        for text in moves.split_whitespace() {
+            let mv: Move = text.parse()?;
+            // A line that does not fit these rules stops where it stops being legal.
+            if pos.play(mv).is_err() {
+                break;
+            }
+        }
+        if pos.is_over() {
+            continue;
+        }
+        let limits = Limits {
+            time: Some(Duration::from_secs_f64(args.seconds)),
+            ..Limits::default()
+        };
+        let report = Search::new(pos, Weights::shipped(), limits).run();
+        total_nodes += report.nodes;
+        total_time += report.elapsed;
+        let label = if moves.is_empty() { "opening" } else { moves };
+        println!(
+            "{label:<34} {:>6} {:>12} {:>10.2}{}",
+            report.depth,
+            report.nodes,
+            report.nodes as f64 / report.elapsed.as_secs_f64() / 1e6,
+            if report.solved { "  solved" } else { "" }
+        );
+    }
+    println!(
+        "all: {:.2} M nodes/s",
+        total_nodes as f64 / total_time.as_secs_f64() / 1e6
+    );
+    Ok(())
+}

@@ -1,0 +1,90 @@
+//! `oaq match`: two levels play each other from random openings, both seats each.
+
+use std::io::IsTerminal;
+use std::time::Duration;
+
+use o_an_quan::ai::{Level, Thinker};
+
+use crate::arena::{self, GameResult};
+use crate::{Failure, rules_arg};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// A 2-player preset name (`oaq rules`) or a preset file.
+    #[arg(long)]
+    rules: String,
+    /// Level of engine A: 1 to 10, or easy, medium, hard, master.
+    #[arg(long)]
+    a: Level,
+    /// Level of engine B.
+    #[arg(long)]
+    b: Level,
+    /// Games in all (each opening is played twice, seats swapped).
+    #[arg(long, default_value_t = 200)]
+    games: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once (default: one per core).
+    #[arg(long)]
+    jobs: Option<usize>,
+}
+
+pub fn run(args: Args) -> Result<(), Failure> {
+    let rules = rules_arg::resolve(&args.rules)?;
+    if rules.players != 2 {
+        return Err(Failure("match plays 2-player rule sets".into()));
+    }
+    let openings = arena::openings(rules, args.games.div_ceil(2), args.seed);
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let levels = [args.a, args.b];
+    let results = arena::play_all(
+        &openings,
+        jobs,
+        std::io::stderr().is_terminal(),
+        |engine, pos, game| {
+            let seed =
+                args.seed ^ (game as u64).wrapping_mul(0x9E37_79B9) ^ u64::from(pos.ply()) << 40;
+            Thinker::new(*pos, levels[engine], seed, None).run().mv
+        },
+    );
+    print!("{}", summary(&args, &results));
+    Ok(())
+}
+
+fn summary(args: &Args, results: &[GameResult]) -> String {
+    let n = results.len() as f64;
+    let wins = results.iter().filter(|r| r.points == 1.0).count();
+    let draws = results.iter().filter(|r| r.points == 0.5).count();
+    let losses = results.len() - wins - draws;
+    let points: f64 = results.iter().map(|r| r.points).sum();
+    let margins: Vec<f64> = results.iter().map(|r| f64::from(r.margin)).collect();
+    let mean = margins.iter().sum::<f64>() / n;
+    let variance = margins.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let half_width = 1.96 * (variance / n).sqrt();
+    let mut text = format!(
+        "{} games on {}: A (level {}) {wins} wins, {draws} draws, {losses} losses against B (level {})\n",
+        results.len(),
+        args.rules,
+        args.a.level,
+        args.b.level
+    );
+    text += &format!("A scores {:.1}% (draws count half)\n", 100.0 * points / n);
+    text += &format!("score difference A - B: {mean:+.2} ± {half_width:.2} (95% interval)\n");
+    for (engine, name) in ["A", "B"].iter().enumerate() {
+        let (total, count, longest) =
+            results
+                .iter()
+                .fold((Duration::ZERO, 0, Duration::ZERO), |acc, r| {
+                    let t = r.time[engine];
+                    (acc.0 + t.0, acc.1 + t.1, acc.2.max(t.2))
+                });
+        let mean_ms = total.as_secs_f64() * 1000.0 / f64::from(count.max(1));
+        text += &format!(
+            "{name}: {count} moves, {mean_ms:.1} ms per move on average, longest {:.1} ms\n",
+            longest.as_secs_f64() * 1000.0
+        );
+    }
+    text
+}

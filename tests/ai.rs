@@ -1,0 +1,259 @@
+//! The computer opponent: it finds what is there to find, solves endgames exactly, always has a
+//! move, and is reproducible.
+
+mod support;
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use o_an_quan::ai::eval::{self, WIN};
+use o_an_quan::ai::{Level, Limits, Search, Thinker, Weights};
+use o_an_quan::rules::{Move, Position};
+use support::{position, rules, store};
+
+fn search(pos: Position, depth: u32) -> o_an_quan::ai::Report {
+    Search::new(
+        pos,
+        Weights::shipped(),
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+    )
+    .run()
+}
+
+/// Plain minimax to the end of the game: the truth for small endgames.
+fn solve(pos: &Position, me: usize) -> i32 {
+    if pos.is_over() {
+        return eval::final_value(pos, me);
+    }
+    let moves = pos.legal_moves();
+    let values = moves.iter().map(|&m| {
+        let mut next = *pos;
+        next.play_unchecked(m);
+        solve(&next, me)
+    });
+    if pos.to_move() == me {
+        values.max().unwrap()
+    } else {
+        values.min().unwrap()
+    }
+}
+
+/// Player 0 to move: pit 3's stone drops into pit 2, and across empty pit 1 the left mandarin
+/// pit (mandarin and 2) is the last thing on the board to take. Taking it ends the game 41 to 29.
+fn winning_capture() -> Position {
+    let pits = [0, 0, 1, 2, 1, 0, 3, 0, 2, 0, 4, 2];
+    position(
+        rules("standard"),
+        &pits,
+        &[false, true],
+        &[store(25, 0), store(10, 1)],
+        0,
+        40,
+    )
+}
+
+#[test]
+fn it_takes_the_capture_that_wins() {
+    let win = "3-".parse::<Move>().unwrap();
+    for depth in [1, 2, 5, 12] {
+        let report = search(winning_capture(), depth);
+        assert_eq!(report.best, win, "depth {depth}");
+        assert_eq!(report.score, WIN + 100 * (41 - 29));
+        assert_eq!(report.expected_margin(), 12.0);
+    }
+}
+
+#[test]
+fn every_level_takes_the_capture_that_wins() {
+    for n in 1..=10 {
+        let level = Level {
+            time_ms: 300,
+            ..Level::get(n).unwrap()
+        };
+        let decision = Thinker::new(winning_capture(), level, 1, None).run();
+        assert_eq!(decision.mv, "3-".parse::<Move>().unwrap(), "level {n}");
+    }
+}
+
+/// A few stones left and a move limit 10 moves away: the whole tree can be searched.
+fn endgame() -> Position {
+    let pits = [1, 2, 0, 0, 1, 0, 2, 0, 1, 0, 1, 3];
+    let standard = rules("standard");
+    let limited = o_an_quan::rules::RuleSet {
+        move_limit: Some(60),
+        ..standard
+    };
+    position(
+        limited,
+        &pits,
+        &[false, false],
+        &[store(20, 1), store(19, 1)],
+        0,
+        50,
+    )
+}
+
+#[test]
+fn it_solves_a_small_endgame_exactly() {
+    let pos = endgame();
+    let report = search(pos, 60);
+    assert!(
+        report.solved,
+        "the search should reach the end of every line"
+    );
+    assert_eq!(report.score, solve(&pos, 0));
+    let mut after = pos;
+    after.play(report.best).unwrap();
+    assert_eq!(
+        solve(&after, 0),
+        report.score,
+        "the move chosen keeps the solved value"
+    );
+    assert_eq!(report.pv[0], report.best);
+}
+
+#[test]
+fn a_cancelled_search_still_returns_a_legal_move() {
+    let pos = Position::new(rules("standard"));
+    let cancel = Arc::new(AtomicBool::new(true));
+    let limits = Limits {
+        cancel: Some(cancel),
+        ..Limits::default()
+    };
+    let report = Search::new(pos, Weights::shipped(), limits).run();
+    assert!(pos.is_legal(report.best));
+    assert_eq!(report.depth, 1);
+    let tiny = Limits {
+        nodes: Some(1),
+        time: Some(std::time::Duration::ZERO),
+        ..Limits::default()
+    };
+    assert!(pos.is_legal(Search::new(pos, Weights::shipped(), tiny).run().best));
+}
+
+#[test]
+fn the_same_seed_gives_the_same_move() {
+    let pos = Position::new(rules("basic"));
+    let level = Level {
+        time_ms: 60_000,
+        ..Level::easy()
+    };
+    let first: Vec<Move> = (0..20)
+        .map(|seed| Thinker::new(pos, level, seed, None).run().mv)
+        .collect();
+    let again: Vec<Move> = (0..20)
+        .map(|seed| Thinker::new(pos, level, seed, None).run().mv)
+        .collect();
+    assert_eq!(first, again);
+    assert!(
+        first.iter().any(|&m| m != first[0]),
+        "easy does not always play the same opening"
+    );
+}
+
+#[test]
+fn a_search_in_slices_finds_what_one_call_finds() {
+    let pos = Position::new(rules("young-mandarin"));
+    let limits = Limits {
+        depth: Some(7),
+        all_root_moves: true,
+        ..Limits::default()
+    };
+    let whole = Search::new(pos, Weights::shipped(), limits.clone()).run();
+    let mut sliced = Search::new(pos, Weights::shipped(), limits);
+    let mut slices = 0;
+    let report = loop {
+        slices += 1;
+        if let Some(report) = sliced.step(50) {
+            break report;
+        }
+    };
+    assert!(slices > 10);
+    assert_eq!(
+        (report.best, report.score, report.depth, report.nodes),
+        (whole.best, whole.score, whole.depth, whole.nodes)
+    );
+    assert_eq!(report.moves, whole.moves);
+    assert_eq!(report.moves.len(), pos.legal_moves().len());
+}
+
+#[test]
+fn it_flips_the_table_when_the_opener_is_ahead_and_not_otherwise() {
+    let pits = [0, 0, 6, 6, 6, 1, 6, 0, 6, 6, 6, 1];
+    let ahead = position(
+        rules("table-flip"),
+        &pits,
+        &[true, true],
+        &[store(6, 0), store(0, 0)],
+        1,
+        1,
+    );
+    assert!(ahead.can_swap());
+    let report = search(ahead, 8);
+    let swap_value = report
+        .moves
+        .iter()
+        .find(|(m, _)| *m == Move::Swap)
+        .map(|&(_, v)| v);
+    assert!(
+        swap_value.is_none(),
+        "values per move only with all_root_moves"
+    );
+    // A 30-point store is worth taking.
+    let rich = position(
+        rules("table-flip"),
+        &[0, 0, 1, 1, 1, 1, 1, 0, 1, 1, 6, 1],
+        &[true, true],
+        &[store(36, 0), store(0, 0)],
+        1,
+        1,
+    );
+    assert_eq!(search(rich, 6).best, Move::Swap);
+    // Swapping into an empty store while the opponent keeps 36 is not.
+    let poor = position(
+        rules("table-flip"),
+        &[0, 0, 1, 1, 1, 1, 1, 0, 1, 1, 6, 1],
+        &[true, true],
+        &[store(0, 0), store(36, 0)],
+        1,
+        1,
+    );
+    assert_ne!(search(poor, 6).best, Move::Swap);
+}
+
+#[test]
+fn three_players_search_plays_whole_games() {
+    let mut pos = Position::new(rules("mature-quan-3p"));
+    let mut moves = 0;
+    while !pos.is_over() && moves < 400 {
+        let report = search(pos, 3);
+        assert!(pos.is_legal(report.best));
+        assert!(report.score.abs() < 2 * WIN);
+        pos.play(report.best).unwrap();
+        moves += 1;
+    }
+    assert!(pos.is_over(), "a 3-player game between searchers ends");
+}
+
+#[test]
+fn three_players_search_takes_a_free_mandarin() {
+    // Player 1 can take player 1's own mandarin pit (mandarin + 5) with 8+.
+    let mut pits = vec![0u8; 18];
+    pits[..5].copy_from_slice(&[2, 2, 2, 2, 2]);
+    pits[6..11].copy_from_slice(&[3, 0, 1, 0, 0]);
+    pits[11] = 5;
+    pits[12..17].copy_from_slice(&[2, 2, 2, 2, 2]);
+    let stores = [store(16, 1), store(15, 0), store(15, 0)];
+    let pos = position(
+        rules("mature-quan-3p"),
+        &pits,
+        &[false, true, true],
+        &stores,
+        1,
+        30,
+    );
+    assert_eq!(search(pos, 4).best, "8+".parse::<Move>().unwrap());
+}
