@@ -211,15 +211,23 @@ impl Search {
         self.depth += 1;
         self.root_values.clear();
         let me = self.root.to_move();
-        let frame = self.frame(self.root, self.depth, -INFINITY, INFINITY, me);
+        let key = perspective_key(&self.root, me);
+        let hint = self.table.get(key).and_then(|e| e.best);
+        let frame = self.frame(self.root, key, hint, (self.depth, -INFINITY, INFINITY), me);
         self.stack.push(frame);
         true
     }
 
-    fn frame(&mut self, pos: Position, depth: u32, alpha: i32, beta: i32, me: usize) -> Frame {
-        let key = zobrist::key(&pos) ^ (me as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    fn frame(
+        &self,
+        pos: Position,
+        key: u64,
+        hint: Option<Move>,
+        window: (u32, i32, i32),
+        me: usize,
+    ) -> Frame {
+        let (depth, alpha, beta) = window;
         let mut moves = pos.legal_moves();
-        let hint = self.table.get(key).and_then(|e| e.best);
         order(&mut moves, hint, &self.history);
         let maximizing = pos.to_move() == me;
         Frame {
@@ -264,40 +272,50 @@ impl Search {
         self.stack[top].next += 1;
         child.play_unchecked(mv);
         self.nodes += 1;
-        if let Some((value, solved)) = self.resolve(&child, depth, alpha, beta, me) {
-            self.integrate(value, solved, mv, me);
-        } else {
-            let frame = self.frame(child, depth, alpha, beta, me);
-            self.stack.push(frame);
+        match self.resolve(&child, depth, alpha, beta, me) {
+            Child::Known { value, solved } => self.integrate(value, solved, mv, me),
+            Child::Unknown { key, hint } => {
+                let frame = self.frame(child, key, hint, (depth, alpha, beta), me);
+                self.stack.push(frame);
+            }
         }
     }
 
     /// The value of a child without searching it: a finished game, the depth horizon, or the
     /// transposition table.
-    fn resolve(
-        &self,
-        pos: &Position,
-        depth: u32,
-        alpha: i32,
-        beta: i32,
-        me: usize,
-    ) -> Option<(i32, bool)> {
+    fn resolve(&self, pos: &Position, depth: u32, alpha: i32, beta: i32, me: usize) -> Child {
         if pos.is_over() {
-            return Some((eval::final_value(pos, me), true));
+            return Child::Known {
+                value: eval::final_value(pos, me),
+                solved: true,
+            };
         }
         if depth == 0 {
-            return Some((eval::evaluate(pos, me, &self.weights), false));
+            return Child::Known {
+                value: eval::evaluate(pos, me, &self.weights),
+                solved: false,
+            };
         }
-        let key = zobrist::key(pos) ^ (me as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let entry = self.table.get(key)?;
-        if entry.depth < depth as u8 && !entry.solved {
-            return None;
-        }
-        match entry.bound {
-            Bound::Exact => Some((entry.value, entry.solved)),
-            Bound::Lower if entry.value >= beta => Some((entry.value, entry.solved)),
-            Bound::Upper if entry.value <= alpha => Some((entry.value, entry.solved)),
-            _ => None,
+        let key = perspective_key(pos, me);
+        let Some(entry) = self.table.get(key) else {
+            return Child::Unknown { key, hint: None };
+        };
+        let deep_enough = entry.depth >= depth.min(u8::MAX.into()) as u8 || entry.solved;
+        let usable = match entry.bound {
+            Bound::Exact => true,
+            Bound::Lower => entry.value >= beta,
+            Bound::Upper => entry.value <= alpha,
+        };
+        if deep_enough && usable {
+            Child::Known {
+                value: entry.value,
+                solved: entry.solved,
+            }
+        } else {
+            Child::Unknown {
+                key,
+                hint: entry.best,
+            }
         }
     }
 
@@ -394,8 +412,11 @@ impl Search {
             me = 1 - me;
         }
         while pv.len() < self.depth as usize && !pos.is_over() {
-            let key = zobrist::key(&pos) ^ (me as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            let Some(mv) = self.table.get(key).and_then(|e| e.best) else {
+            let Some(mv) = self
+                .table
+                .get(perspective_key(&pos, me))
+                .and_then(|e| e.best)
+            else {
                 break;
             };
             if !pos.is_legal(mv) {
@@ -409,6 +430,24 @@ impl Search {
         }
         pv
     }
+}
+
+/// What `resolve` knows of a child.
+enum Child {
+    Known {
+        value: i32,
+        solved: bool,
+    },
+    /// To be searched: its key, and the best move an earlier search found there.
+    Unknown {
+        key: u64,
+        hint: Option<Move>,
+    },
+}
+
+/// The table key of `pos` searched for seat `me`: values depend on whose point of view.
+fn perspective_key(pos: &Position, me: usize) -> u64 {
+    zobrist::key(pos) ^ (me as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 fn mv_code(mv: Move) -> u8 {

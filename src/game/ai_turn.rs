@@ -1,0 +1,154 @@
+//! The computer's turns, thought out off the frame in the async compute pool and polled with
+//! `check_ready`. A new game drops the task; a stale answer never reaches the new board. The
+//! chosen pit and arrow light up briefly before the move is sown.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy::tasks::futures::check_ready;
+use bevy::tasks::{AsyncComputeTaskPool, Task};
+
+use super::art::{Art, PLAYER_COLOURS};
+use super::layout::{self, Side};
+use super::state::{Game, NewGame, Phase, PlayMove, Settings};
+use crate::ai::{Decision, Thinker};
+use crate::rules::{Move, geometry};
+
+/// A computer move being thought out, for the game of generation `generation`.
+#[derive(Component)]
+pub struct Thinking {
+    task: Task<Decision>,
+    generation: u64,
+    cancel: Arc<AtomicBool>,
+}
+
+/// The computer's chosen move, shown for a moment before it is played.
+#[derive(Resource, Default)]
+pub struct Chosen {
+    pub mv: Option<Move>,
+    timer: Timer,
+}
+
+/// Marks the sprites that show the chosen move.
+#[derive(Component)]
+struct ChosenMark;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Chosen>();
+    app.add_systems(
+        Update,
+        (start_thinking, poll_thinking, play_chosen)
+            .chain()
+            .in_set(super::GameSet::Think),
+    );
+    app.add_observer(drop_on_new_game);
+}
+
+fn start_thinking(
+    mut commands: Commands,
+    game: Res<Game>,
+    phase: Res<Phase>,
+    chosen: Res<Chosen>,
+    settings: Res<Settings>,
+    thinking: Query<(), With<Thinking>>,
+) {
+    if *phase != Phase::Waiting || game.pos.is_over() || chosen.mv.is_some() || !thinking.is_empty()
+    {
+        return;
+    }
+    let Some(level) = game.computer[game.pos.to_move()] else {
+        return;
+    };
+    let cancel = Arc::new(AtomicBool::new(false));
+    let pos = game.pos;
+    let seed =
+        settings.seed ^ u64::from(pos.ply()).wrapping_mul(0x9E37_79B9) ^ game.generation << 32;
+    let flag = cancel.clone();
+    let task = AsyncComputeTaskPool::get()
+        .spawn(async move { Thinker::new(pos, level, seed, Some(flag)).run() });
+    commands.spawn(Thinking {
+        task,
+        generation: game.generation,
+        cancel,
+    });
+}
+
+fn poll_thinking(
+    mut commands: Commands,
+    game: Res<Game>,
+    mut chosen: ResMut<Chosen>,
+    settings: Res<Settings>,
+    art: Res<Art>,
+    mut tasks: Query<(Entity, &mut Thinking)>,
+) {
+    for (entity, mut thinking) in &mut tasks {
+        let Some(decision) = check_ready(&mut thinking.task) else {
+            continue;
+        };
+        commands.entity(entity).despawn();
+        if thinking.generation != game.generation || !game.pos.is_legal(decision.mv) {
+            continue;
+        }
+        chosen.mv = Some(decision.mv);
+        let pause = 0.4 * settings.speed.factor();
+        chosen.timer = Timer::new(Duration::from_secs_f32(pause), TimerMode::Once);
+        if let Move::Sow { pit, dir } = decision.mv {
+            let pit = usize::from(pit);
+            let owner = geometry::owner(pit);
+            let side = layout::side_for(owner, dir);
+            let colour = PLAYER_COLOURS[owner];
+            commands.spawn((
+                ChosenMark,
+                Sprite::from_color(colour.with_alpha(0.8), Vec2::splat(layout::PIT + 10.0)),
+                Transform::from_translation(layout::pit_center(pit).extend(0.4)),
+            ));
+            commands.spawn((
+                ChosenMark,
+                Sprite {
+                    image: art.arrow.clone(),
+                    color: colour,
+                    custom_size: Some(Vec2::splat(44.0)),
+                    flip_x: side == Side::Left,
+                    ..default()
+                },
+                Transform::from_translation(layout::arrow_position(pit, side).extend(30.0)),
+            ));
+        }
+    }
+}
+
+fn play_chosen(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut chosen: ResMut<Chosen>,
+    marks: Query<Entity, With<ChosenMark>>,
+) {
+    let Some(mv) = chosen.mv else { return };
+    chosen.timer.tick(time.delta());
+    if chosen.timer.is_finished() {
+        chosen.mv = None;
+        for e in &marks {
+            commands.entity(e).despawn();
+        }
+        commands.trigger(PlayMove(mv));
+    }
+}
+
+fn drop_on_new_game(
+    _: On<NewGame>,
+    mut commands: Commands,
+    mut chosen: ResMut<Chosen>,
+    tasks: Query<(Entity, &Thinking)>,
+    marks: Query<Entity, With<ChosenMark>>,
+) {
+    for (entity, thinking) in &tasks {
+        thinking.cancel.store(true, Ordering::Relaxed);
+        commands.entity(entity).despawn();
+    }
+    for e in &marks {
+        commands.entity(e).despawn();
+    }
+    chosen.mv = None;
+}

@@ -1,0 +1,266 @@
+//! Shows a move one event at a time: the hand lifts a pit's stones, drops them one by one along
+//! an arc, lifts the next pit on a relay, and captured stones fly to the store. Every movement is
+//! a bevy_tweening tween; `Places` follows the events so that the next step moves the right
+//! stones, and the end of the script snaps everything to the rules state.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy_tweening::lens::TransformPositionLens;
+use bevy_tweening::{Tween, TweenAnim};
+
+use super::art::Art;
+use super::layout;
+use super::pebbles::{self, Places};
+use super::state::{Message, MoveShown, Phase, Settings, Skip};
+use super::text;
+use crate::rules::{Event, geometry};
+
+/// The events of the move being shown, and when the next one starts.
+#[derive(Resource, Default)]
+pub struct Script {
+    pub events: VecDeque<Event>,
+    /// The seat that made the move (captures go to its store).
+    pub mover: usize,
+    wait: Timer,
+}
+
+impl Script {
+    pub fn start(&mut self, events: Vec<Event>, mover: usize) {
+        self.events = events.into();
+        self.mover = mover;
+        self.wait = Timer::new(Duration::ZERO, TimerMode::Once);
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Script>();
+    app.add_systems(Update, play_script.in_set(super::GameSet::Animate));
+    app.add_observer(skip);
+}
+
+fn play_script(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut script: ResMut<Script>,
+    mut places: ResMut<Places>,
+    mut message: ResMut<Message>,
+    phase: Res<Phase>,
+    settings: Res<Settings>,
+    art: Res<Art>,
+    transforms: Query<&Transform>,
+) {
+    if *phase != Phase::Animating {
+        return;
+    }
+    script.wait.tick(time.delta());
+    while script.wait.is_finished() {
+        let Some(event) = script.events.pop_front() else {
+            finish(&mut commands, &mut script);
+            return;
+        };
+        let mover = script.mover;
+        let speed = settings.speed.factor();
+        let current = |e: Entity| transforms.get(e).map_or(Vec3::ZERO, |t| t.translation);
+        let mut show = Show {
+            commands: &mut commands,
+            art: &art,
+            places: &mut places,
+            current: &current,
+            speed,
+        };
+        let millis = show.event(event, mover);
+        if let Some(text) = text::narrate(&event, mover) {
+            message.0 = text;
+        }
+        script.wait = Timer::new(
+            Duration::from_secs_f32(millis * speed / 1000.0),
+            TimerMode::Once,
+        );
+    }
+}
+
+fn finish(commands: &mut Commands, script: &mut Script) {
+    script.events.clear();
+    commands.trigger(MoveShown);
+}
+
+/// Skip: drop what is left of the script; the end of the move snaps the board.
+fn skip(_: On<Skip>, mut commands: Commands, mut script: ResMut<Script>, phase: Res<Phase>) {
+    if *phase == Phase::Animating {
+        finish(&mut commands, &mut script);
+    }
+}
+
+struct Show<'a, 'w, 's> {
+    commands: &'a mut Commands<'w, 's>,
+    art: &'a Art,
+    places: &'a mut Places,
+    /// Where an entity is now.
+    current: &'a dyn Fn(Entity) -> Vec3,
+    speed: f32,
+}
+
+impl Show<'_, '_, '_> {
+    /// Start showing `event`; returns how long (at normal speed, in ms) before the next one.
+    fn event(&mut self, event: Event, mover: usize) -> f32 {
+        match event {
+            Event::PickUp { pit, .. } => self.lift(usize::from(pit), 150.0),
+            Event::Relay { pit, .. } => self.lift(usize::from(pit), 270.0),
+            Event::Drop { pit } => {
+                let pit = usize::from(pit);
+                if let Some(e) = self.places.hand.pop() {
+                    let slot = self.places.pits[pit].len();
+                    self.arc(e, pebbles::pit_spot(e, pit, slot), 125.0);
+                    self.places.pits[pit].push(e);
+                }
+                let hand: Vec<Entity> = self.places.hand.clone();
+                for (i, e) in hand.into_iter().enumerate() {
+                    self.glide(e, hand_spot(pit, i), 110.0);
+                }
+                120.0
+            }
+            Event::Capture { pit, mandarin, .. } => {
+                let pit = usize::from(pit);
+                let stones = std::mem::take(&mut self.places.pits[pit]);
+                for (i, e) in stones.into_iter().enumerate() {
+                    let slot = self.places.stores[mover].len();
+                    self.glide(e, pebbles::store_spot(mover, slot), 300.0 + 12.0 * i as f32);
+                    self.places.stores[mover].push(e);
+                }
+                if mandarin && let Some(e) = self.places.pieces[geometry::owner(pit)].take() {
+                    let slot = self.places.store_pieces[mover].len();
+                    self.glide(e, pebbles::store_piece_spot(mover, slot), 450.0);
+                    self.places.store_pieces[mover].push(e);
+                }
+                500.0
+            }
+            Event::Refill {
+                player,
+                paid,
+                exchanged,
+                loan,
+            } => {
+                let player = usize::from(player);
+                let mut givers = vec![player; usize::from(paid)];
+                if let Some(loan) = loan {
+                    givers.extend(std::iter::repeat_n(
+                        usize::from(loan.lender),
+                        usize::from(loan.stones),
+                    ));
+                    if loan.exchanged {
+                        self.exchange(usize::from(loan.lender));
+                    }
+                }
+                if exchanged {
+                    self.exchange(player);
+                }
+                for (k, giver) in givers.into_iter().enumerate() {
+                    let pit = geometry::row(player).start + k;
+                    if let Some(e) = self.places.stores[giver].pop() {
+                        self.arc(e, pebbles::pit_spot(e, pit, 0), 200.0 + 80.0 * k as f32);
+                        self.places.pits[pit].push(e);
+                    }
+                }
+                650.0
+            }
+            Event::Sweep { pit, player, .. } => {
+                let (pit, player) = (usize::from(pit), usize::from(player));
+                for e in std::mem::take(&mut self.places.pits[pit]) {
+                    let slot = self.places.stores[player].len();
+                    self.glide(e, pebbles::store_spot(player, slot), 300.0);
+                    self.places.stores[player].push(e);
+                }
+                150.0
+            }
+            Event::Discard { pit, .. } => {
+                let pit = usize::from(pit);
+                for e in std::mem::take(&mut self.places.pits[pit]) {
+                    self.commands.entity(e).despawn();
+                }
+                if let Some(e) = self.places.pieces[geometry::owner(pit)].take() {
+                    self.commands.entity(e).despawn();
+                }
+                200.0
+            }
+            Event::TurnEnd { .. } | Event::Swap => 300.0,
+            // The final count is on the panel; nothing moves.
+            Event::GameOver { .. } => 0.0,
+        }
+    }
+
+    fn lift(&mut self, pit: usize, millis: f32) -> f32 {
+        let stones = std::mem::take(&mut self.places.pits[pit]);
+        for (i, &e) in stones.iter().enumerate() {
+            self.glide(e, hand_spot(pit, i), 150.0);
+        }
+        self.places.hand = stones;
+        millis
+    }
+
+    /// A captured mandarin becomes ten stones in the store, for a refill.
+    fn exchange(&mut self, player: usize) {
+        if let Some(e) = self.places.store_pieces[player].pop() {
+            self.commands.entity(e).despawn();
+        }
+        for _ in 0..10 {
+            let e = self
+                .commands
+                .spawn(pebbles::pebble(self.art, pebbles::next_look()))
+                .id();
+            let slot = self.places.stores[player].len();
+            self.commands
+                .entity(e)
+                .insert(Transform::from_translation(pebbles::store_spot(
+                    player, slot,
+                )));
+            self.places.stores[player].push(e);
+        }
+    }
+
+    fn glide(&mut self, e: Entity, to: Vec3, millis: f32) {
+        let from = (self.current)(e);
+        let duration = Duration::from_secs_f32((millis * self.speed / 1000.0).max(0.001));
+        let tween = Tween::new(
+            EaseFunction::QuadraticInOut,
+            duration,
+            TransformPositionLens {
+                start: from,
+                end: to,
+            },
+        );
+        self.commands.entity(e).insert(TweenAnim::new(tween));
+    }
+
+    fn arc(&mut self, e: Entity, to: Vec3, millis: f32) {
+        let from = (self.current)(e);
+        let top = (from + to) / 2.0 + Vec3::new(0.0, 36.0, 1.0);
+        let half = Duration::from_secs_f32((millis * self.speed / 2000.0).max(0.001));
+        let up = Tween::new(
+            EaseFunction::QuadraticOut,
+            half,
+            TransformPositionLens {
+                start: from,
+                end: top,
+            },
+        );
+        let down = Tween::new(
+            EaseFunction::QuadraticIn,
+            half,
+            TransformPositionLens {
+                start: top,
+                end: to,
+            },
+        );
+        self.commands
+            .entity(e)
+            .insert(TweenAnim::new(up.then(down)));
+    }
+}
+
+/// Where the `i`-th stone of the hand floats above `pit`.
+fn hand_spot(pit: usize, i: usize) -> Vec3 {
+    let offset = Vec2::new((i % 8) as f32 * 7.0 - 24.0, (i / 8) as f32 * 7.0);
+    (layout::hand_position(pit) + offset).extend(20.0 + i as f32 * 0.01)
+}

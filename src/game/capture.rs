@@ -1,0 +1,116 @@
+//! For checks and measurements: after a number of moves, save a screenshot from inside the game
+//! and quit, and report frame times (while a move animates, while the computer thinks) and the
+//! time to the first frame.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+use web_time::Instant;
+
+use super::ai_turn::Thinking;
+use super::state::{MoveShown, Phase};
+
+/// What to capture, from the command line.
+#[derive(Resource, Clone, Debug)]
+pub struct CapturePlan {
+    /// Where to save the screenshot.
+    pub path: PathBuf,
+    /// Moves to play before the screenshot.
+    pub after_moves: u32,
+    /// When the program started, for the time to the first frame.
+    pub started: Instant,
+}
+
+#[derive(Resource, Default)]
+struct Progress {
+    moves: u32,
+    first_frame: Option<Duration>,
+    animating: Vec<f32>,
+    thinking: Vec<f32>,
+    shot_at_frame: Option<u32>,
+    frame: u32,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Progress>();
+    app.add_observer(|_: On<MoveShown>, mut progress: ResMut<Progress>| progress.moves += 1);
+    app.add_systems(
+        Last,
+        (measure, shoot_and_quit)
+            .chain()
+            .run_if(resource_exists::<CapturePlan>),
+    );
+}
+
+fn measure(
+    time: Res<Time>,
+    plan: Res<CapturePlan>,
+    phase: Res<Phase>,
+    thinking: Query<(), With<Thinking>>,
+    mut progress: ResMut<Progress>,
+) {
+    progress.frame += 1;
+    if progress.frame == 2 && progress.first_frame.is_none() {
+        progress.first_frame = Some(plan.started.elapsed());
+    }
+    // The first frames load and compile; they say nothing about steady play.
+    if progress.frame < 30 {
+        return;
+    }
+    let ms = time.delta_secs() * 1000.0;
+    if *phase == Phase::Animating {
+        progress.animating.push(ms);
+    } else if !thinking.is_empty() {
+        progress.thinking.push(ms);
+    }
+}
+
+fn shoot_and_quit(
+    mut commands: Commands,
+    plan: Res<CapturePlan>,
+    phase: Res<Phase>,
+    mut progress: ResMut<Progress>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    let ready = progress.moves >= plan.after_moves || *phase == Phase::Over;
+    match progress.shot_at_frame {
+        None if ready && *phase != Phase::Animating => {
+            commands
+                .spawn(Screenshot::primary_window())
+                .observe(save_to_disk(plan.path.clone()));
+            progress.shot_at_frame = Some(progress.frame);
+        }
+        // Give the screenshot a few frames to reach the disk.
+        Some(frame) if progress.frame > frame + 10 && plan.path.exists() => {
+            report(&progress);
+            exit.write(AppExit::Success);
+        }
+        _ => {}
+    }
+}
+
+fn report(progress: &Progress) {
+    let summary = |name: &str, frames: &[f32]| {
+        if frames.is_empty() {
+            return format!("{name}: no frames");
+        }
+        let mean = frames.iter().sum::<f32>() / frames.len() as f32;
+        let worst = frames.iter().copied().fold(0.0, f32::max);
+        format!(
+            "{name}: {} frames, {:.1} fps on average, worst frame {worst:.1} ms",
+            frames.len(),
+            1000.0 / mean
+        )
+    };
+    println!("moves shown: {}", progress.moves);
+    if let Some(first) = progress.first_frame {
+        println!("first frame after {:.2} s", first.as_secs_f32());
+    }
+    println!("{}", summary("while a move animates", &progress.animating));
+    println!(
+        "{}",
+        summary("while the computer thinks", &progress.thinking)
+    );
+}

@@ -1,0 +1,201 @@
+//! Mouse, drag, touch and keyboard: pick one of your pits, then a side of the screen. Left and
+//! right are always the screen's, on both rows. Nothing is taken while a move is shown or the
+//! computer is to play.
+
+use bevy::prelude::*;
+
+use super::art::{Art, INK};
+use super::layout::{self, Side};
+use super::state::{Game, Phase, PlayMove, Skip};
+use crate::rules::{Direction, Move};
+
+/// The pit picked by the player, waiting for a direction.
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Selection(pub Option<usize>);
+
+/// A press on a playable pit that may become a drag.
+#[derive(Resource, Default)]
+struct Drag(Option<(usize, Vec2)>);
+
+/// One of the two arrows beside the selected pit.
+#[derive(Component)]
+pub struct Arrow(pub Side);
+
+/// How far a drag must go, in world units, to sow.
+const DRAG_THRESHOLD: f32 = 40.0;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Selection>().init_resource::<Drag>();
+    app.add_systems(Startup, spawn_arrows);
+    app.add_systems(Update, (pointer, keyboard).in_set(super::GameSet::Input));
+    app.add_systems(
+        Update,
+        (clear_when_not_waiting, place_arrows)
+            .chain()
+            .in_set(super::GameSet::Show),
+    );
+}
+
+/// The pits the player to move may sow from, left to right on screen.
+pub fn playable_pits(game: &Game) -> Vec<usize> {
+    if !game.human_to_move() {
+        return Vec::new();
+    }
+    let mut pits: Vec<usize> = game
+        .pos
+        .legal_moves()
+        .iter()
+        .filter_map(|m| match *m {
+            Move::Sow {
+                pit,
+                dir: Direction::Clockwise,
+            } => Some(usize::from(pit)),
+            _ => None,
+        })
+        .collect();
+    pits.sort_by(|&a, &b| layout::pit_center(a).x.total_cmp(&layout::pit_center(b).x));
+    pits
+}
+
+/// The move for sowing the selected `pit` toward `side` of the screen.
+pub fn move_toward(pit: usize, side: Side) -> Move {
+    let owner = crate::rules::geometry::owner(pit);
+    Move::Sow {
+        pit: pit as u8,
+        dir: layout::direction_for(owner, side),
+    }
+}
+
+fn spawn_arrows(mut commands: Commands, art: Res<Art>) {
+    for side in [Side::Left, Side::Right] {
+        commands.spawn((
+            Arrow(side),
+            Sprite {
+                image: art.arrow.clone(),
+                color: INK,
+                custom_size: Some(Vec2::splat(48.0)),
+                flip_x: side == Side::Left,
+                ..default()
+            },
+            Transform::from_xyz(0.0, 0.0, 30.0),
+            Visibility::Hidden,
+        ));
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn pointer(
+    mut commands: Commands,
+    mouse: Res<ButtonInput<MouseButton>>,
+    touches: Res<Touches>,
+    windows: Query<&Window>,
+    cameras: Query<(&Camera, &GlobalTransform)>,
+    game: Res<Game>,
+    phase: Res<Phase>,
+    mut selection: ResMut<Selection>,
+    mut drag: ResMut<Drag>,
+) {
+    let (Ok(window), Ok((camera, camera_transform))) = (windows.single(), cameras.single()) else {
+        return;
+    };
+    let to_world = |p: Vec2| camera.viewport_to_world_2d(camera_transform, p).ok();
+    let cursor = window.cursor_position().and_then(to_world);
+    let tap = touches
+        .iter_just_pressed()
+        .next()
+        .and_then(|t| to_world(t.position()));
+    let pressed = if mouse.just_pressed(MouseButton::Left) {
+        cursor
+    } else {
+        tap
+    };
+    if *phase != Phase::Waiting || !game.human_to_move() {
+        drag.0 = None;
+        return;
+    }
+    if let Some(point) = pressed {
+        if let Some(pit) = selection.0 {
+            for side in [Side::Left, Side::Right] {
+                if point.distance(layout::arrow_position(pit, side)) < 34.0 {
+                    commands.trigger(PlayMove(move_toward(pit, side)));
+                    selection.0 = None;
+                    return;
+                }
+            }
+        }
+        let hit = layout::pit_at(point).filter(|pit| playable_pits(&game).contains(pit));
+        selection.0 = hit;
+        drag.0 = hit.map(|pit| (pit, point));
+    }
+    if let (Some((pit, start)), Some(now)) =
+        (drag.0, cursor.filter(|_| mouse.pressed(MouseButton::Left)))
+    {
+        let dx = now.x - start.x;
+        if dx.abs() > DRAG_THRESHOLD {
+            let side = if dx < 0.0 { Side::Left } else { Side::Right };
+            commands.trigger(PlayMove(move_toward(pit, side)));
+            selection.0 = None;
+            drag.0 = None;
+        }
+    }
+    if mouse.just_released(MouseButton::Left) {
+        drag.0 = None;
+    }
+}
+
+fn keyboard(
+    mut commands: Commands,
+    keys: Res<ButtonInput<KeyCode>>,
+    game: Res<Game>,
+    phase: Res<Phase>,
+    mut selection: ResMut<Selection>,
+) {
+    if keys.any_just_pressed([KeyCode::Space, KeyCode::KeyS]) {
+        commands.trigger(Skip);
+    }
+    if *phase != Phase::Waiting || !game.human_to_move() {
+        return;
+    }
+    let pits = playable_pits(&game);
+    let here = selection
+        .0
+        .and_then(|pit| pits.iter().position(|&p| p == pit));
+    if keys.just_pressed(KeyCode::ArrowRight) && !pits.is_empty() {
+        selection.0 = Some(pits[here.map_or(0, |i| (i + 1).min(pits.len() - 1))]);
+    }
+    if keys.just_pressed(KeyCode::ArrowLeft) && !pits.is_empty() {
+        selection.0 = Some(pits[here.map_or(pits.len() - 1, |i| i.saturating_sub(1))]);
+    }
+    if keys.just_pressed(KeyCode::Escape) {
+        selection.0 = None;
+    }
+    for (key, side) in [(KeyCode::KeyZ, Side::Left), (KeyCode::KeyX, Side::Right)] {
+        if keys.just_pressed(key)
+            && let Some(pit) = selection.0
+        {
+            commands.trigger(PlayMove(move_toward(pit, side)));
+            selection.0 = None;
+        }
+    }
+}
+
+fn clear_when_not_waiting(phase: Res<Phase>, game: Res<Game>, mut selection: ResMut<Selection>) {
+    if selection.0.is_some() && (*phase != Phase::Waiting || !game.human_to_move()) {
+        selection.0 = None;
+    }
+}
+
+fn place_arrows(
+    selection: Res<Selection>,
+    mut arrows: Query<(&Arrow, &mut Transform, &mut Visibility)>,
+) {
+    for (Arrow(side), mut transform, mut visibility) in &mut arrows {
+        match selection.0 {
+            Some(pit) => {
+                transform.translation = layout::arrow_position(pit, *side).extend(30.0);
+                *visibility = Visibility::Visible;
+            }
+            None => *visibility = Visibility::Hidden,
+        }
+    }
+}
