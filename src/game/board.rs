@@ -101,10 +101,10 @@ fn spawn_board(mut commands: Commands, art: Res<Art>) {
             Transform::from_translation(corner.extend(5.0)),
         ));
     }
-    for player in 0..2 {
+    for (player, colour) in PLAYER_COLOURS.iter().enumerate().take(2) {
         let center = layout::store_center(player);
         commands.spawn((
-            Sprite::from_color(PLAYER_COLOURS[player].with_alpha(0.25), STORE),
+            Sprite::from_color(colour.with_alpha(0.25), STORE),
             Transform::from_translation(center.extend(0.2)),
         ));
         commands.spawn((

@@ -83,7 +83,6 @@ fn spawn_arrows(mut commands: Commands, art: Res<Art>) {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn pointer(
     mut commands: Commands,
     mouse: Res<ButtonInput<MouseButton>>,
