@@ -82,6 +82,9 @@ struct Frame {
     best: i32,
     best_move: Option<Move>,
     solved: bool,
+    /// The child being searched got a null window around alpha (or beta): a result inside the
+    /// real window means it must be searched again with it.
+    probing: bool,
 }
 
 /// A search of one position, advanced by `step` or run to the end by `run`.
@@ -245,6 +248,7 @@ impl Search {
             best: if maximizing { -INFINITY } else { INFINITY },
             best_move: None,
             solved: true,
+            probing: false,
         }
     }
 
@@ -262,14 +266,29 @@ impl Search {
             return;
         }
         let mv = frame.moves[frame.next];
-        let (depth, alpha, beta) = (frame.depth - 1, frame.alpha, frame.beta);
-        let me = if mv == Move::Swap {
-            1 - frame.me
-        } else {
-            frame.me
+        // Principal variation search: the first move gets the full window; the others are only
+        // asked whether they beat it, with a null window, and searched in full when they do.
+        let exact_root = top == 0 && self.limits.all_root_moves;
+        let probe = frame.next > 0 && frame.depth > 1 && frame.beta - frame.alpha > 1 && !exact_root;
+        let (alpha, beta) = match (probe, frame.maximizing) {
+            (false, _) => (frame.alpha, frame.beta),
+            (true, true) => (frame.alpha, frame.alpha + 1),
+            (true, false) => (frame.beta - 1, frame.beta),
         };
-        let mut child = frame.pos;
         self.stack[top].next += 1;
+        self.stack[top].probing = probe;
+        self.search_child(mv, alpha, beta);
+    }
+
+    /// Search the top frame's child after `mv` within (`alpha`, `beta`), from the frame's view.
+    fn search_child(&mut self, mv: Move, alpha: i32, beta: i32) {
+        let top = self.stack.len() - 1;
+        let frame = &self.stack[top];
+        let me = if mv == Move::Swap { 1 - frame.me } else { frame.me };
+        // A swap hands the line to the other seat, whose values are the negation.
+        let (alpha, beta) = if me == frame.me { (alpha, beta) } else { (-beta, -alpha) };
+        let depth = frame.depth - 1;
+        let mut child = frame.pos;
         child.play_unchecked(mv);
         self.nodes += 1;
         match self.resolve(&child, depth, alpha, beta, me) {
@@ -325,6 +344,11 @@ impl Search {
         let frame = &mut self.stack[top];
         // Only a swap changes seats, and only on the 2-player board, where values are zero-sum.
         let value = if child_me == frame.me { value } else { -value };
+        if std::mem::take(&mut frame.probing) && value > frame.alpha && value < frame.beta {
+            let (alpha, beta) = (frame.alpha, frame.beta);
+            self.search_child(mv, alpha, beta);
+            return;
+        }
         frame.solved &= solved;
         let improved = if frame.maximizing {
             value > frame.best
