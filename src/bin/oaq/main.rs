@@ -51,6 +51,12 @@ impl<E: std::fmt::Display> From<E> for Failure {
 }
 
 fn main() -> ExitCode {
+    // `oaq ... | head` should stop quietly when the reader goes away, as other tools do.
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to the default at start-up, before any thread runs.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Rules(args) => rules_cmd::run(args),
