@@ -269,7 +269,8 @@ impl Search {
         // Principal variation search: the first move gets the full window; the others are only
         // asked whether they beat it, with a null window, and searched in full when they do.
         let exact_root = top == 0 && self.limits.all_root_moves;
-        let probe = frame.next > 0 && frame.depth > 1 && frame.beta - frame.alpha > 1 && !exact_root;
+        let probe =
+            frame.next > 0 && frame.depth > 1 && frame.beta - frame.alpha > 1 && !exact_root;
         let (alpha, beta) = match (probe, frame.maximizing) {
             (false, _) => (frame.alpha, frame.beta),
             (true, true) => (frame.alpha, frame.alpha + 1),
@@ -284,9 +285,17 @@ impl Search {
     fn search_child(&mut self, mv: Move, alpha: i32, beta: i32) {
         let top = self.stack.len() - 1;
         let frame = &self.stack[top];
-        let me = if mv == Move::Swap { 1 - frame.me } else { frame.me };
+        let me = if mv == Move::Swap {
+            1 - frame.me
+        } else {
+            frame.me
+        };
         // A swap hands the line to the other seat, whose values are the negation.
-        let (alpha, beta) = if me == frame.me { (alpha, beta) } else { (-beta, -alpha) };
+        let (alpha, beta) = if me == frame.me {
+            (alpha, beta)
+        } else {
+            (-beta, -alpha)
+        };
         let depth = frame.depth - 1;
         let mut child = frame.pos;
         child.play_unchecked(mv);
