@@ -277,7 +277,9 @@ fn show_game_over(
         Some(places) if places[0] == places[1] => "A draw!".to_owned(),
         Some(places) => {
             let winner = if places[0] < places[1] { 0 } else { 1 };
-            if name(winner) == "You" {
+            let human_beat_computer =
+                game.computer[winner].is_none() && game.computer.iter().any(Option::is_some);
+            if human_beat_computer {
                 "You win!".to_owned()
             } else {
                 format!("{} wins", name(winner))
