@@ -269,7 +269,8 @@ fn show_game_over(
     }
     let pos = &game.pos;
     let name = |p: usize| match game.computer {
-        [None, None] => format!("Player {}", p + 1),
+        // Two humans, or the computer against itself: seats by number.
+        [None, None] | [Some(_), Some(_)] => format!("Player {}", p + 1),
         c if c[p].is_some() => "Computer".to_owned(),
         _ => "You".to_owned(),
     };
