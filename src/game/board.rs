@@ -24,9 +24,15 @@ pub struct StoreLabel(pub usize);
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_board);
+    // Labels and glows change only when the stones, the game or the phase do.
+    let stones_or_game = resource_changed::<Places>.or_eager(resource_changed::<Game>);
     app.add_systems(
         Update,
-        (update_counts, update_store_labels, update_playable).in_set(super::GameSet::Show),
+        (
+            (update_counts, update_store_labels).run_if(stones_or_game),
+            update_playable.run_if(resource_changed::<Phase>.or_eager(resource_changed::<Game>)),
+        )
+            .in_set(super::GameSet::Show),
     );
 }
 

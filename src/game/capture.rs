@@ -74,7 +74,9 @@ fn shoot_and_quit(
     mut progress: ResMut<Progress>,
     mut exit: MessageWriter<AppExit>,
 ) {
-    let ready = progress.moves >= plan.after_moves || *phase == Phase::Over;
+    // The first frames are black while the renderer starts: never shoot those.
+    let warmed_up = progress.frame >= 30;
+    let ready = warmed_up && (progress.moves >= plan.after_moves || *phase == Phase::Over);
     match progress.shot_at_frame {
         None if ready && *phase != Phase::Animating => {
             commands

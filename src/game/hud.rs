@@ -38,7 +38,13 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, press_buttons.in_set(super::GameSet::Input));
     app.add_systems(
         Update,
-        (label_buttons, show_message, show_thinking, show_game_over).in_set(super::GameSet::Show),
+        (
+            label_buttons.run_if(resource_changed::<Settings>.or_eager(resource_changed::<Phase>)),
+            show_message.run_if(resource_changed::<Message>),
+            show_thinking,
+            show_game_over.run_if(resource_changed::<Phase>),
+        )
+            .in_set(super::GameSet::Show),
     );
 }
 
