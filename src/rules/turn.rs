@@ -12,8 +12,10 @@ const REFILL: i16 = ROW_LEN as i16;
 impl Position {
     /// Everything that happens between a move's last capture and the next player's choice.
     pub(super) fn finish_turn<S: EventSink>(&mut self, sink: &mut S) {
-        self.to_move = ((self.to_move() + 1) % self.players()) as u8;
         let players = self.players();
+        // The next seat without a division: this runs after every move.
+        let next = self.to_move() + 1;
+        self.to_move = if next == players { 0 } else { next as u8 };
         if (0..players).all(|p| self.is_empty_pit(geometry::mandarin_pit(p))) {
             self.end_game(EndReason::MandarinsCaptured, sink);
         } else if self.rules.repetition && self.repeated_three_times() {
