@@ -31,11 +31,15 @@ pub struct Weights {
 impl Weights {
     /// The shipped weights (`assets/ai/weights.ron`, made by `oaq tune`).
     pub fn shipped() -> Weights {
-        match ron::from_str(include_str!("../../assets/ai/weights.ron")) {
-            Ok(weights) => weights,
-            // The file is part of the program and a test parses it.
-            Err(e) => panic!("assets/ai/weights.ron is broken: {e}"),
-        }
+        // Parsed once: every computer move asks for them.
+        static SHIPPED: std::sync::OnceLock<Weights> = std::sync::OnceLock::new();
+        *SHIPPED.get_or_init(
+            || match ron::from_str(include_str!("../../assets/ai/weights.ron")) {
+                Ok(weights) => weights,
+                // The file is part of the program and a test parses it.
+                Err(e) => panic!("assets/ai/weights.ron is broken: {e}"),
+            },
+        )
     }
 
     /// Every weight, in a fixed order, for tuning.

@@ -103,7 +103,7 @@ pub struct Search {
     nodes: u64,
     started: Instant,
     /// Cutoffs per move code: moves that refuted something before are tried earlier.
-    history: [u32; 64],
+    history: [u32; 256],
     finished: Option<Report>,
 }
 
@@ -127,7 +127,7 @@ impl Search {
             completed_values: Vec::new(),
             nodes: 0,
             started: Instant::now(),
-            history: [0; 64],
+            history: [0; 256],
             finished: None,
         }
     }
@@ -379,7 +379,7 @@ impl Search {
             frame.beta = frame.beta.min(value);
         }
         if frame.alpha >= frame.beta {
-            let slot = usize::from(mv_code(mv));
+            let slot = usize::from(mv.code());
             self.history[slot] = self.history[slot].saturating_add(frame.depth * frame.depth);
         }
     }
@@ -483,14 +483,7 @@ fn perspective_key(pos: &Position, me: usize) -> u64 {
     zobrist::key(pos) ^ (me as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-fn mv_code(mv: Move) -> u8 {
-    match mv {
-        Move::Sow { pit, dir } => pit * 2 + dir as u8,
-        Move::Swap => 63,
-    }
-}
-
 /// The table's move first, then the moves that caused most cutoffs.
-fn order(moves: &mut MoveList, hint: Option<Move>, history: &[u32; 64]) {
-    moves.sort_by_key(|&m| (Some(m) != hint, u32::MAX - history[usize::from(mv_code(m))]));
+fn order(moves: &mut MoveList, hint: Option<Move>, history: &[u32; 256]) {
+    moves.sort_by_key(|&m| (Some(m) != hint, u32::MAX - history[usize::from(m.code())]));
 }

@@ -152,7 +152,14 @@ fn keyboard(
     if keys.any_just_pressed([KeyCode::Space, KeyCode::KeyS]) {
         commands.trigger(Skip);
     }
-    if *phase != Phase::Waiting || !game.human_to_move() {
+    let choosing = [
+        KeyCode::ArrowLeft,
+        KeyCode::ArrowRight,
+        KeyCode::Escape,
+        KeyCode::KeyZ,
+        KeyCode::KeyX,
+    ];
+    if !keys.any_just_pressed(choosing) || *phase != Phase::Waiting || !game.human_to_move() {
         return;
     }
     let pits = playable_pits(&game);

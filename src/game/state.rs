@@ -18,14 +18,10 @@ pub struct Game {
 impl Game {
     pub fn new(settings: &Settings, generation: u64) -> Game {
         let computer = match settings.opponent {
+            _ if settings.autoplay => [Some(settings.autoplay_level); 2],
             Opponent::Human => [None, None],
             Opponent::Computer(level) if settings.human_first => [None, Some(level)],
             Opponent::Computer(level) => [Some(level), None],
-        };
-        let computer = if settings.autoplay {
-            [Some(settings.autoplay_level), Some(settings.autoplay_level)]
-        } else {
-            computer
         };
         Game {
             pos: Position::new(settings.rules),

@@ -34,12 +34,12 @@ impl Move {
         })
     }
 
-    /// A one-byte code, unique per sowing move, used to spot repeated moves.
-    pub(crate) fn code(self) -> u8 {
+    /// A one-byte code, unique per move: sowing moves stay below 2 × 18, `swap` is 0xFE, and
+    /// 0xFF is free to mean "no move". Used to spot repeated moves and to index move tables.
+    pub fn code(self) -> u8 {
         match self {
             Move::Sow { pit, dir } => pit * 2 + dir as u8,
             Move::Swap => u8::MAX - 1,
-            // Sowing codes stay below 2 * 18: 0xFF is free to mean "no move".
         }
     }
 }
