@@ -4,4 +4,5 @@ pub mod ai;
 #[cfg(feature = "gui")]
 pub mod game;
 pub mod rules;
+pub mod session;
 pub mod state_json;

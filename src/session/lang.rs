@@ -1,0 +1,204 @@
+//! The game's languages and their string tables: every text a player sees is looked up here by
+//! key, so that switching the language changes all of it at once.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+/// A language the game speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Lang {
+    #[default]
+    En,
+    Vi,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Vi];
+
+    /// The language's own name, as the menu shows it whatever the current language.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::Vi => "Tiếng Việt",
+        }
+    }
+
+    /// The language for a locale tag such as `vi-VN`, `vi_VN.UTF-8` or `en-GB`: Vietnamese for
+    /// any `vi` locale, English otherwise.
+    ///
+    /// ```
+    /// use o_an_quan::session::Lang;
+    /// assert_eq!(Lang::from_locale("vi_VN.UTF-8"), Lang::Vi);
+    /// assert_eq!(Lang::from_locale("en-US"), Lang::En);
+    /// ```
+    pub fn from_locale(tag: &str) -> Lang {
+        let language = tag.split(['-', '_', '.', '@']).next().unwrap_or("");
+        if language.eq_ignore_ascii_case("vi") {
+            Lang::Vi
+        } else {
+            Lang::En
+        }
+    }
+
+    /// The language of the system (the browser on the web), for the first start.
+    pub fn from_system() -> Lang {
+        sys_locale::get_locale()
+            .map(|tag| Lang::from_locale(&tag))
+            .unwrap_or_default()
+    }
+
+    /// This language's strings.
+    pub fn strings(self) -> &'static Strings {
+        static TABLES: OnceLock<[Strings; 2]> = OnceLock::new();
+        let tables = TABLES.get_or_init(|| {
+            [
+                Strings::parse("en", include_str!("../../assets/lang/en.ron")),
+                Strings::parse("vi", include_str!("../../assets/lang/vi.ron")),
+            ]
+        });
+        &tables[self as usize]
+    }
+
+    /// The text for `key`. A key missing from the table shows as itself (a test keeps the
+    /// tables complete).
+    pub fn tr(self, key: &'static str) -> &'static str {
+        self.strings().get(key)
+    }
+
+    /// The text for `key` with each `{name}` replaced by its value.
+    ///
+    /// ```
+    /// use o_an_quan::session::Lang;
+    /// assert_eq!(Lang::En.trf("capture.many", &[("n", &4)]), "Captured 4 stones!");
+    /// assert_eq!(Lang::Vi.trf("capture.many", &[("n", &4)]), "Ăn 4 viên dân!");
+    /// ```
+    pub fn trf(self, key: &'static str, args: &[(&str, &dyn fmt::Display)]) -> String {
+        let mut text = self.tr(key).to_owned();
+        for (name, value) in args {
+            text = text.replace(&format!("{{{name}}}"), &value.to_string());
+        }
+        text
+    }
+}
+
+/// One language's table: key → text.
+#[derive(Debug)]
+pub struct Strings {
+    table: BTreeMap<String, String>,
+}
+
+impl Strings {
+    fn parse(name: &str, source: &str) -> Strings {
+        match Strings::from_ron(source) {
+            Ok(strings) => strings,
+            // The tables are part of the program, and a test parses them.
+            Err(e) => panic!("assets/lang/{name}.ron is broken: {e}"),
+        }
+    }
+
+    /// Parse a string table (a RON map from key to text).
+    pub fn from_ron(source: &str) -> Result<Strings, ron::error::SpannedError> {
+        Ok(Strings {
+            table: ron::from_str(source)?,
+        })
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.table.keys().map(String::as_str)
+    }
+
+    /// The text for `key`, or the key itself when the table lacks it.
+    pub fn get<'a>(&'a self, key: &'a str) -> &'a str {
+        self.table.get(key).map_or(key, String::as_str)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `{name}` placeholders in a text.
+    fn placeholders(text: &str) -> Vec<&str> {
+        let mut names: Vec<&str> = text
+            .split('{')
+            .skip(1)
+            .filter_map(|rest| rest.split_once('}').map(|(name, _)| name))
+            .collect();
+        names.sort_unstable();
+        names
+    }
+
+    #[test]
+    fn both_tables_have_the_same_keys_and_placeholders() {
+        let en = Lang::En.strings();
+        let vi = Lang::Vi.strings();
+        let en_keys: Vec<&str> = en.keys().collect();
+        let vi_keys: Vec<&str> = vi.keys().collect();
+        assert_eq!(en_keys, vi_keys);
+        for key in en_keys {
+            assert_eq!(
+                placeholders(en.get(key)),
+                placeholders(vi.get(key)),
+                "placeholders of {key}"
+            );
+            assert!(!en.get(key).trim().is_empty(), "{key} is empty in en");
+            assert!(!vi.get(key).trim().is_empty(), "{key} is empty in vi");
+        }
+    }
+
+    #[test]
+    fn every_key_the_game_looks_up_is_in_the_tables() {
+        let mut used = Vec::new();
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+        collect_keys(std::path::Path::new(root), &mut used);
+        assert!(used.len() > 20, "the scan found only {used:?}");
+        for key in used {
+            assert!(
+                Lang::En.strings().table.contains_key(&key),
+                "{key} is looked up but not in the tables"
+            );
+        }
+    }
+
+    /// Keys in `.tr("key"` and `.trf("key"` calls of every source file under `dir`.
+    fn collect_keys(dir: &std::path::Path, keys: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                collect_keys(&path, keys);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let source = std::fs::read_to_string(&path).unwrap();
+                let code = source.lines().filter(|l| !l.trim_start().starts_with("//"));
+                for line in code {
+                    for call in [".tr(\"", ".trf(\""] {
+                        for (at, _) in line.match_indices(call) {
+                            let rest = &line[at + call.len()..];
+                            if let Some(end) = rest.find('"') {
+                                keys.push(rest[..end].to_owned());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn vietnamese_keeps_its_diacritics() {
+        let vi = Lang::Vi.strings();
+        assert_eq!(vi.get("swap.yes"), "Lật bàn");
+        assert!(vi.get("help.refill.borrow").contains("bù dân"));
+    }
+
+    #[test]
+    fn locales_pick_the_language() {
+        assert_eq!(Lang::from_locale("vi"), Lang::Vi);
+        assert_eq!(Lang::from_locale("VI-vn"), Lang::Vi);
+        assert_eq!(Lang::from_locale("fr_FR"), Lang::En);
+        assert_eq!(Lang::from_locale(""), Lang::En);
+    }
+}

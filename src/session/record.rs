@@ -1,0 +1,220 @@
+//! A match written down: the RON file of the saved game and of exported replays. Loading one
+//! replays every move through the rules, so a file that is cut short, edited or made up is
+//! refused with the reason, and nothing of the game in progress changes.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::history::History;
+use super::seat::Seat;
+use crate::rules::{Move, RuleSet};
+
+/// The format's version, written into every file.
+pub const VERSION: u32 = 1;
+
+/// A match as a file holds it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    pub version: u32,
+    /// Id of the preset the rules came from (for the menu).
+    pub preset: String,
+    pub rules: RuleSet,
+    /// Who plays each side at the start.
+    pub seats: Vec<Seat>,
+    /// The moves in order, in the notation of `oaq` (`3+`, `7-`, `swap`).
+    pub moves: Vec<String>,
+    /// The scores after the last move: a check that the moves are the ones that were played.
+    pub scores: Vec<i32>,
+}
+
+/// Why a file is not a match.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RecordError {
+    /// Not RON, or not a record's shape; the message says where.
+    Syntax(String),
+    Version(u32),
+    Rules(String),
+    /// The seat list does not fit the rules.
+    Seats {
+        found: usize,
+        players: u8,
+    },
+    /// Move number `number` (1-based) is not a move, or not legal where it stands.
+    Move {
+        number: usize,
+        text: String,
+        reason: String,
+    },
+    /// The moves do not lead to the scores the file gives.
+    Scores {
+        file: Vec<i32>,
+        replayed: Vec<i32>,
+    },
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::Syntax(e) => write!(f, "not a saved game: {e}"),
+            RecordError::Version(v) => {
+                write!(
+                    f,
+                    "version {v} of the format is not known (this game reads {VERSION})"
+                )
+            }
+            RecordError::Rules(e) => write!(f, "rules: {e}"),
+            RecordError::Seats { found, players } => {
+                write!(f, "seats: {found} given for a {players}-player game")
+            }
+            RecordError::Move {
+                number,
+                text,
+                reason,
+            } => write!(f, "move {number} ({text:?}): {reason}"),
+            RecordError::Scores { file, replayed } => write!(
+                f,
+                "scores: the file says {file:?} but its moves give {replayed:?}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+impl Record {
+    /// The record of a match so far.
+    pub fn of(history: &History) -> Record {
+        let pos = history.position();
+        Record {
+            version: VERSION,
+            preset: history.preset.clone(),
+            rules: *pos.rules(),
+            seats: history.seats().to_vec(),
+            moves: history.moves().map(|m| m.to_string()).collect(),
+            scores: pos.scores()[..pos.players()].to_vec(),
+        }
+    }
+
+    pub fn to_ron(&self) -> String {
+        let config = ron::ser::PrettyConfig::default().compact_arrays(true);
+        ron::ser::to_string_pretty(self, config)
+            .unwrap_or_else(|e| unreachable!("records always serialise: {e}"))
+    }
+
+    /// Parse a file and replay it into a match.
+    pub fn parse(text: &str) -> Result<History, RecordError> {
+        let record: Record = ron::from_str(text).map_err(|e| RecordError::Syntax(e.to_string()))?;
+        record.replay()
+    }
+
+    /// Check the record and play its moves.
+    pub fn replay(&self) -> Result<History, RecordError> {
+        if self.version != VERSION {
+            return Err(RecordError::Version(self.version));
+        }
+        self.rules
+            .validate()
+            .map_err(|e| RecordError::Rules(e.to_string()))?;
+        if self.seats.len() != usize::from(self.rules.players) {
+            return Err(RecordError::Seats {
+                found: self.seats.len(),
+                players: self.rules.players,
+            });
+        }
+        if let Some(n) = self.seats.iter().find_map(|s| match s {
+            Seat::Computer(n) if s.level().is_none() => Some(*n),
+            _ => None,
+        }) {
+            return Err(RecordError::Rules(format!(
+                "seats: computer level {n} does not exist"
+            )));
+        }
+        let mut history = History::new(&self.preset, self.rules, self.seats.clone());
+        for (i, text) in self.moves.iter().enumerate() {
+            let bad = |reason: String| RecordError::Move {
+                number: i + 1,
+                text: text.clone(),
+                reason,
+            };
+            let mv: Move = text.parse().map_err(|e| bad(format!("{e}")))?;
+            history.play(mv).map_err(|e| bad(e.to_string()))?;
+        }
+        let pos = history.position();
+        let replayed = pos.scores()[..pos.players()].to_vec();
+        if replayed != self.scores {
+            return Err(RecordError::Scores {
+                file: self.scores.clone(),
+                replayed,
+            });
+        }
+        Ok(history)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::presets;
+
+    fn a_match(moves: usize) -> History {
+        let rules = presets::get("standard").unwrap().rules;
+        let mut history = History::new("standard", rules, vec![Seat::Human, Seat::Computer(7)]);
+        for i in 0..moves {
+            if history.position().is_over() {
+                break;
+            }
+            let legal = history.position().legal_moves();
+            history.play(legal[i * 7 % legal.len()]).unwrap();
+        }
+        history
+    }
+
+    #[test]
+    fn a_saved_match_loads_to_the_same_state() {
+        let history = a_match(23);
+        let text = Record::of(&history).to_ron();
+        let loaded = Record::parse(&text).unwrap();
+        assert_eq!(loaded.position(), history.position());
+        assert_eq!(loaded.seats(), history.seats());
+        assert_eq!(loaded.entries(), history.entries());
+        assert_eq!(loaded.preset, "standard");
+    }
+
+    #[test]
+    fn broken_and_edited_files_are_refused_with_the_reason() {
+        let text = Record::of(&a_match(12)).to_ron();
+        let record: Record = ron::from_str(&text).unwrap();
+        let cut = &text[..text.len() / 2];
+        assert!(matches!(Record::parse(cut), Err(RecordError::Syntax(_))));
+
+        let mut illegal = record.clone();
+        // The sixth move is the second player's: pit 1 is on the first player's row.
+        illegal.moves[5] = "1+".into();
+        let error = illegal.replay().unwrap_err().to_string();
+        assert!(error.starts_with("move 6 (\"1+\")"), "{error}");
+
+        let mut gibberish = record.clone();
+        gibberish.moves[0] = "left".into();
+        assert!(
+            gibberish
+                .replay()
+                .unwrap_err()
+                .to_string()
+                .starts_with("move 1")
+        );
+
+        let mut scores = record.clone();
+        scores.scores[0] += 10;
+        assert!(matches!(scores.replay(), Err(RecordError::Scores { .. })));
+
+        let mut seats = record.clone();
+        seats.seats.push(Seat::Human);
+        assert!(seats.replay().unwrap_err().to_string().starts_with("seats"));
+
+        let mut version = record;
+        version.version = 99;
+        assert!(version.replay().unwrap_err().to_string().contains("99"));
+    }
+}

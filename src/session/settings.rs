@@ -1,0 +1,368 @@
+//! What the player chose in the menu, kept between runs as a RON file: language, mode, level,
+//! rule set, animation, score display and sound.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::lang::Lang;
+use super::seat::Seat;
+use crate::ai::Level;
+use crate::rules::presets::{self, Preset};
+use crate::rules::{Protection, RuleSet};
+
+/// Who sits at the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// One human against the computer.
+    Computer,
+    /// Two humans on one device.
+    TwoPlayers,
+    /// One human and two computers on the 3-player board.
+    ThreeWithComputers,
+    /// Three humans on one device, on the 3-player board.
+    ThreePlayers,
+}
+
+impl Mode {
+    pub const ALL: [Mode; 4] = [
+        Mode::Computer,
+        Mode::TwoPlayers,
+        Mode::ThreeWithComputers,
+        Mode::ThreePlayers,
+    ];
+
+    /// Players at the board.
+    pub fn players(self) -> u8 {
+        match self {
+            Mode::Computer | Mode::TwoPlayers => 2,
+            Mode::ThreeWithComputers | Mode::ThreePlayers => 3,
+        }
+    }
+
+    /// Whether the computer plays any seat.
+    pub fn has_computer(self) -> bool {
+        matches!(self, Mode::Computer | Mode::ThreeWithComputers)
+    }
+
+    /// The string-table key of the mode's name.
+    pub fn key(self) -> &'static str {
+        match self {
+            Mode::Computer => "mode.computer",
+            Mode::TwoPlayers => "mode.two",
+            Mode::ThreeWithComputers => "mode.three_computers",
+            Mode::ThreePlayers => "mode.three_humans",
+        }
+    }
+}
+
+/// How fast moves animate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Speed {
+    #[default]
+    Normal,
+    Fast,
+    Off,
+}
+
+impl Speed {
+    pub const ALL: [Speed; 3] = [Speed::Normal, Speed::Fast, Speed::Off];
+
+    /// Scale applied to every animation time (0: no animation).
+    pub fn factor(self) -> f32 {
+        match self {
+            Speed::Normal => 1.0,
+            Speed::Fast => 1.0 / 3.0,
+            Speed::Off => 0.0,
+        }
+    }
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Speed::Normal => "speed.normal",
+            Speed::Fast => "speed.fast",
+            Speed::Off => "speed.off",
+        }
+    }
+}
+
+/// How the stores show the score: points, or the lead over the others (as one rule sheet counts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScoreView {
+    #[default]
+    Points,
+    Difference,
+}
+
+impl ScoreView {
+    pub fn key(self) -> &'static str {
+        match self {
+            ScoreView::Points => "score.points",
+            ScoreView::Difference => "score.difference",
+        }
+    }
+}
+
+/// Everything the menu sets.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Settings {
+    pub language: Lang,
+    pub mode: Mode,
+    /// The computer's level, 1..=10.
+    pub level: u8,
+    /// In games against the computer: the human moves first.
+    pub human_first: bool,
+    /// Id of the rule set (a preset).
+    pub preset: String,
+    /// Protect young mandarins (first ten moves, fewer than five stones) in a rule set that has
+    /// no protection of its own.
+    pub young_mandarin: bool,
+    pub speed: Speed,
+    pub score_view: ScoreView,
+    pub sound: bool,
+    /// 0.0..=1.0.
+    pub volume: f32,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            language: Lang::En,
+            mode: Mode::Computer,
+            level: Level::medium().level,
+            human_first: true,
+            preset: "standard".to_owned(),
+            young_mandarin: false,
+            speed: Speed::Normal,
+            score_view: ScoreView::Points,
+            sound: true,
+            volume: 0.7,
+        }
+    }
+}
+
+/// Why a settings file was refused.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SettingsError {
+    /// Not RON, or not the settings' shape (the message names the place).
+    Syntax(String),
+    /// A field's value is out of range.
+    Invalid { field: &'static str, reason: String },
+}
+
+impl fmt::Display for SettingsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SettingsError::Syntax(e) => write!(f, "not a settings file: {e}"),
+            SettingsError::Invalid { field, reason } => write!(f, "{field}: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for SettingsError {}
+
+/// The protection of the young-mandarin switch: as the `young-mandarin` preset has it.
+fn young_protection() -> Protection {
+    Protection {
+        plies: Some(10),
+        min_stones: Some(5),
+    }
+}
+
+impl Settings {
+    /// Defaults, in the system's language: for the first start.
+    pub fn first_start() -> Settings {
+        Settings {
+            language: Lang::from_system(),
+            ..Settings::default()
+        }
+    }
+
+    /// Parse and check a settings file.
+    ///
+    /// ```
+    /// use o_an_quan::session::Settings;
+    /// let text = Settings::default().to_ron();
+    /// assert_eq!(Settings::from_ron(&text).unwrap(), Settings::default());
+    /// let error = Settings::from_ron(&text.replace("level: 4", "level: 11")).unwrap_err();
+    /// assert!(error.to_string().starts_with("level"));
+    /// ```
+    pub fn from_ron(text: &str) -> Result<Settings, SettingsError> {
+        let settings: Settings =
+            ron::from_str(text).map_err(|e| SettingsError::Syntax(e.to_string()))?;
+        settings.validate()?;
+        Ok(settings)
+    }
+
+    pub fn to_ron(&self) -> String {
+        ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
+            .unwrap_or_else(|e| unreachable!("settings always serialise: {e}"))
+    }
+
+    fn validate(&self) -> Result<(), SettingsError> {
+        let invalid = |field, reason: String| Err(SettingsError::Invalid { field, reason });
+        if Level::get(self.level).is_none() {
+            return invalid(
+                "level",
+                format!("{} is not a level from 1 to 10", self.level),
+            );
+        }
+        if !(0.0..=1.0).contains(&self.volume) {
+            return invalid("volume", format!("{} is not between 0 and 1", self.volume));
+        }
+        match presets::get(&self.preset) {
+            None => invalid(
+                "preset",
+                format!("{:?} is not a rule set of this game", self.preset),
+            ),
+            Some(p) if p.rules.players != self.mode.players() => invalid(
+                "preset",
+                format!(
+                    "{:?} is for {} players, the mode for {}",
+                    self.preset,
+                    p.rules.players,
+                    self.mode.players()
+                ),
+            ),
+            Some(_) => Ok(()),
+        }
+    }
+
+    /// The chosen rule set as the menu shows it.
+    pub fn preset(&self) -> &'static Preset {
+        presets::get(&self.preset)
+            .filter(|p| p.rules.players == self.mode.players())
+            .unwrap_or_else(|| default_preset(self.mode))
+    }
+
+    /// Whether the young-mandarin switch can change the chosen rule set.
+    pub fn young_mandarin_applies(&self) -> bool {
+        self.preset().rules.protection.is_none()
+    }
+
+    /// The rules of a new game: the preset, with the young-mandarin switch applied.
+    pub fn rules(&self) -> RuleSet {
+        let mut rules = self.preset().rules;
+        if self.young_mandarin && rules.protection.is_none() {
+            rules.protection = Some(young_protection());
+        }
+        rules
+    }
+
+    /// Change the mode, and the rule set with it when the old one is for another player count.
+    pub fn set_mode(&mut self, mode: Mode) {
+        self.mode = mode;
+        if self.preset().id != self.preset {
+            self.preset = default_preset(mode).id.clone();
+        }
+    }
+
+    /// Who plays each seat of a new game.
+    pub fn seats(&self) -> Vec<Seat> {
+        let computer = Seat::Computer(self.level);
+        match self.mode {
+            Mode::TwoPlayers => vec![Seat::Human; 2],
+            Mode::ThreePlayers => vec![Seat::Human; 3],
+            Mode::Computer if self.human_first => vec![Seat::Human, computer],
+            Mode::Computer => vec![computer, Seat::Human],
+            Mode::ThreeWithComputers if self.human_first => vec![Seat::Human, computer, computer],
+            Mode::ThreeWithComputers => vec![computer, computer, Seat::Human],
+        }
+    }
+
+    /// The presets the menu offers for the current mode.
+    pub fn presets(&self) -> Vec<&'static Preset> {
+        presets::all()
+            .iter()
+            .filter(|p| p.rules.players == self.mode.players())
+            .collect()
+    }
+}
+
+/// The first preset for the mode's player count.
+fn default_preset(mode: Mode) -> &'static Preset {
+    presets::all()
+        .iter()
+        .find(|p| p.rules.players == mode.players())
+        .unwrap_or_else(|| unreachable!("presets exist for 2 and 3 players"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_round_trip_through_ron() {
+        let settings = Settings {
+            language: Lang::Vi,
+            mode: Mode::ThreeWithComputers,
+            level: 9,
+            human_first: false,
+            preset: "mature-quan-3p".into(),
+            young_mandarin: true,
+            speed: Speed::Off,
+            score_view: ScoreView::Difference,
+            sound: false,
+            volume: 0.25,
+        };
+        assert_eq!(Settings::from_ron(&settings.to_ron()).unwrap(), settings);
+    }
+
+    #[test]
+    fn a_file_with_fields_missing_takes_the_defaults_for_them() {
+        let settings = Settings::from_ron("(language: vi, sound: false)").unwrap();
+        assert_eq!(settings.language, Lang::Vi);
+        assert!(!settings.sound);
+        assert_eq!(settings.level, Settings::default().level);
+    }
+
+    #[test]
+    fn bad_files_are_refused_with_the_field_named() {
+        let bad = [
+            ("(volume: 3.0)", "volume"),
+            ("(preset: \"chess\")", "preset"),
+            ("(mode: two_players, preset: \"mature-quan-3p\")", "preset"),
+            ("(level: 0)", "level"),
+            ("(colour: red)", "colour"),
+            ("(language: fr)", "fr"),
+            ("(language: en", "settings"),
+        ];
+        for (text, named) in bad {
+            let error = Settings::from_ron(text).unwrap_err().to_string();
+            assert!(error.contains(named), "{text}: {error}");
+        }
+    }
+
+    #[test]
+    fn the_young_mandarin_switch_protects_only_where_the_preset_does_not() {
+        let mut settings = Settings {
+            young_mandarin: true,
+            ..Settings::default()
+        };
+        assert_eq!(
+            settings.rules(),
+            presets::get("young-mandarin").unwrap().rules
+        );
+        settings.preset = "mature-quan".into();
+        assert!(!settings.young_mandarin_applies());
+        assert_eq!(settings.rules(), presets::get("mature-quan").unwrap().rules);
+    }
+
+    #[test]
+    fn modes_choose_seats_and_rule_sets() {
+        let mut settings = Settings::default();
+        assert_eq!(settings.seats(), [Seat::Human, Seat::Computer(4)]);
+        settings.human_first = false;
+        assert_eq!(settings.seats(), [Seat::Computer(4), Seat::Human]);
+        settings.set_mode(Mode::ThreePlayers);
+        assert_eq!(settings.rules().players, 3);
+        assert_eq!(settings.seats(), [Seat::Human; 3]);
+        assert!(settings.presets().iter().all(|p| p.rules.players == 3));
+        settings.set_mode(Mode::TwoPlayers);
+        assert_eq!(settings.rules().players, 2);
+    }
+}

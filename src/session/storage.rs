@@ -1,0 +1,128 @@
+//! Where settings and the saved game live: files in the platform's config and data directories,
+//! each written atomically (a temporary file, then a rename), so that a crash or a kill at any
+//! moment leaves either the old file or the new one, never half of one.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// The settings file's name.
+pub const SETTINGS: &str = "settings.ron";
+/// The game in progress.
+pub const SAVED_GAME: &str = "game.ron";
+
+/// A directory of named files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Storage {
+    dir: PathBuf,
+}
+
+impl Storage {
+    /// Files in `dir` (created when first written).
+    pub fn at(dir: impl Into<PathBuf>) -> Storage {
+        Storage { dir: dir.into() }
+    }
+
+    /// The settings' place: `$OAQ_HOME` when set (for tests and portable installs), else the
+    /// platform's config directory.
+    pub fn config() -> Option<Storage> {
+        Storage::from_env().or_else(|| Some(Storage::at(project_dirs()?.config_dir())))
+    }
+
+    /// The saved game's place: `$OAQ_HOME` when set, else the platform's data directory.
+    pub fn data() -> Option<Storage> {
+        Storage::from_env().or_else(|| Some(Storage::at(project_dirs()?.data_dir())))
+    }
+
+    fn from_env() -> Option<Storage> {
+        std::env::var_os("OAQ_HOME")
+            .filter(|v| !v.is_empty())
+            .map(Storage::at)
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    /// The file's text, or `None` when there is no such file.
+    pub fn read(&self, name: &str) -> io::Result<Option<String>> {
+        match std::fs::read_to_string(self.path(name)) {
+            Ok(text) => Ok(Some(text)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Replace the file with `text` atomically.
+    pub fn write(&self, name: &str, text: &str) -> io::Result<()> {
+        std::fs::create_dir_all(&self.dir)?;
+        let temporary = self.path(&format!(".{name}.tmp"));
+        let mut file = std::fs::File::create(&temporary)?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&temporary, self.path(name))
+    }
+
+    /// Remove the file, if there is one.
+    pub fn remove(&self, name: &str) -> io::Result<()> {
+        match std::fs::remove_file(self.path(name)) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        }
+    }
+
+    /// Move an unreadable file aside as `NAME.broken` so that writing a new one loses nothing.
+    /// Returns the new name.
+    pub fn set_aside(&self, name: &str) -> io::Result<String> {
+        let aside = format!("{name}.broken");
+        std::fs::rename(self.path(name), self.path(&aside))?;
+        Ok(aside)
+    }
+}
+
+fn project_dirs() -> Option<directories::ProjectDirs> {
+    directories::ProjectDirs::from("", "", "o-an-quan")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> Storage {
+        let dir = std::env::temp_dir().join(format!("oaq-storage-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        Storage::at(dir)
+    }
+
+    #[test]
+    fn files_are_written_read_replaced_and_removed() {
+        let storage = scratch("rw");
+        assert_eq!(storage.read(SAVED_GAME).unwrap(), None);
+        storage.write(SAVED_GAME, "one").unwrap();
+        storage.write(SAVED_GAME, "two").unwrap();
+        assert_eq!(storage.read(SAVED_GAME).unwrap().as_deref(), Some("two"));
+        let entries: Vec<_> = std::fs::read_dir(storage.dir()).unwrap().collect();
+        assert_eq!(entries.len(), 1, "no temporary file is left behind");
+        storage.remove(SAVED_GAME).unwrap();
+        storage.remove(SAVED_GAME).unwrap();
+        assert_eq!(storage.read(SAVED_GAME).unwrap(), None);
+        let _ = std::fs::remove_dir_all(storage.dir());
+    }
+
+    #[test]
+    fn a_broken_file_is_kept_aside() {
+        let storage = scratch("aside");
+        storage.write(SETTINGS, "(((").unwrap();
+        assert_eq!(storage.set_aside(SETTINGS).unwrap(), "settings.ron.broken");
+        assert_eq!(storage.read(SETTINGS).unwrap(), None);
+        assert_eq!(
+            storage.read("settings.ron.broken").unwrap().as_deref(),
+            Some("(((")
+        );
+        let _ = std::fs::remove_dir_all(storage.dir());
+    }
+}
