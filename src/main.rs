@@ -5,55 +5,95 @@ use std::path::PathBuf;
 use bevy::asset::AssetMetaCheck;
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
-use clap::Parser;
+use clap::{Parser, ValueEnum};
 use o_an_quan::ai::Level;
 use o_an_quan::game::capture::CapturePlan;
-use o_an_quan::game::{self, Opponent, Settings, Speed};
+use o_an_quan::game::persist::{self, Import};
+use o_an_quan::game::state::{Files, Message};
+use o_an_quan::game::{self, Launch, Overlay, Prefs};
 use o_an_quan::rules::presets;
+use o_an_quan::session::{Lang, Mode, Speed, Storage};
 
-/// Ô ăn quan, the Vietnamese game of mandarin square capturing.
+/// Ô ăn quan, the Vietnamese game of mandarin square capturing. Every option below overrides
+/// the saved settings (and is saved with them).
 #[derive(Parser)]
 #[command(version, about)]
 struct Options {
-    /// Rule set: a preset name (2-player presets).
-    #[arg(long, default_value = "standard")]
-    rules: String,
-    /// The computer's level: 1 to 10, or easy, medium, hard, master.
-    #[arg(long, default_value = "medium")]
-    level: Level,
-    /// Two players on one device instead of playing the computer.
+    /// Rule set: a preset name (`oaq rules` lists them).
     #[arg(long)]
-    two_players: bool,
+    rules: Option<String>,
+    /// The computer's level: 1 to 10, or easy, medium, hard, master.
+    #[arg(long)]
+    level: Option<Level>,
+    /// Who plays.
+    #[arg(long, value_enum)]
+    mode: Option<ModeArg>,
     /// The computer moves first.
     #[arg(long)]
     computer_first: bool,
-    /// Animation: normal, fast or off.
-    #[arg(long, default_value = "normal", value_parser = ["normal", "fast", "off"])]
-    speed: String,
-    /// The computer plays both sides.
+    /// Animation.
+    #[arg(long, value_enum)]
+    speed: Option<SpeedArg>,
+    /// Language of the game.
+    #[arg(long, value_enum)]
+    lang: Option<LangArg>,
+    /// The computer plays every side (not saved).
     #[arg(long)]
     autoplay: bool,
+    /// Go straight to the board, without the title screen.
+    #[arg(long)]
+    skip_title: bool,
+    /// Go straight back to the saved game, if there is one.
+    #[arg(long)]
+    resume: bool,
+    /// Import this game (a RON file exported from the menu) and replay it.
+    #[arg(long)]
+    import: Option<PathBuf>,
     /// Save a screenshot here after `--after` moves, then quit (with frame timings).
     #[arg(long)]
     screenshot: Option<PathBuf>,
     /// Moves to play before the screenshot.
     #[arg(long, default_value_t = 4)]
     after: u32,
+    /// Open this panel just before the screenshot.
+    #[arg(long, value_enum)]
+    panel: Option<PanelArg>,
     /// Window size, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x720")]
     size: String,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum ModeArg {
+    Computer,
+    TwoPlayers,
+    ThreeWithComputers,
+    ThreePlayers,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SpeedArg {
+    Normal,
+    Fast,
+    Off,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum LangArg {
+    En,
+    Vi,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum PanelArg {
+    Menu,
+    Help,
+    Flip,
+}
+
 fn main() -> AppExit {
     let started = web_time::Instant::now();
     let options = Options::parse();
-    let Some(preset) = presets::get(&options.rules).filter(|p| p.rules.players == 2) else {
-        eprintln!(
-            "o-an-quan: no 2-player preset {:?}; `oaq rules` lists them",
-            options.rules
-        );
-        return AppExit::from_code(2);
-    };
     let Some((width, height)) = options
         .size
         .split_once('x')
@@ -62,22 +102,61 @@ fn main() -> AppExit {
         eprintln!("o-an-quan: --size wants WIDTHxHEIGHT, like 1280x720");
         return AppExit::from_code(2);
     };
-    let settings = Settings {
-        rules: preset.rules,
-        opponent: if options.two_players {
-            Opponent::Human
-        } else {
-            Opponent::Computer(options.level)
-        },
-        human_first: !options.computer_first,
-        speed: match options.speed.as_str() {
-            "fast" => Speed::Fast,
-            "off" => Speed::Off,
-            _ => Speed::Normal,
-        },
-        autoplay: options.autoplay,
-        autoplay_level: options.level,
-        ..Settings::default()
+    let files = Storage::config()
+        .zip(Storage::data())
+        .map(|(config, data)| Files { config, data });
+    let (mut settings, warning) = match &files {
+        Some(files) => persist::load_settings(&files.config),
+        None => (o_an_quan::session::Settings::first_start(), None),
+    };
+    if let Some(mode) = options.mode {
+        settings.set_mode(match mode {
+            ModeArg::Computer => Mode::Computer,
+            ModeArg::TwoPlayers => Mode::TwoPlayers,
+            ModeArg::ThreeWithComputers => Mode::ThreeWithComputers,
+            ModeArg::ThreePlayers => Mode::ThreePlayers,
+        });
+    }
+    if let Some(id) = &options.rules {
+        match presets::get(id) {
+            Some(preset) if preset.rules.players == settings.mode.players() => {
+                settings.preset = preset.id.clone();
+            }
+            _ => {
+                eprintln!(
+                    "o-an-quan: no {}-player rule set {id:?}; `oaq rules` lists them",
+                    settings.mode.players()
+                );
+                return AppExit::from_code(2);
+            }
+        }
+    }
+    if let Some(level) = options.level {
+        settings.level = level.level;
+    }
+    if options.computer_first {
+        settings.human_first = false;
+    }
+    if let Some(speed) = options.speed {
+        settings.speed = match speed {
+            SpeedArg::Normal => Speed::Normal,
+            SpeedArg::Fast => Speed::Fast,
+            SpeedArg::Off => Speed::Off,
+        };
+    }
+    if let Some(lang) = options.lang {
+        settings.language = match lang {
+            LangArg::En => Lang::En,
+            LangArg::Vi => Lang::Vi,
+        };
+    }
+    let launch = Launch {
+        autoplay: options
+            .autoplay
+            .then(|| Level::get(settings.level).unwrap_or_else(Level::medium)),
+        skip_title: options.skip_title || options.autoplay,
+        resume: options.resume,
+        ..Launch::default()
     };
     let mut app = App::new();
     app.add_plugins(
@@ -97,15 +176,33 @@ fn main() -> AppExit {
             }),
     );
     app.add_plugins(bevy_tweening::TweeningPlugin);
-    app.insert_resource(settings);
+    app.insert_resource(Prefs(settings));
+    app.insert_resource(launch);
+    if let Some(files) = files {
+        app.insert_resource(files);
+    }
     if let Some(path) = options.screenshot {
         app.insert_resource(CapturePlan {
             path,
             after_moves: options.after,
+            panel: options.panel.map(|p| match p {
+                PanelArg::Menu => Overlay::Menu,
+                PanelArg::Help => Overlay::Help,
+                PanelArg::Flip => Overlay::Flip,
+            }),
             started,
         });
     }
     app.add_plugins(game::plugin);
+    if let Some(note) = warning {
+        app.world_mut().resource_mut::<Message>().set(note);
+    }
+    if let Some(path) = options.import {
+        let import: Import = persist::read_import(&path);
+        app.add_systems(Startup, move |mut commands: Commands| {
+            commands.trigger(import.clone());
+        });
+    }
     app.run()
 }
 

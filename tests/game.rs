@@ -6,17 +6,34 @@
 use std::time::Duration;
 
 use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
 use o_an_quan::ai::Level;
+use o_an_quan::game::layout::Layout;
 use o_an_quan::game::pebbles::{MandarinStone, Pebble, Places};
-use o_an_quan::game::state::NewGame;
-use o_an_quan::game::{self, Game, Opponent, Phase, Settings, Speed, layout};
+use o_an_quan::game::state::{Files, Message, NewGame, PlayMove, TimeTravel};
+use o_an_quan::game::{self, Action, Game, Launch, Overlay, Phase, Prefs};
 use o_an_quan::rules::{Move, Position, presets};
+use o_an_quan::session::{Lang, Mode, Record, SAVED_GAME, Settings, Speed, Storage};
 
+/// The game's plugins without a window, straight on the board.
 fn app(settings: Settings) -> App {
+    app_with(settings, on_the_board(), None)
+}
+
+/// Straight to the board, past the title screen.
+fn on_the_board() -> Launch {
+    Launch {
+        skip_title: true,
+        ..Launch::default()
+    }
+}
+
+fn app_with(settings: Settings, launch: Launch, files: Option<Files>) -> App {
     let mut app = App::new();
     app.add_plugins((
         MinimalPlugins,
+        StatesPlugin,
         AssetPlugin::default(),
         ImagePlugin::default(),
     ));
@@ -29,14 +46,18 @@ fn app(settings: Settings) -> App {
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
         16,
     )));
-    app.insert_resource(settings);
+    app.insert_resource(Prefs(settings));
+    app.insert_resource(launch);
+    if let Some(files) = files {
+        app.insert_resource(files);
+    }
     app.add_plugins(game::plugin);
     app.update();
     app
 }
 
 fn pos(app: &App) -> Position {
-    app.world().resource::<Game>().pos
+    *app.world().resource::<Game>().pos()
 }
 
 fn phase(app: &App) -> Phase {
@@ -56,12 +77,15 @@ fn assert_sprites_match(app: &mut App) {
         );
     }
     let pits: Vec<Vec<Entity>> = places.pits.clone();
+    let layout = *app.world().resource::<Layout>();
+    let players = pos.players();
+    assert_eq!(layout.players(), players, "the board has a row per player");
     let expected_small: usize = pos.pits().iter().map(|&n| usize::from(n)).sum::<usize>()
-        + (0..2)
+        + (0..players)
             .map(|p| pos.store(p).stones.max(0) as usize)
             .sum::<usize>();
-    let expected_big = (0..2).filter(|&p| pos.has_mandarin(p)).count()
-        + (0..2)
+    let expected_big = (0..players).filter(|&p| pos.has_mandarin(p)).count()
+        + (0..players)
             .map(|p| usize::from(pos.store(p).mandarins))
             .sum::<usize>();
     let world = app.world_mut();
@@ -82,7 +106,7 @@ fn assert_sprites_match(app: &mut App) {
         for &e in entities {
             let at = world.get::<Transform>(e).unwrap().translation.truncate();
             assert_eq!(
-                layout::pit_at(at),
+                layout.pit_at(at),
                 Some(i),
                 "a stone of pit {i} drawn outside it"
             );
@@ -110,12 +134,14 @@ fn run_until(app: &mut App, frames: usize, done: impl Fn(&App) -> bool) {
 #[test]
 fn a_whole_computer_game_keeps_the_sprites_equal_to_the_rules() {
     let settings = Settings {
-        autoplay: true,
-        autoplay_level: Level::get(2).unwrap(),
         speed: Speed::Fast,
         ..Settings::default()
     };
-    let mut app = app(settings);
+    let launch = Launch {
+        autoplay: Level::get(2),
+        ..on_the_board()
+    };
+    let mut app = app_with(settings, launch, None);
     assert_sprites_match(&mut app);
     let mut moves = 0;
     while phase(&app) != Phase::Over {
@@ -146,7 +172,7 @@ fn press(app: &mut App, key: KeyCode) {
 #[test]
 fn keys_mean_the_screen_s_left_and_right_on_both_rows() {
     let settings = Settings {
-        opponent: Opponent::Human,
+        mode: Mode::TwoPlayers,
         speed: Speed::Off,
         ..Settings::default()
     };
@@ -169,7 +195,7 @@ fn keys_mean_the_screen_s_left_and_right_on_both_rows() {
 #[test]
 fn input_during_a_move_is_ignored() {
     let settings = Settings {
-        opponent: Opponent::Human,
+        mode: Mode::TwoPlayers,
         speed: Speed::Normal,
         ..Settings::default()
     };
@@ -199,7 +225,7 @@ fn input_during_a_move_is_ignored() {
 #[test]
 fn a_new_game_drops_the_computer_s_thinking() {
     let settings = Settings {
-        opponent: Opponent::Computer(Level::master()),
+        level: Level::master().level,
         human_first: false,
         speed: Speed::Off,
         ..Settings::default()
@@ -207,7 +233,7 @@ fn a_new_game_drops_the_computer_s_thinking() {
     let mut app = app(settings);
     app.update();
     assert_eq!(pos(&app).ply(), 0, "the computer is still thinking");
-    app.world_mut().resource_mut::<Settings>().human_first = true;
+    app.world_mut().resource_mut::<Prefs>().human_first = true;
     app.world_mut().trigger(NewGame);
     for _ in 0..300 {
         app.update();
@@ -220,4 +246,268 @@ fn a_new_game_drops_the_computer_s_thinking() {
     );
     assert_eq!(phase(&app), Phase::Waiting);
     assert!(app.world().resource::<Game>().human_to_move());
+}
+
+/// A fresh directory for settings and saved games.
+fn scratch_files(name: &str) -> Files {
+    let dir = std::env::temp_dir().join(format!("oaq-game-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    Files {
+        config: Storage::at(&dir),
+        data: Storage::at(&dir),
+    }
+}
+
+fn play(app: &mut App, mv: &str) {
+    app.world_mut()
+        .trigger(PlayMove(mv.parse::<Move>().unwrap()));
+    run_until(app, 100, |app| phase(app) != Phase::Animating);
+}
+
+fn two_players_without_animation() -> Settings {
+    Settings {
+        mode: Mode::TwoPlayers,
+        speed: Speed::Off,
+        ..Settings::default()
+    }
+}
+
+#[test]
+fn undo_and_redo_restore_the_exact_rules_state() {
+    let mut app = app(two_players_without_animation());
+    let start = pos(&app);
+    play(&mut app, "2+");
+    let after_one = pos(&app);
+    play(&mut app, "8-");
+    let after_two = pos(&app);
+    app.world_mut().trigger(TimeTravel::Undo);
+    app.update();
+    assert_eq!(pos(&app), after_one);
+    assert_sprites_match(&mut app);
+    app.world_mut().trigger(TimeTravel::Undo);
+    app.update();
+    assert_eq!(pos(&app), start);
+    app.world_mut().trigger(TimeTravel::Redo);
+    app.world_mut().trigger(TimeTravel::Redo);
+    app.update();
+    assert_eq!(pos(&app), after_two);
+    assert_sprites_match(&mut app);
+}
+
+#[test]
+fn undo_against_the_computer_takes_back_its_reply() {
+    let settings = Settings {
+        level: 1,
+        speed: Speed::Off,
+        ..Settings::default()
+    };
+    let mut app = app(settings);
+    let start = pos(&app);
+    play(&mut app, "3+");
+    run_until(&mut app, 20_000, |app| pos(app).ply() == 2);
+    run_until(&mut app, 100, |app| phase(app) == Phase::Waiting);
+    app.world_mut().trigger(TimeTravel::Undo);
+    app.update();
+    assert_eq!(pos(&app), start, "your move and the computer's reply");
+    assert!(app.world().resource::<Game>().human_to_move());
+}
+
+#[test]
+fn the_game_is_saved_after_every_move_and_resumes_to_the_same_state() {
+    let files = scratch_files("save");
+    let mut app = app_with(
+        two_players_without_animation(),
+        on_the_board(),
+        Some(files.clone()),
+    );
+    for mv in ["1+", "7-", "4-"] {
+        play(&mut app, mv);
+        let text = files.data.read(SAVED_GAME).unwrap().expect("saved");
+        let saved = Record::parse(&text).unwrap();
+        assert_eq!(*saved.position(), pos(&app));
+    }
+    let expected = pos(&app);
+    drop(app);
+    // A new run offers the game on the title screen, and resuming puts it back on the board.
+    let mut app = app_with(
+        two_players_without_animation(),
+        Launch::default(),
+        Some(files.clone()),
+    );
+    assert_eq!(pos(&app).ply(), 0, "the title screen shows a new board");
+    press_button(&mut app, Action::Resume);
+    assert_eq!(pos(&app), expected);
+    assert_sprites_match(&mut app);
+    let _ = std::fs::remove_dir_all(files.data.dir());
+}
+
+#[test]
+fn a_cut_or_edited_save_is_refused_with_a_message_and_kept_aside() {
+    let files = scratch_files("broken");
+    let mut app = app_with(
+        two_players_without_animation(),
+        on_the_board(),
+        Some(files.clone()),
+    );
+    play(&mut app, "1+");
+    play(&mut app, "7-");
+    drop(app);
+    let text = files.data.read(SAVED_GAME).unwrap().unwrap();
+    for broken in [
+        text[..text.len() / 2].to_owned(),
+        text.replace("\"7-\"", "\"8-\""),
+    ] {
+        files.data.write(SAVED_GAME, &broken).unwrap();
+        let app = app_with(
+            two_players_without_animation(),
+            on_the_board(),
+            Some(files.clone()),
+        );
+        assert_eq!(pos(&app).ply(), 0);
+        let message = app.world().resource::<Message>();
+        assert!(
+            format!("{message:?}").contains("could not be resumed"),
+            "{message:?}"
+        );
+        assert_eq!(
+            files.data.read("game.ron.broken").unwrap().as_deref(),
+            Some(broken.as_str()),
+            "the file is kept for whoever wants it"
+        );
+    }
+    let _ = std::fs::remove_dir_all(files.data.dir());
+}
+
+/// Every text on screen, UI and world.
+fn texts(app: &mut App) -> Vec<(Entity, String)> {
+    let world = app.world_mut();
+    let mut all: Vec<(Entity, String)> = world
+        .query::<(Entity, &Text)>()
+        .iter(world)
+        .map(|(e, t)| (e, t.0.clone()))
+        .collect();
+    all.extend(
+        world
+            .query::<(Entity, &Text2d)>()
+            .iter(world)
+            .map(|(e, t)| (e, t.0.clone())),
+    );
+    all
+}
+
+#[test]
+fn switching_the_language_changes_every_visible_text() {
+    let mut app = app(two_players_without_animation());
+    play(&mut app, "2+");
+    app.world_mut()
+        .resource_mut::<NextState<Overlay>>()
+        .set(Overlay::Menu);
+    app.update();
+    app.update();
+    let english = texts(&mut app);
+    app.world_mut().resource_mut::<Prefs>().language = Lang::Vi;
+    app.update();
+    app.update();
+    let vietnamese = texts(&mut app);
+    let worded = |t: &str| {
+        t.chars().any(char::is_alphabetic) && !["English", "Tiếng Việt", "Ô ăn quan"].contains(&t)
+    };
+    let mut compared = 0;
+    for (entity, en) in english.iter().filter(|(_, t)| worded(t)) {
+        // The menu is rebuilt: compare the same place by its text's position in the list.
+        if let Some((_, vi)) = vietnamese.iter().find(|(e, _)| e == entity) {
+            assert_ne!(en, vi, "still English: {en:?}");
+            compared += 1;
+        }
+    }
+    let english_left: Vec<&String> = vietnamese
+        .iter()
+        .map(|(_, t)| t)
+        .filter(|t| worded(t) && english.iter().any(|(_, en)| en == *t))
+        .collect();
+    assert!(
+        english_left.is_empty(),
+        "English texts left: {english_left:?}"
+    );
+    assert!(compared >= 3, "the HUD's texts were compared ({compared})");
+    assert!(vietnamese.iter().any(|(_, t)| t.contains("Trình đơn")));
+}
+
+#[test]
+fn the_table_flip_is_offered_only_when_it_is_legal() {
+    let offered = |app: &mut App| {
+        let world = app.world_mut();
+        world
+            .query::<(&Action, &Visibility)>()
+            .iter(world)
+            .any(|(a, v)| *a == Action::Flip && *v != Visibility::Hidden)
+    };
+    let flip = Settings {
+        preset: "table-flip".into(),
+        ..two_players_without_animation()
+    };
+    let mut app = app(flip);
+    assert!(!offered(&mut app), "not before the opening move");
+    play(&mut app, "3+");
+    app.update();
+    assert!(offered(&mut app), "right after the opening move");
+    play(&mut app, "swap");
+    app.update();
+    assert!(!offered(&mut app), "not twice");
+    assert!(pos(&app).swapped());
+
+    let mut declined = app(Settings {
+        preset: "table-flip".into(),
+        ..two_players_without_animation()
+    });
+    play(&mut declined, "3+");
+    play(&mut declined, "7-");
+    declined.update();
+    assert!(!offered(&mut declined), "a normal move declines");
+
+    let mut standard = app(two_players_without_animation());
+    play(&mut standard, "3+");
+    standard.update();
+    assert!(!offered(&mut standard), "not in a rule set without it");
+}
+
+/// Press the first button that does `action`.
+fn press_button(app: &mut App, action: Action) {
+    let world = app.world_mut();
+    let button = world
+        .query::<(Entity, &Action)>()
+        .iter(world)
+        .find(|(_, a)| **a == action)
+        .map(|(e, _)| e)
+        .unwrap_or_else(|| panic!("no {action:?} button"));
+    world.entity_mut(button).insert(Interaction::Pressed);
+    app.update();
+    app.update();
+}
+
+#[test]
+fn a_three_player_game_plays_to_the_end_through_the_plugins() {
+    let settings = Settings {
+        mode: Mode::ThreeWithComputers,
+        speed: Speed::Fast,
+        ..Settings::default()
+    };
+    let launch = Launch {
+        autoplay: Level::get(1),
+        ..on_the_board()
+    };
+    let mut app = app_with(settings, launch, None);
+    assert_eq!(pos(&app).players(), 3);
+    assert_sprites_match(&mut app);
+    let mut moves = 0;
+    while phase(&app) != Phase::Over {
+        run_until(&mut app, 20_000, |app| {
+            phase(app) == Phase::Animating || phase(app) == Phase::Over
+        });
+        run_until(&mut app, 20_000, |app| phase(app) != Phase::Animating);
+        assert_sprites_match(&mut app);
+        moves += 1;
+        assert!(moves < 400, "the game should end");
+    }
+    assert!(pos(&app).places().is_some());
 }

@@ -1,12 +1,15 @@
 //! The real game in a real window (Xvfb, Mesa's software renderer): the computer plays a few
-//! moves, the game saves a screenshot of itself, and the picture shows the board with pebbles.
+//! moves, the game saves a screenshot of itself, and the picture shows the board with pebbles;
+//! a game killed with SIGKILL in the middle of play resumes from its saved moves.
 
 #![cfg(feature = "gui")]
 
 use std::path::Path;
 use std::process::Command;
+use std::time::Duration;
 
-use o_an_quan::game::layout;
+use o_an_quan::game::layout::Layout;
+use o_an_quan::session::Record;
 
 /// RGB of the screenshot at world point (x, y) of the 1280 × 720 board area.
 struct Shot {
@@ -52,6 +55,8 @@ fn the_game_shows_the_board_and_its_pebbles() {
     let status = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x720x24"])
         .arg(env!("CARGO_BIN_EXE_o-an-quan"))
+        // Settings and saved games of this run stay in the scratch directory.
+        .env("OAQ_HOME", &dir)
         .args([
             "--autoplay",
             "--level",
@@ -78,13 +83,14 @@ fn the_game_shows_the_board_and_its_pebbles() {
         image.at(-620.0, 0.0)
     );
     // Between the two rows, halfway along: bare wood.
-    let between_rows = (layout::pit_center(2) + layout::pit_center(8)) / 2.0;
+    let layout = Layout::new(2);
+    let between_rows = (layout.pit_center(2) + layout.pit_center(8)) / 2.0;
     let wood = image.at(between_rows.x, between_rows.y);
     assert!(near(wood, [200, 149, 90], 40), "board: {wood:?}");
     // Pebbles: bright, light-coloured pixels inside the pits, which are dark wood.
     let mut pebble_pixels = 0;
     for pit in 0..12 {
-        let centre = layout::pit_center(pit);
+        let centre = layout.pit_center(pit);
         for dy in -40..=40 {
             for dx in -40..=40 {
                 let [r, g, b] = image.at(centre.x + dx as f32, centre.y + dy as f32);
@@ -98,5 +104,113 @@ fn the_game_shows_the_board_and_its_pebbles() {
         pebble_pixels > 2_000,
         "only {pebble_pixels} pebble pixels in the pits"
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A virtual X screen for as long as it lives.
+struct VirtualScreen {
+    server: std::process::Child,
+    display: String,
+}
+
+impl VirtualScreen {
+    fn start() -> VirtualScreen {
+        let number = 90 + std::process::id() % 500;
+        let display = format!(":{number}");
+        let server = Command::new("Xvfb")
+            .args([
+                display.as_str(),
+                "-screen",
+                "0",
+                "1280x720x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("Xvfb (Debian package xvfb)");
+        std::thread::sleep(Duration::from_millis(800));
+        VirtualScreen { server, display }
+    }
+}
+
+impl Drop for VirtualScreen {
+    fn drop(&mut self) {
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+    }
+}
+
+#[test]
+fn a_game_killed_mid_play_resumes_from_its_last_move() {
+    let dir = std::env::temp_dir().join(format!("o-an-quan-kill-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let screen = VirtualScreen::start();
+    let game = || {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_o-an-quan"));
+        command
+            .env("OAQ_HOME", &dir)
+            .env("DISPLAY", &screen.display);
+        command
+    };
+    let mut running = game()
+        .args(["--autoplay", "--level", "1", "--speed", "fast"])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let saved = dir.join("game.ron");
+    let started = std::time::Instant::now();
+    let moves_saved = || {
+        std::fs::read_to_string(&saved)
+            .ok()
+            .and_then(|text| Record::parse(&text).ok())
+            .map_or(0, |history| history.entries().len())
+    };
+    while moves_saved() < 5 {
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "the game saved {} moves in two minutes",
+            moves_saved()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // In the middle of whatever it is doing: SIGKILL, no chance to tidy up.
+    running.kill().unwrap();
+    running.wait().unwrap();
+    let text = std::fs::read_to_string(&saved).expect("the saved game survives");
+    let record: Record = ron::from_str(&text).expect("a whole file, never half of one");
+    let history = Record::parse(&text).expect("a game that replays");
+    assert!(history.entries().len() >= 5);
+
+    let shot = dir.join("resumed.png");
+    let output = game()
+        .args(["--resume", "--speed", "off", "--after", "0", "--screenshot"])
+        .arg(&shot)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let moves_line = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("moves: "))
+        .expect("the game reports its moves");
+    let resumed: Vec<&str> = moves_line.split_whitespace().collect();
+    // The computer plays on after resuming: the saved moves come first, all of them.
+    assert!(
+        resumed.len() >= record.moves.len() && resumed[..record.moves.len()] == record.moves[..],
+        "saved {:?}, resumed {resumed:?}",
+        record.moves
+    );
+    let image = Shot::read(&shot);
+    assert!(
+        near(image.at(-620.0, 0.0), [77, 49, 29], 12),
+        "the resumed game is on screen"
+    );
+    drop(screen);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,6 +1,6 @@
 //! The computer's turns, thought out off the frame in the async compute pool and polled with
-//! `check_ready`. A new game drops the task; a stale answer never reaches the new board. The
-//! chosen pit and arrow light up briefly before the move is sown.
+//! `check_ready`. A new game, undo or redo drops the task; a stale answer never reaches the
+//! board. The chosen pit and arrow light up briefly before the move is sown.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -11,8 +11,9 @@ use bevy::tasks::futures::check_ready;
 use bevy::tasks::{AsyncComputeTaskPool, Task};
 
 use super::art::{Art, PLAYER_COLOURS};
-use super::layout::{self, Side};
-use super::state::{Game, NewGame, Phase, PlayMove, Settings};
+use super::layout::{Layout, Side};
+use super::persist::Replay;
+use super::state::{Game, Launch, LoadGame, NewGame, Phase, PlayMove, Prefs, Screen, TimeTravel};
 use crate::ai::{Decision, Thinker};
 use crate::rules::{Move, geometry};
 
@@ -39,11 +40,19 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Chosen>();
     app.add_systems(
         Update,
-        (start_thinking, poll_thinking, play_chosen)
+        (
+            start_thinking
+                .run_if(in_state(Screen::Playing))
+                .run_if(|replay: Res<Replay>| replay.0.is_empty()),
+            poll_thinking,
+            play_chosen,
+        )
             .chain()
             .in_set(super::GameSet::Think),
     );
-    app.add_observer(drop_on_new_game);
+    app.add_observer(forget::<NewGame>)
+        .add_observer(forget::<LoadGame>)
+        .add_observer(forget::<TimeTravel>);
 }
 
 fn start_thinking(
@@ -51,20 +60,18 @@ fn start_thinking(
     game: Res<Game>,
     phase: Res<Phase>,
     chosen: Res<Chosen>,
-    settings: Res<Settings>,
+    launch: Res<Launch>,
     thinking: Query<(), With<Thinking>>,
 ) {
-    if *phase != Phase::Waiting || game.pos.is_over() || chosen.mv.is_some() || !thinking.is_empty()
-    {
+    if *phase != Phase::Waiting || chosen.mv.is_some() || !thinking.is_empty() {
         return;
     }
-    let Some(level) = game.computer[game.pos.to_move()] else {
+    let Some(level) = game.computer_to_move() else {
         return;
     };
     let cancel = Arc::new(AtomicBool::new(false));
-    let pos = game.pos;
-    let seed =
-        settings.seed ^ u64::from(pos.ply()).wrapping_mul(0x9E37_79B9) ^ game.generation << 32;
+    let pos = *game.pos();
+    let seed = launch.seed ^ u64::from(pos.ply()).wrapping_mul(0x9E37_79B9) ^ game.generation << 32;
     let flag = cancel.clone();
     let task = AsyncComputeTaskPool::get()
         .spawn(async move { Thinker::new(pos, level, seed, Some(flag)).run() });
@@ -79,8 +86,9 @@ fn poll_thinking(
     mut commands: Commands,
     game: Res<Game>,
     mut chosen: ResMut<Chosen>,
-    settings: Res<Settings>,
+    prefs: Res<Prefs>,
     art: Res<Art>,
+    layout: Res<Layout>,
     mut tasks: Query<(Entity, &mut Thinking)>,
 ) {
     for (entity, mut thinking) in &mut tasks {
@@ -88,35 +96,56 @@ fn poll_thinking(
             continue;
         };
         commands.entity(entity).despawn();
-        if thinking.generation != game.generation || !game.pos.is_legal(decision.mv) {
+        if thinking.generation != game.generation || !game.pos().is_legal(decision.mv) {
             continue;
         }
         chosen.mv = Some(decision.mv);
-        let pause = 0.4 * settings.speed.factor();
+        let pause = 0.4 * prefs.speed.factor();
         chosen.timer = Timer::new(Duration::from_secs_f32(pause), TimerMode::Once);
         if let Move::Sow { pit, dir } = decision.mv {
             let pit = usize::from(pit);
             let owner = geometry::owner(pit);
-            let side = layout::side_for(owner, dir);
             let colour = PLAYER_COLOURS[owner];
-            commands.spawn((
-                ChosenMark,
-                Sprite::from_color(colour.with_alpha(0.8), Vec2::splat(layout::PIT + 10.0)),
-                Transform::from_translation(layout::pit_center(pit).extend(0.4)),
-            ));
-            commands.spawn((
-                ChosenMark,
-                Sprite {
-                    image: art.arrow.clone(),
-                    color: colour,
-                    custom_size: Some(Vec2::splat(44.0)),
-                    flip_x: side == Side::Left,
-                    ..default()
-                },
-                Transform::from_translation(layout::arrow_position(pit, side).extend(30.0)),
-            ));
+            commands.spawn((ChosenMark, pit_mark(&layout, pit, colour)));
+            let side = layout.side_for(owner, dir);
+            commands.spawn((ChosenMark, arrow_mark(&art, &layout, pit, side, colour)));
         }
     }
+}
+
+/// A glow over `pit`, to show a chosen or hinted move.
+pub fn pit_mark(layout: &Layout, pit: usize, colour: Color) -> impl Bundle {
+    (
+        Sprite::from_color(colour.with_alpha(0.8), layout.pit_size(pit) + 10.0),
+        Transform::from_translation(layout.pit_center(pit).extend(0.4))
+            .with_rotation(Quat::from_rotation_z(layout.pit_angle(pit))),
+    )
+}
+
+/// The arrow of a chosen or hinted move.
+pub fn arrow_mark(
+    art: &Art,
+    layout: &Layout,
+    pit: usize,
+    side: Side,
+    colour: Color,
+) -> impl Bundle {
+    (
+        Sprite {
+            image: art.arrow.clone(),
+            color: colour,
+            custom_size: Some(Vec2::splat(44.0)),
+            ..default()
+        },
+        arrow_transform(layout, pit, side),
+    )
+}
+
+/// An arrow beside `pit`, pointing the way `side` sows.
+pub fn arrow_transform(layout: &Layout, pit: usize, side: Side) -> Transform {
+    let direction = layout.arrow_direction(geometry::owner(pit), side);
+    Transform::from_translation(layout.arrow_position(pit, side).extend(30.0))
+        .with_rotation(Quat::from_rotation_z(direction.to_angle()))
 }
 
 fn play_chosen(
@@ -136,8 +165,9 @@ fn play_chosen(
     }
 }
 
-fn drop_on_new_game(
-    _: On<NewGame>,
+/// The board changed under the computer: drop its thinking and its chosen move.
+fn forget<E: Event>(
+    _: On<E>,
     mut commands: Commands,
     mut chosen: ResMut<Chosen>,
     tasks: Query<(Entity, &Thinking)>,

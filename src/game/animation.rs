@@ -11,9 +11,10 @@ use bevy_tweening::lens::TransformPositionLens;
 use bevy_tweening::{Tween, TweenAnim};
 
 use super::art::Art;
-use super::layout;
+use super::layout::Layout;
 use super::pebbles::{self, Places};
-use super::state::{Message, MoveShown, Phase, Settings, Skip};
+use super::sound::Sfx;
+use super::state::{Game, Message, MoveShown, Note, Phase, Prefs, Skip};
 use super::text;
 use crate::rules::{Event, geometry};
 
@@ -47,8 +48,10 @@ fn play_script(
     mut places: ResMut<Places>,
     mut message: ResMut<Message>,
     phase: Res<Phase>,
-    settings: Res<Settings>,
+    prefs: Res<Prefs>,
+    game: Res<Game>,
     art: Res<Art>,
+    layout: Res<Layout>,
     transforms: Query<&Transform>,
 ) {
     if *phase != Phase::Animating {
@@ -61,18 +64,22 @@ fn play_script(
             return;
         };
         let mover = script.mover;
-        let speed = settings.speed.factor();
+        let speed = prefs.speed.factor();
         let current = |e: Entity| transforms.get(e).map_or(Vec3::ZERO, |t| t.translation);
         let mut show = Show {
             commands: &mut commands,
             art: &art,
+            layout: &layout,
             places: &mut places,
             current: &current,
             speed,
         };
         let millis = show.event(event, mover);
-        if let Some(text) = text::narrate(&event, mover) {
-            message.0 = text;
+        if let Some(sfx) = Sfx::of(&event) {
+            commands.trigger(sfx);
+        }
+        if text::narrate(&event, &game, prefs.lang()).is_some() {
+            message.set(Note::Event(event));
         }
         script.wait = Timer::new(
             Duration::from_secs_f32(millis * speed / 1000.0),
@@ -96,6 +103,7 @@ fn skip(_: On<Skip>, mut commands: Commands, mut script: ResMut<Script>, phase: 
 struct Show<'a, 'w, 's> {
     commands: &'a mut Commands<'w, 's>,
     art: &'a Art,
+    layout: &'a Layout,
     places: &'a mut Places,
     /// Where an entity is now.
     current: &'a dyn Fn(Entity) -> Vec3,
@@ -112,12 +120,12 @@ impl Show<'_, '_, '_> {
                 let pit = usize::from(pit);
                 if let Some(e) = self.places.hand.pop() {
                     let slot = self.places.pits[pit].len();
-                    self.arc(e, pebbles::pit_spot(e, pit, slot), 125.0);
+                    self.arc(e, pebbles::pit_spot(self.layout, e, pit, slot), 125.0);
                     self.places.pits[pit].push(e);
                 }
                 let hand: Vec<Entity> = self.places.hand.clone();
                 for (i, e) in hand.into_iter().enumerate() {
-                    self.glide(e, hand_spot(pit, i), 110.0);
+                    self.glide(e, hand_spot(self.layout, pit, i), 110.0);
                 }
                 120.0
             }
@@ -126,12 +134,20 @@ impl Show<'_, '_, '_> {
                 let stones = std::mem::take(&mut self.places.pits[pit]);
                 for (i, e) in stones.into_iter().enumerate() {
                     let slot = self.places.stores[mover].len();
-                    self.glide(e, pebbles::store_spot(mover, slot), 300.0 + 12.0 * i as f32);
+                    self.glide(
+                        e,
+                        pebbles::store_spot(self.layout, mover, slot),
+                        300.0 + 12.0 * i as f32,
+                    );
                     self.places.stores[mover].push(e);
                 }
                 if mandarin && let Some(e) = self.places.pieces[geometry::owner(pit)].take() {
                     let slot = self.places.store_pieces[mover].len();
-                    self.glide(e, pebbles::store_piece_spot(mover, slot), 450.0);
+                    self.glide(
+                        e,
+                        pebbles::store_piece_spot(self.layout, mover, slot),
+                        450.0,
+                    );
                     self.places.store_pieces[mover].push(e);
                 }
                 500.0
@@ -159,7 +175,11 @@ impl Show<'_, '_, '_> {
                 for (k, giver) in givers.into_iter().enumerate() {
                     let pit = geometry::row(player).start + k;
                     if let Some(e) = self.places.stores[giver].pop() {
-                        self.arc(e, pebbles::pit_spot(e, pit, 0), 200.0 + 80.0 * k as f32);
+                        self.arc(
+                            e,
+                            pebbles::pit_spot(self.layout, e, pit, 0),
+                            200.0 + 80.0 * k as f32,
+                        );
                         self.places.pits[pit].push(e);
                     }
                 }
@@ -169,7 +189,7 @@ impl Show<'_, '_, '_> {
                 let (pit, player) = (usize::from(pit), usize::from(player));
                 for e in std::mem::take(&mut self.places.pits[pit]) {
                     let slot = self.places.stores[player].len();
-                    self.glide(e, pebbles::store_spot(player, slot), 300.0);
+                    self.glide(e, pebbles::store_spot(self.layout, player, slot), 300.0);
                     self.places.stores[player].push(e);
                 }
                 150.0
@@ -193,7 +213,7 @@ impl Show<'_, '_, '_> {
     fn lift(&mut self, pit: usize, millis: f32) -> f32 {
         let stones = std::mem::take(&mut self.places.pits[pit]);
         for (i, &e) in stones.iter().enumerate() {
-            self.glide(e, hand_spot(pit, i), 150.0);
+            self.glide(e, hand_spot(self.layout, pit, i), 150.0);
         }
         self.places.hand = stones;
         millis
@@ -213,7 +233,9 @@ impl Show<'_, '_, '_> {
             self.commands
                 .entity(e)
                 .insert(Transform::from_translation(pebbles::store_spot(
-                    player, slot,
+                    self.layout,
+                    player,
+                    slot,
                 )));
             self.places.stores[player].push(e);
         }
@@ -260,7 +282,7 @@ impl Show<'_, '_, '_> {
 }
 
 /// Where the `i`-th stone of the hand floats above `pit`.
-fn hand_spot(pit: usize, i: usize) -> Vec3 {
+fn hand_spot(layout: &Layout, pit: usize, i: usize) -> Vec3 {
     let offset = Vec2::new((i % 8) as f32 * 7.0 - 24.0, (i / 8) as f32 * 7.0);
-    (layout::hand_position(pit) + offset).extend(20.0 + i as f32 * 0.01)
+    (layout.hand_position(pit) + offset).extend(20.0 + i as f32 * 0.01)
 }

@@ -5,6 +5,8 @@ use bevy::asset::RenderAssetUsages;
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 
+use super::layout::{self, Layout};
+
 /// Every handle the board needs.
 #[derive(Resource, Clone)]
 pub struct Art {
@@ -12,7 +14,11 @@ pub struct Art {
     pub mandarin: Handle<Image>,
     pub pit: Handle<Image>,
     pub mandarin_pit: Handle<Image>,
+    /// The round mandarin pit of the 3-player board.
+    pub round_pit: Handle<Image>,
     pub board: Handle<Image>,
+    /// The 3-player board: a triangle with rounded corners.
+    pub triangle_board: Handle<Image>,
     /// A triangle pointing right (flip it for left).
     pub arrow: Handle<Image>,
     pub font: Handle<Font>,
@@ -48,7 +54,9 @@ fn load(mut commands: Commands, mut images: ResMut<Assets<Image>>, assets: Res<A
         mandarin: images.add(stone(112, [0.20, 0.55, 0.38], 0.16)),
         pit: images.add(pit(128, 128, 26.0)),
         mandarin_pit: images.add(pit(120, 256, 60.0)),
+        round_pit: images.add(pit(128, 128, 64.0)),
         board: images.add(wood(256, 128)),
+        triangle_board: images.add(triangle_wood()),
         arrow: images.add(arrow(64)),
         font: assets.load("fonts/NotoSans-Regular.ttf"),
         bold: assets.load("fonts/NotoSans-Bold.ttf"),
@@ -112,6 +120,40 @@ fn arrow(size: u32) -> Image {
         let inside = (u - 0.15).min(1.0 - u - 2.0 * (v - 0.5).abs() * 0.85);
         [1.0, 1.0, 1.0, (inside * size as f32 / 2.0).clamp(0.0, 1.0)]
     })
+}
+
+/// Light wood around the 3-player board's triangle: every point within `WOOD_MARGIN` of the
+/// triangle joining the mandarin pits, drawn at half the world's resolution.
+fn triangle_wood() -> Image {
+    let layout = Layout::new(3);
+    let (size, centre) = layout.board_rect();
+    let corners = layout.corners();
+    let (width, height) = ((size.x / 2.0) as u32, (size.y / 2.0) as u32);
+    image(width, height, |u, v| {
+        let p = centre + Vec2::new((u - 0.5) * size.x, (0.5 - v) * size.y);
+        let outside = distance_to_triangle(p, corners) - layout::WOOD_MARGIN;
+        let alpha = (-outside / 2.0).clamp(0.0, 1.0);
+        let grain = (v * 60.0 + (u * 6.0).sin() * 2.0).sin() * 0.05 + (v * 9.0).sin() * 0.03;
+        let g = 1.0 + grain;
+        [g, g, g, alpha]
+    })
+}
+
+/// How far `p` is from the triangle `corners` (0 inside).
+fn distance_to_triangle(p: Vec2, corners: [Vec2; 3]) -> f32 {
+    let mut inside = true;
+    let mut nearest = f32::INFINITY;
+    for i in 0..3 {
+        let (a, b) = (corners[i], corners[(i + 1) % 3]);
+        let ab = b - a;
+        let t = ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
+        nearest = nearest.min(p.distance(a + ab * t));
+        // Counter-clockwise corners: the inside is to the left of every edge.
+        if ab.perp_dot(p - a) < 0.0 {
+            inside = false;
+        }
+    }
+    if inside { 0.0 } else { nearest }
 }
 
 /// Light wood with a soft grain; tinted by the sprite colour.

@@ -5,10 +5,12 @@ use bevy::camera::ScalingMode;
 use bevy::prelude::*;
 
 use super::art::{Art, INK, PLAYER_COLOURS, WOOD};
-use super::layout::{self, MANDARIN_PIT, PIT, STORE, WORLD};
+use super::layout::{Layout, WORLD};
 use super::pebbles::Places;
-use super::state::{Game, Phase};
+use super::state::{Game, Phase, Prefs};
+use super::text;
 use crate::rules::geometry;
+use crate::session::ScoreView;
 
 /// The count badge of a pit.
 #[derive(Component)]
@@ -22,21 +24,35 @@ pub struct Playable(pub usize);
 #[derive(Component)]
 pub struct StoreLabel(pub usize);
 
+/// Everything drawn for the board (not the camera): redrawn when the board changes shape.
+#[derive(Component)]
+struct BoardPart;
+
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, spawn_board);
-    // Labels and glows change only when the stones, the game or the phase do.
-    let stones_or_game = resource_changed::<Places>.or_eager(resource_changed::<Game>);
+    app.init_resource::<Layout>();
+    app.add_systems(Startup, spawn_camera);
+    // Labels and glows change only when the stones, the game, the settings or the phase do.
+    let stones_or_game = resource_changed::<Places>
+        .or_eager(resource_changed::<Game>)
+        .or_eager(resource_changed::<Prefs>)
+        .or_eager(resource_changed::<Layout>);
     app.add_systems(
         Update,
         (
+            draw_board.run_if(resource_changed::<Layout>),
             (update_counts, update_store_labels).run_if(stones_or_game),
-            update_playable.run_if(resource_changed::<Phase>.or_eager(resource_changed::<Game>)),
+            update_playable.run_if(
+                resource_changed::<Phase>
+                    .or_eager(resource_changed::<Game>)
+                    .or_eager(resource_changed::<Layout>),
+            ),
         )
+            .chain()
             .in_set(super::GameSet::Show),
     );
 }
 
-fn spawn_board(mut commands: Commands, art: Res<Art>) {
+fn spawn_camera(mut commands: Commands) {
     commands.spawn((
         Camera2d,
         Projection::Orthographic(OrthographicProjection {
@@ -47,73 +63,87 @@ fn spawn_board(mut commands: Commands, art: Res<Art>) {
             ..OrthographicProjection::default_2d()
         }),
     ));
-    let board = layout::board_size();
+}
+
+fn draw_board(
+    mut commands: Commands,
+    art: Res<Art>,
+    layout: Res<Layout>,
+    parts: Query<Entity, With<BoardPart>>,
+) {
+    for part in &parts {
+        commands.entity(part).despawn();
+    }
+    let (board, centre) = layout.board_rect();
+    let wood = if layout.round_mandarin_pits() {
+        art.triangle_board.clone()
+    } else {
+        art.board.clone()
+    };
     commands.spawn((
+        BoardPart,
         Sprite {
-            image: art.board.clone(),
+            image: wood,
             color: WOOD,
             custom_size: Some(board),
             ..default()
         },
-        Transform::from_xyz(0.0, layout::pit_center(5).y, 0.0),
+        Transform::from_translation(centre.extend(0.0)),
     ));
     let font = TextFont {
         font: art.bold.clone().into(),
         font_size: FontSize::Px(17.0),
         ..default()
     };
-    for index in 0..12 {
-        let center = layout::pit_center(index);
-        let (image, size) = if geometry::is_mandarin(index) {
-            (art.mandarin_pit.clone(), MANDARIN_PIT)
-        } else {
-            (art.pit.clone(), Vec2::splat(PIT))
+    for index in 0..layout.ring() {
+        let center = layout.pit_center(index);
+        let size = layout.pit_size(index);
+        let mandarin = geometry::is_mandarin(index);
+        let image = match (mandarin, layout.round_mandarin_pits()) {
+            (true, true) => art.round_pit.clone(),
+            (true, false) => art.mandarin_pit.clone(),
+            (false, _) => art.pit.clone(),
         };
-        let mut sprite = Sprite {
+        let sprite = Sprite {
             image,
             custom_size: Some(size),
+            // The left half-moon faces the other way.
+            flip_x: mandarin && index == 11 && !layout.round_mandarin_pits(),
             ..default()
         };
-        if geometry::is_mandarin(index) && index == 11 {
-            sprite.flip_x = true;
-        }
-        commands.spawn((sprite, Transform::from_translation(center.extend(0.5))));
-        if !geometry::is_mandarin(index) {
+        let rotation = Quat::from_rotation_z(layout.pit_angle(index));
+        commands.spawn((
+            BoardPart,
+            sprite,
+            Transform::from_translation(center.extend(0.5)).with_rotation(rotation),
+        ));
+        if !mandarin {
             let owner = geometry::owner(index);
             commands.spawn((
+                BoardPart,
                 Playable(index),
-                Sprite::from_color(
-                    PLAYER_COLOURS[owner].with_alpha(0.0),
-                    Vec2::splat(PIT + 8.0),
-                ),
-                Transform::from_translation(center.extend(0.3)),
+                Sprite::from_color(PLAYER_COLOURS[owner].with_alpha(0.0), size + 8.0),
+                Transform::from_translation(center.extend(0.3)).with_rotation(rotation),
             ));
         }
-        // The badge sits at the same corner of every pit: the top right.
-        let corner = center + size / 2.0
-            - Vec2::new(
-                if geometry::is_mandarin(index) {
-                    26.0
-                } else {
-                    16.0
-                },
-                14.0,
-            );
         commands.spawn((
+            BoardPart,
             PitCount(index),
             Text2d::new("0"),
             font.clone(),
             TextColor(INK),
-            Transform::from_translation(corner.extend(5.0)),
+            Transform::from_translation(layout.badge_position(index).extend(5.0)),
         ));
     }
-    for (player, colour) in PLAYER_COLOURS.iter().enumerate().take(2) {
-        let center = layout::store_center(player);
+    let store = layout.store_size();
+    for player in 0..layout.players() {
         commands.spawn((
-            Sprite::from_color(colour.with_alpha(0.25), STORE),
-            Transform::from_translation(center.extend(0.2)),
+            BoardPart,
+            Sprite::from_color(PLAYER_COLOURS[player].with_alpha(0.25), store),
+            Transform::from_translation(layout.store_center(player).extend(0.2)),
         ));
         commands.spawn((
+            BoardPart,
             StoreLabel(player),
             Text2d::new(""),
             TextFont {
@@ -122,9 +152,7 @@ fn spawn_board(mut commands: Commands, art: Res<Art>) {
                 ..default()
             },
             TextColor(INK),
-            Transform::from_translation(
-                (center + Vec2::new(STORE.x / 2.0 + 120.0, 0.0)).extend(5.0),
-            ),
+            Transform::from_translation(layout.store_label_position(player).extend(5.0)),
         ));
     }
 }
@@ -142,7 +170,7 @@ fn update_counts(
                 .get(geometry::owner(*index))
                 .is_some_and(Option::is_some);
         // A mandarin pit says what its mandarin adds, so that stones and points are both plain.
-        let shown = match (*index < game.pos.pits().len(), piece) {
+        let shown = match (*index < game.pos().pits().len(), piece) {
             (false, _) => String::new(),
             (true, true) => format!("10+{count}"),
             (true, false) => count.to_string(),
@@ -156,10 +184,13 @@ fn update_counts(
 fn update_store_labels(
     places: Res<Places>,
     game: Res<Game>,
+    prefs: Res<Prefs>,
     mut labels: Query<(&StoreLabel, &mut Text2d)>,
 ) {
+    let lang = prefs.lang();
+    let pos = game.pos();
     for (StoreLabel(player), mut text) in &mut labels {
-        let store = game.pos.store(*player);
+        let store = pos.store(*player);
         let stones = places.stores.get(*player).map_or(0, Vec::len) as i32;
         // A store below zero (the deduct refill) has no stones to show.
         let stones = if store.stones < 0 {
@@ -168,12 +199,32 @@ fn update_store_labels(
             stones
         };
         let mandarins = places.store_pieces.get(*player).map_or(0, Vec::len);
-        let mut label = format!("{stones} + {mandarins} × 10");
+        let mut label = format!("{}\n", text::who(&game, *player, lang));
+        label += &lang.trf(
+            "store.stones",
+            &[("stones", &stones), ("mandarins", &mandarins)],
+        );
         let owed: u32 = store.owes.iter().map(|&o| u32::from(o)).sum();
         if owed > 0 {
-            label += &format!("  (owes {owed})");
+            label += &format!("  ({})", lang.trf("store.owes", &[("n", &owed)]));
         }
-        label += &format!("\n= {} points", game.pos.score(*player));
+        label += "\n";
+        let score = pos.score(*player);
+        label += &match prefs.score_view {
+            ScoreView::Points => lang.trf("store.points", &[("n", &score)]),
+            ScoreView::Difference => {
+                // Against the best of the others.
+                let best_other = (0..pos.players())
+                    .filter(|p| p != player)
+                    .map(|p| pos.score(p))
+                    .max()
+                    .unwrap_or(0);
+                match score - best_other {
+                    d if d >= 0 => lang.trf("store.ahead", &[("n", &d)]),
+                    d => lang.trf("store.behind", &[("n", &-d)]),
+                }
+            }
+        };
         if text.0 != label {
             text.0 = label;
         }
@@ -184,7 +235,7 @@ fn update_playable(game: Res<Game>, phase: Res<Phase>, mut glows: Query<(&Playab
     let show = *phase == Phase::Waiting && game.human_to_move();
     for (Playable(index), mut sprite) in &mut glows {
         let playable = show
-            && game.pos.is_legal(crate::rules::Move::Sow {
+            && game.pos().is_legal(crate::rules::Move::Sow {
                 pit: *index as u8,
                 dir: crate::rules::Direction::Clockwise,
             });

@@ -1,6 +1,6 @@
 //! For checks and measurements: after a number of moves, save a screenshot from inside the game
-//! and quit, and report frame times (while a move animates, while the computer thinks) and the
-//! time to the first frame.
+//! and quit, and report frame times (while a move animates, while the computer thinks), the
+//! time to the first frame, and the game on the board.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -10,7 +10,7 @@ use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use web_time::Instant;
 
 use super::ai_turn::Thinking;
-use super::state::{MoveShown, Phase};
+use super::state::{Game, MoveShown, Overlay, Phase};
 
 /// What to capture, from the command line.
 #[derive(Resource, Clone, Debug)]
@@ -19,6 +19,8 @@ pub struct CapturePlan {
     pub path: PathBuf,
     /// Moves to play before the screenshot.
     pub after_moves: u32,
+    /// A panel to open just before the screenshot.
+    pub panel: Option<Overlay>,
     /// When the program started, for the time to the first frame.
     pub started: Instant,
 }
@@ -30,6 +32,7 @@ struct Progress {
     animating: Vec<f32>,
     thinking: Vec<f32>,
     shot_at_frame: Option<u32>,
+    panel_opened_at: Option<u32>,
     frame: u32,
 }
 
@@ -71,14 +74,30 @@ fn shoot_and_quit(
     mut commands: Commands,
     plan: Res<CapturePlan>,
     phase: Res<Phase>,
+    game: Res<Game>,
+    overlay: Res<State<Overlay>>,
+    mut next_overlay: ResMut<NextState<Overlay>>,
     mut progress: ResMut<Progress>,
     mut exit: MessageWriter<AppExit>,
 ) {
     // The first frames are black while the renderer starts: never shoot those.
     let warmed_up = progress.frame >= 30;
     let ready = warmed_up && (progress.moves >= plan.after_moves || *phase == Phase::Over);
+    // Open the panel asked for first, and give it a few frames to lay out.
+    if let Some(panel) = plan.panel
+        && ready
+        && *phase != Phase::Animating
+        && *overlay.get() != panel
+    {
+        next_overlay.set(panel);
+        progress.panel_opened_at = Some(progress.frame);
+        return;
+    }
+    let settled = progress
+        .panel_opened_at
+        .is_none_or(|frame| progress.frame > frame + 5);
     match progress.shot_at_frame {
-        None if ready && *phase != Phase::Animating => {
+        None if ready && settled && *phase != Phase::Animating => {
             commands
                 .spawn(Screenshot::primary_window())
                 .observe(save_to_disk(plan.path.clone()));
@@ -87,6 +106,10 @@ fn shoot_and_quit(
         // Give the screenshot a few frames to reach the disk.
         Some(frame) if progress.frame > frame + 10 && plan.path.exists() => {
             report(&progress);
+            // The game on the board, for checks from outside.
+            let moves: Vec<String> = game.history.moves().map(|m| m.to_string()).collect();
+            println!("moves: {}", moves.join(" "));
+            println!("state: {}", crate::state_json::to_line(game.pos()));
             exit.write(AppExit::Success);
         }
         _ => {}

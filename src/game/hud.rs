@@ -1,25 +1,19 @@
-//! Everything around the board: the button bar (new game, opponent, who starts, speed, skip),
-//! the message line, the thinking indicator and the game-over panel.
+//! Everything around the board during a game: the button bar (menu, hint, undo, redo, moves,
+//! skip), the message line, the thinking indicator, the table flip button, the list of moves
+//! and the game-over panel. Every text follows the language setting at once.
 
 use bevy::prelude::*;
 
+use super::actions::{Action, MovesShown};
 use super::ai_turn::Thinking;
 use super::art::{Art, INK, PLAYER_COLOURS};
-use super::layout;
-use super::state::{Game, Message, NewGame, Opponent, Phase, Settings, Skip};
+use super::layout::{self, Layout, Side};
+use super::state::{Game, Message, Phase, Prefs, Screen};
 use super::text;
 use super::turn::Swept;
-use crate::ai::Level;
-
-/// What a button does.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Action {
-    NewGame,
-    Opponent,
-    First,
-    Speed,
-    Skip,
-}
+use super::ui::{self, BUTTON, BUTTON_OFF, bold, button, panel, row};
+use crate::rules::{Move, geometry};
+use crate::session::Lang;
 
 #[derive(Component)]
 struct MessageLine;
@@ -28,67 +22,50 @@ struct MessageLine;
 struct ThinkingLabel;
 
 #[derive(Component)]
-struct GameOverPanel;
+struct GameOverRoot;
 
 #[derive(Component)]
-struct GameOverText;
+struct MoveListRoot;
+
+/// The round table-flip button beside the right mandarin pit's counter.
+#[derive(Component)]
+struct FlipButton;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, spawn_hud);
-    app.add_systems(Update, press_buttons.in_set(super::GameSet::Input));
+    app.add_systems(Startup, spawn_board_texts);
+    app.add_systems(OnEnter(Screen::Playing), spawn_bar);
+    // The message line speaks on the title screen too (a saved game that could not be read).
+    app.add_systems(
+        Update,
+        show_message
+            .run_if(
+                resource_changed::<Message>
+                    .or(resource_changed::<Prefs>)
+                    .or(resource_changed::<Game>),
+            )
+            .in_set(super::GameSet::Show),
+    );
+    let game_or_phase = resource_changed::<Game>.or(resource_changed::<Phase>);
     app.add_systems(
         Update,
         (
-            label_buttons.run_if(resource_changed::<Settings>.or_eager(resource_changed::<Phase>)),
-            show_message.run_if(resource_changed::<Message>),
+            label_bar.run_if(resource_changed::<Prefs>.or(game_or_phase.clone())),
             show_thinking,
-            show_game_over.run_if(resource_changed::<Phase>),
+            place_flip_button,
+            game_over.run_if(game_or_phase.clone().or(resource_changed::<Prefs>)),
+            move_list.run_if(
+                game_or_phase
+                    .or(resource_changed::<Prefs>)
+                    .or(resource_changed::<MovesShown>),
+            ),
         )
+            .run_if(in_state(Screen::Playing))
             .in_set(super::GameSet::Show),
     );
 }
 
-fn button(action: Action, font: &Handle<Font>) -> impl Bundle {
-    (
-        Button,
-        action,
-        Node {
-            padding: UiRect::axes(px(14), px(8)),
-            margin: UiRect::left(px(8)),
-            border_radius: BorderRadius::all(px(10)),
-            ..default()
-        },
-        BackgroundColor(Color::srgba(0.15, 0.09, 0.05, 0.85)),
-        children![(
-            Text::new(""),
-            TextFont {
-                font: font.clone().into(),
-                font_size: FontSize::Px(18.0),
-                ..default()
-            },
-            TextColor(INK),
-        )],
-    )
-}
-
-fn spawn_hud(mut commands: Commands, art: Res<Art>) {
-    let font = art.font.clone();
-    commands.spawn((
-        Node {
-            position_type: PositionType::Absolute,
-            top: px(10),
-            right: px(10),
-            flex_direction: FlexDirection::Row,
-            ..default()
-        },
-        children![
-            button(Action::NewGame, &font),
-            button(Action::Opponent, &font),
-            button(Action::First, &font),
-            button(Action::Speed, &font),
-            button(Action::Skip, &font),
-        ],
-    ));
+/// The message line and the thinking label live in the world, under and beside the board.
+fn spawn_board_texts(mut commands: Commands, art: Res<Art>) {
     commands.spawn((
         MessageLine,
         Text2d::new(""),
@@ -102,205 +79,326 @@ fn spawn_hud(mut commands: Commands, art: Res<Art>) {
     ));
     commands.spawn((
         ThinkingLabel,
-        Text2d::new("thinking…"),
+        Text2d::new(""),
         TextFont {
             font: art.font.clone().into(),
             font_size: FontSize::Px(20.0),
             ..default()
         },
         TextColor(PLAYER_COLOURS[1]),
-        Transform::from_translation(
-            (layout::store_center(1) + Vec2::new(-420.0, 0.0)).extend(10.0),
-        ),
+        Transform::default(),
         Visibility::Hidden,
     ));
+}
+
+const BAR: [Action; 6] = [
+    Action::OpenMenu,
+    Action::Hint,
+    Action::Undo,
+    Action::Redo,
+    Action::ToggleMoves,
+    Action::Skip,
+];
+
+fn spawn_bar(mut commands: Commands, art: Res<Art>) {
     commands
         .spawn((
-            GameOverPanel,
+            DespawnOnExit(Screen::Playing),
             Node {
                 position_type: PositionType::Absolute,
-                width: percent(100),
-                height: percent(100),
-                justify_content: JustifyContent::Center,
-                align_items: AlignItems::Center,
-                ..default()
+                top: px(8),
+                left: px(8),
+                right: px(8),
+                justify_content: JustifyContent::FlexEnd,
+                ..row()
             },
-            Visibility::Hidden,
         ))
-        .with_children(|parent| {
-            parent
-                .spawn((
-                    Node {
-                        flex_direction: FlexDirection::Column,
-                        align_items: AlignItems::Center,
-                        padding: UiRect::all(px(28)),
-                        row_gap: px(16),
-                        border_radius: BorderRadius::all(px(18)),
-                        ..default()
-                    },
-                    BackgroundColor(Color::srgba(0.12, 0.07, 0.04, 0.93)),
-                ))
-                .with_children(|panel| {
-                    panel.spawn((
-                        GameOverText,
-                        Text::new(""),
-                        TextFont {
-                            font: art.bold.clone().into(),
-                            font_size: FontSize::Px(24.0),
-                            ..default()
-                        },
-                        TextColor(INK),
-                        TextLayout::justify(Justify::Center),
-                    ));
-                    panel.spawn(button(Action::NewGame, &font));
-                });
+        .with_children(|bar| {
+            for action in BAR {
+                bar.spawn(button(&art, action, ""));
+            }
         });
-}
-
-fn press_buttons(
-    mut commands: Commands,
-    buttons: Query<(&Interaction, &Action), Changed<Interaction>>,
-    mut settings: ResMut<Settings>,
-) {
-    for (interaction, action) in &buttons {
-        if *interaction != Interaction::Pressed {
-            continue;
-        }
-        match action {
-            Action::NewGame => commands.trigger(NewGame),
-            Action::Opponent => {
-                settings.opponent = next_opponent(settings.opponent);
-                commands.trigger(NewGame);
-            }
-            Action::First => {
-                settings.human_first = !settings.human_first;
-                commands.trigger(NewGame);
-            }
-            Action::Speed => settings.speed = settings.speed.next(),
-            Action::Skip => commands.trigger(Skip),
-        }
-    }
-}
-
-/// Easy, Medium, Hard, Master, then two players on one device.
-fn next_opponent(current: Opponent) -> Opponent {
-    let named = [
-        Level::easy(),
-        Level::medium(),
-        Level::hard(),
-        Level::master(),
-    ];
-    match current {
-        Opponent::Human => Opponent::Computer(named[0]),
-        Opponent::Computer(level) => match named.iter().position(|l| l.level == level.level) {
-            Some(i) if i + 1 < named.len() => Opponent::Computer(named[i + 1]),
-            _ => Opponent::Human,
+    commands.spawn((
+        FlipButton,
+        DespawnOnExit(Screen::Playing),
+        Button,
+        Action::Flip,
+        Node {
+            position_type: PositionType::Absolute,
+            width: px(84),
+            height: px(84),
+            align_items: AlignItems::Center,
+            justify_content: JustifyContent::Center,
+            border_radius: BorderRadius::all(px(42)),
+            ..default()
         },
+        BackgroundColor(BUTTON),
+        Visibility::Hidden,
+        children![(
+            ui::text(&art, "", 17.0),
+            TextLayout::justify(Justify::Center)
+        )],
+    ));
+}
+
+/// Whether the bar's `action` can do something now.
+fn available(action: Action, game: &Game, phase: Phase) -> bool {
+    let waiting = phase != Phase::Animating;
+    match action {
+        Action::Hint => phase == Phase::Waiting && game.human_to_move(),
+        Action::Undo => waiting && game.history.can_undo(),
+        Action::Redo => waiting && game.history.can_redo(),
+        Action::Skip => phase == Phase::Animating,
+        _ => true,
     }
 }
 
-fn label_buttons(
-    settings: Res<Settings>,
+fn bar_label(action: Action, lang: Lang) -> &'static str {
+    lang.tr(match action {
+        Action::OpenMenu => "hud.menu",
+        Action::Hint => "hud.hint",
+        Action::Undo => "hud.undo",
+        Action::Redo => "hud.redo",
+        Action::ToggleMoves => "hud.moves",
+        Action::Flip => "swap.button",
+        _ => "hud.skip",
+    })
+}
+
+fn label_bar(
+    prefs: Res<Prefs>,
+    game: Res<Game>,
     phase: Res<Phase>,
-    buttons: Query<(&Action, &Children)>,
+    mut buttons: Query<(&Action, &Children, &mut BackgroundColor, &Interaction)>,
     mut texts: Query<&mut Text>,
 ) {
-    for (action, children) in &buttons {
-        let label = match action {
-            Action::NewGame if *phase == Phase::Over => "Play again".to_owned(),
-            Action::NewGame => "New game".to_owned(),
-            Action::Opponent => match settings.opponent {
-                Opponent::Human => "2 players".to_owned(),
-                Opponent::Computer(level) => match level.name() {
-                    Some(name) => {
-                        format!("vs computer: {}{}", name[..1].to_uppercase(), &name[1..])
-                    }
-                    None => format!("vs computer: level {}", level.level),
-                },
-            },
-            Action::First if settings.human_first => "You start".to_owned(),
-            Action::First => "Computer starts".to_owned(),
-            Action::Speed => settings.speed.label().to_owned(),
-            Action::Skip => "Skip »".to_owned(),
-        };
+    for (action, children, mut colour, interaction) in &mut buttons {
+        if !BAR.contains(action) && *action != Action::Flip {
+            continue;
+        }
+        let label = bar_label(*action, prefs.lang());
         for &child in children {
             if let Ok(mut text) = texts.get_mut(child)
                 && text.0 != label
             {
-                text.0 = label.clone();
+                text.0 = label.to_owned();
             }
         }
+        let shown = if !available(*action, &game, *phase) {
+            BUTTON_OFF
+        } else if *interaction == Interaction::None {
+            BUTTON
+        } else {
+            ui::BUTTON_HOVER
+        };
+        colour.set_if_neq(BackgroundColor(shown));
     }
 }
 
-fn show_message(message: Res<Message>, mut line: Query<&mut Text2d, With<MessageLine>>) {
+fn show_message(
+    message: Res<Message>,
+    prefs: Res<Prefs>,
+    game: Res<Game>,
+    layout: Res<Layout>,
+    mut line: Query<&mut Text2d, With<MessageLine>>,
+) {
+    let shown = text::message(&message.0, &game, &layout, prefs.lang());
     for mut text in &mut line {
-        if text.0 != message.0 {
-            text.0 = message.0.clone();
+        if text.0 != shown {
+            text.0 = shown.clone();
         }
     }
 }
 
 fn show_thinking(
     thinking: Query<(), With<Thinking>>,
-    mut label: Query<&mut Visibility, With<ThinkingLabel>>,
+    prefs: Res<Prefs>,
+    layout: Res<Layout>,
+    mut label: Query<(&mut Visibility, &mut Text2d, &mut Transform), With<ThinkingLabel>>,
 ) {
     let shown = if thinking.is_empty() {
         Visibility::Hidden
     } else {
         Visibility::Visible
     };
-    for mut visibility in &mut label {
+    for (mut visibility, mut text, mut transform) in &mut label {
         visibility.set_if_neq(shown);
+        let at = layout.thinking_position().extend(10.0);
+        if transform.translation != at {
+            transform.translation = at;
+        }
+        let words = prefs.lang().tr("hud.thinking");
+        if text.0 != words {
+            text.0 = words.to_owned();
+        }
     }
 }
 
-fn show_game_over(
-    phase: Res<Phase>,
+/// The flip button shows while the human to move may flip the table, beside the right
+/// mandarin pit wherever the window puts it.
+fn place_flip_button(
     game: Res<Game>,
-    swept: Res<Swept>,
-    mut panel: Query<&mut Visibility, With<GameOverPanel>>,
-    mut texts: Query<&mut Text, With<GameOverText>>,
+    phase: Res<Phase>,
+    layout: Res<Layout>,
+    camera: Single<(&Camera, &GlobalTransform)>,
+    mut button: Single<(&mut Node, &mut Visibility), With<FlipButton>>,
 ) {
-    let over = *phase == Phase::Over;
-    for mut visibility in &mut panel {
-        visibility.set_if_neq(if over {
-            Visibility::Inherited
-        } else {
-            Visibility::Hidden
-        });
-    }
-    if !over {
+    let offer = *phase == Phase::Waiting && game.human_to_move() && game.pos().can_swap();
+    let (node, visibility) = &mut *button;
+    visibility.set_if_neq(if offer {
+        Visibility::Inherited
+    } else {
+        Visibility::Hidden
+    });
+    if !offer {
         return;
     }
-    let pos = &game.pos;
-    let name = |p: usize| match game.computer {
-        // Two humans, or the computer against itself: seats by number.
-        [None, None] | [Some(_), Some(_)] => format!("Player {}", p + 1),
-        c if c[p].is_some() => "Computer".to_owned(),
-        _ => "You".to_owned(),
-    };
-    let headline = match pos.places() {
-        Some(places) if places[0] == places[1] => "A draw!".to_owned(),
-        Some(places) => {
-            let winner = if places[0] < places[1] { 0 } else { 1 };
-            let human_beat_computer =
-                game.computer[winner].is_none() && game.computer.iter().any(Option::is_some);
-            if human_beat_computer {
-                "You win!".to_owned()
-            } else {
-                format!("{} wins", name(winner))
-            }
+    let (camera, transform) = *camera;
+    let anchor = layout.flip_button_position();
+    if let Ok(at) = camera.world_to_viewport(transform, anchor.extend(0.0)) {
+        let (left, top) = (px(at.x - 42.0), px(at.y - 42.0));
+        if node.left != left || node.top != top {
+            node.left = left;
+            node.top = top;
         }
-        None => String::new(),
-    };
-    let mut body = headline;
-    for p in 0..pos.players() {
-        body += &format!("\n{}: {}", name(p), text::final_count(pos, p, swept.0[p]));
     }
-    for mut text in &mut texts {
-        if text.0 != body {
-            text.0 = body.clone();
+}
+
+fn game_over(
+    mut commands: Commands,
+    phase: Res<Phase>,
+    game: Res<Game>,
+    prefs: Res<Prefs>,
+    swept: Res<Swept>,
+    art: Res<Art>,
+    roots: Query<Entity, With<GameOverRoot>>,
+) {
+    for root in &roots {
+        commands.entity(root).despawn();
+    }
+    if *phase != Phase::Over {
+        return;
+    }
+    let lang = prefs.lang();
+    let pos = game.pos();
+    let Some(places) = pos.places() else { return };
+    let players = pos.players();
+    let winners: Vec<usize> = (0..players).filter(|&p| places[p] == 1).collect();
+    let headline = if winners.len() > 1 {
+        lang.tr("over.draw").to_owned()
+    } else if game.mixed() && game.history.player_of(winners[0]).is_human() {
+        lang.tr("over.you_win").to_owned()
+    } else {
+        lang.trf("over.wins", &[("who", &text::who(&game, winners[0], lang))])
+    };
+    let mut order: Vec<usize> = (0..players).collect();
+    order.sort_by_key(|&p| places[p]);
+    commands
+        .spawn((
+            GameOverRoot,
+            DespawnOnExit(Screen::Playing),
+            ui::backdrop(0.25),
+        ))
+        .with_children(|b| {
+            b.spawn(panel(640.0)).with_children(|p| {
+                p.spawn((
+                    bold(&art, headline, 30.0),
+                    TextLayout::justify(Justify::Center),
+                ));
+                for side in order {
+                    let line = format!(
+                        "{}: {}",
+                        text::who(&game, side, lang),
+                        text::final_count(pos, side, swept.0[side], lang)
+                    );
+                    p.spawn((
+                        ui::text(&art, line, 19.0),
+                        TextColor(PLAYER_COLOURS[side].lighter(0.25)),
+                        TextLayout::justify(Justify::Center),
+                    ));
+                }
+                p.spawn(Node {
+                    justify_content: JustifyContent::Center,
+                    ..row()
+                })
+                .with_children(|r| {
+                    r.spawn(button(&art, Action::NewGame, lang.tr("over.play_again")));
+                    r.spawn(button(&art, Action::Undo, lang.tr("hud.undo")));
+                    r.spawn(button(&art, Action::OpenMenu, lang.tr("hud.menu")));
+                });
+            });
+        });
+}
+
+/// The list of moves at the left: number, side, move and what it took.
+fn move_list(
+    mut commands: Commands,
+    shown: Res<MovesShown>,
+    game: Res<Game>,
+    prefs: Res<Prefs>,
+    art: Res<Art>,
+    layout: Res<Layout>,
+    roots: Query<Entity, With<MoveListRoot>>,
+) {
+    for root in &roots {
+        commands.entity(root).despawn();
+    }
+    if !shown.0 {
+        return;
+    }
+    let lang = prefs.lang();
+    let entries = game.history.entries();
+    // The latest moves, as many as fit.
+    let first = entries.len().saturating_sub(18);
+    commands
+        .spawn((
+            MoveListRoot,
+            DespawnOnExit(Screen::Playing),
+            Node {
+                position_type: PositionType::Absolute,
+                left: px(8),
+                top: px(64),
+                flex_direction: FlexDirection::Column,
+                padding: UiRect::all(px(12)),
+                row_gap: px(2),
+                min_width: px(200),
+                border_radius: BorderRadius::all(px(12)),
+                ..default()
+            },
+            BackgroundColor(Color::srgba(0.10, 0.06, 0.03, 0.85)),
+            GlobalZIndex(5),
+        ))
+        .with_children(|list| {
+            list.spawn(bold(&art, lang.tr("moves.title"), 18.0));
+            if entries.is_empty() {
+                list.spawn(ui::text(&art, lang.tr("moves.none"), 15.0));
+            }
+            for (i, entry) in entries.iter().enumerate().skip(first) {
+                let mut line = format!("{}. {}", i + 1, notation(&layout, entry.mv));
+                if entry.mv == Move::Swap {
+                    line += lang.tr("moves.swap");
+                } else if entry.captured > 0 {
+                    line += &format!(", {}", lang.trf("moves.capture", &[("n", &entry.captured)]));
+                }
+                list.spawn((
+                    ui::text(&art, line, 15.0),
+                    TextColor(PLAYER_COLOURS[entry.side].lighter(0.3)),
+                ));
+            }
+        });
+}
+
+/// "3 »" for a move: the pit's number and the side of the screen the mover sowed toward.
+fn notation(layout: &Layout, mv: Move) -> String {
+    match mv {
+        Move::Sow { pit, dir } => {
+            let pit = usize::from(pit);
+            let arrow = match layout.side_for(geometry::owner(pit), dir) {
+                Side::Left => "«",
+                Side::Right => "»",
+            };
+            format!("{} {arrow}", geometry::pit_number(pit).unwrap_or(0))
         }
+        Move::Swap => String::new(),
     }
 }

@@ -1,12 +1,14 @@
 //! Mouse, drag, touch and keyboard: pick one of your pits, then a side of the screen. Left and
-//! right are always the screen's, on both rows. Nothing is taken while a move is shown or the
-//! computer is to play.
+//! right are always the screen's, on both rows. Nothing is taken while a move is shown, the
+//! computer is to play, an imported game replays or a panel is open.
 
 use bevy::prelude::*;
 
+use super::ai_turn::arrow_transform;
 use super::art::{Art, INK};
-use super::layout::{self, Side};
-use super::state::{Game, Phase, PlayMove, Skip};
+use super::layout::{Layout, Side};
+use super::persist::Replay;
+use super::state::{Game, Overlay, Phase, PlayMove, Screen, Skip};
 use crate::rules::{Direction, Move};
 
 /// The pit picked by the player, waiting for a direction.
@@ -27,7 +29,13 @@ const DRAG_THRESHOLD: f32 = 40.0;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Selection>().init_resource::<Drag>();
     app.add_systems(Startup, spawn_arrows);
-    app.add_systems(Update, (pointer, keyboard).in_set(super::GameSet::Input));
+    app.add_systems(
+        Update,
+        (pointer, keyboard)
+            .run_if(in_state(Screen::Playing).and(in_state(Overlay::None)))
+            .run_if(|replay: Res<Replay>| replay.0.is_empty())
+            .in_set(super::GameSet::Input),
+    );
     app.add_systems(
         Update,
         (clear_when_not_waiting, place_arrows)
@@ -37,12 +45,12 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// The pits the player to move may sow from, left to right on screen.
-pub fn playable_pits(game: &Game) -> Vec<usize> {
+pub fn playable_pits(game: &Game, layout: &Layout) -> Vec<usize> {
     if !game.human_to_move() {
         return Vec::new();
     }
     let mut pits: Vec<usize> = game
-        .pos
+        .pos()
         .legal_moves()
         .iter()
         .filter_map(|m| match *m {
@@ -53,16 +61,16 @@ pub fn playable_pits(game: &Game) -> Vec<usize> {
             _ => None,
         })
         .collect();
-    pits.sort_by(|&a, &b| layout::pit_center(a).x.total_cmp(&layout::pit_center(b).x));
+    pits.sort_by(|&a, &b| layout.pit_center(a).x.total_cmp(&layout.pit_center(b).x));
     pits
 }
 
 /// The move for sowing the selected `pit` toward `side` of the screen.
-pub fn move_toward(pit: usize, side: Side) -> Move {
+pub fn move_toward(layout: &Layout, pit: usize, side: Side) -> Move {
     let owner = crate::rules::geometry::owner(pit);
     Move::Sow {
         pit: pit as u8,
-        dir: layout::direction_for(owner, side),
+        dir: layout.direction_for(owner, side),
     }
 }
 
@@ -74,7 +82,6 @@ fn spawn_arrows(mut commands: Commands, art: Res<Art>) {
                 image: art.arrow.clone(),
                 color: INK,
                 custom_size: Some(Vec2::splat(48.0)),
-                flip_x: side == Side::Left,
                 ..default()
             },
             Transform::from_xyz(0.0, 0.0, 30.0),
@@ -91,6 +98,7 @@ fn pointer(
     cameras: Query<(&Camera, &GlobalTransform)>,
     game: Res<Game>,
     phase: Res<Phase>,
+    layout: Res<Layout>,
     mut selection: ResMut<Selection>,
     mut drag: ResMut<Drag>,
 ) {
@@ -115,14 +123,16 @@ fn pointer(
     if let Some(point) = pressed {
         if let Some(pit) = selection.0 {
             for side in [Side::Left, Side::Right] {
-                if point.distance(layout::arrow_position(pit, side)) < 34.0 {
-                    commands.trigger(PlayMove(move_toward(pit, side)));
+                if point.distance(layout.arrow_position(pit, side)) < 34.0 {
+                    commands.trigger(PlayMove(move_toward(&layout, pit, side)));
                     selection.0 = None;
                     return;
                 }
             }
         }
-        let hit = layout::pit_at(point).filter(|pit| playable_pits(&game).contains(pit));
+        let hit = layout
+            .pit_at(point)
+            .filter(|pit| playable_pits(&game, &layout).contains(pit));
         selection.0 = hit;
         drag.0 = hit.map(|pit| (pit, point));
     }
@@ -132,7 +142,7 @@ fn pointer(
         let dx = now.x - start.x;
         if dx.abs() > DRAG_THRESHOLD {
             let side = if dx < 0.0 { Side::Left } else { Side::Right };
-            commands.trigger(PlayMove(move_toward(pit, side)));
+            commands.trigger(PlayMove(move_toward(&layout, pit, side)));
             selection.0 = None;
             drag.0 = None;
         }
@@ -147,6 +157,7 @@ fn keyboard(
     keys: Res<ButtonInput<KeyCode>>,
     game: Res<Game>,
     phase: Res<Phase>,
+    layout: Res<Layout>,
     mut selection: ResMut<Selection>,
 ) {
     if keys.any_just_pressed([KeyCode::Space, KeyCode::KeyS]) {
@@ -155,14 +166,13 @@ fn keyboard(
     let choosing = [
         KeyCode::ArrowLeft,
         KeyCode::ArrowRight,
-        KeyCode::Escape,
         KeyCode::KeyZ,
         KeyCode::KeyX,
     ];
     if !keys.any_just_pressed(choosing) || *phase != Phase::Waiting || !game.human_to_move() {
         return;
     }
-    let pits = playable_pits(&game);
+    let pits = playable_pits(&game, &layout);
     let here = selection
         .0
         .and_then(|pit| pits.iter().position(|&p| p == pit));
@@ -172,14 +182,11 @@ fn keyboard(
     if keys.just_pressed(KeyCode::ArrowLeft) && !pits.is_empty() {
         selection.0 = Some(pits[here.map_or(pits.len() - 1, |i| i.saturating_sub(1))]);
     }
-    if keys.just_pressed(KeyCode::Escape) {
-        selection.0 = None;
-    }
     for (key, side) in [(KeyCode::KeyZ, Side::Left), (KeyCode::KeyX, Side::Right)] {
         if keys.just_pressed(key)
             && let Some(pit) = selection.0
         {
-            commands.trigger(PlayMove(move_toward(pit, side)));
+            commands.trigger(PlayMove(move_toward(&layout, pit, side)));
             selection.0 = None;
         }
     }
@@ -193,12 +200,13 @@ fn clear_when_not_waiting(phase: Res<Phase>, game: Res<Game>, mut selection: Res
 
 fn place_arrows(
     selection: Res<Selection>,
+    layout: Res<Layout>,
     mut arrows: Query<(&Arrow, &mut Transform, &mut Visibility)>,
 ) {
     for (Arrow(side), mut transform, mut visibility) in &mut arrows {
         match selection.0 {
             Some(pit) => {
-                transform.translation = layout::arrow_position(pit, *side).extend(30.0);
+                *transform = arrow_transform(&layout, pit, *side);
                 *visibility = Visibility::Visible;
             }
             None => *visibility = Visibility::Hidden,

@@ -1,26 +1,36 @@
 //! Where things are on screen, in world units: a fixed 1280 × 720 area that the camera fits to
-//! any window. Pure functions, so that hit tests and the direction mapping are tested without
+//! any window. Two boards: the 2-player rectangle (two rows, a half-moon mandarin pit at each
+//! end) and the 3-player triangle (a row along each side, a round mandarin pit at each corner).
+//! Pure functions of the board, so that hit tests and the direction mapping are tested without
 //! a window.
 
-use bevy::math::Vec2;
+use bevy::math::{Rot2, Vec2};
+use bevy::prelude::Resource;
 
 use crate::rules::Direction;
 use crate::rules::geometry::{self, ROW_LEN};
 
 /// The area the camera always shows whole.
 pub const WORLD: Vec2 = Vec2::new(1280.0, 720.0);
-/// Side of a citizen pit.
+/// Side of a citizen pit on the 2-player board.
 pub const PIT: f32 = 118.0;
-/// Gap between two citizen pits.
+/// Gap between two citizen pits on the 2-player board.
 const GAP: f32 = 10.0;
 /// Distance between the centres of the two rows.
 const ROW_SPACING: f32 = PIT + 14.0;
-/// Raise of the board above the window's centre, to leave room for the message line.
+/// Raise of the 2-player board above the window's centre, to leave room for the message line.
 const BOARD_Y: f32 = 20.0;
-/// Half-moon mandarin pits: width and height.
+/// Half-moon mandarin pits of the 2-player board: width and height.
 pub const MANDARIN_PIT: Vec2 = Vec2::new(110.0, 2.0 * PIT + 14.0);
-/// Where the stones of a store are laid out, relative to its centre.
-pub const STORE: Vec2 = Vec2::new(560.0, 64.0);
+/// The 3-player board: side of a citizen pit, step between pits, side of the triangle joining
+/// the mandarin pits' centres, diameter of a mandarin pit, and the bottom side's height.
+const PIT3: f32 = 84.0;
+const STEP3: f32 = 92.0;
+const SIDE3: f32 = 620.0;
+const MANDARIN3: f32 = 116.0;
+const BOTTOM3: f32 = -262.0;
+/// Wood around the 3-player board's triangle of mandarin pits.
+pub const WOOD_MARGIN: f32 = MANDARIN3 / 2.0 + 20.0;
 
 /// A side of the screen, for the arrows: left and right always mean the screen's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,127 +39,326 @@ pub enum Side {
     Right,
 }
 
-/// Centre of ring index `index` on the 2-player board. Player 0's row runs left to right along
-/// the bottom, player 1's runs right to left along the top (left to right from that seat).
-pub fn pit_center(index: usize) -> Vec2 {
-    let step = PIT + GAP;
-    let half_row = (ROW_LEN as f32 - 1.0) / 2.0;
-    let bottom = BOARD_Y - ROW_SPACING / 2.0;
-    let top = BOARD_Y + ROW_SPACING / 2.0;
-    let mandarin_x = (half_row + 0.5) * step + MANDARIN_PIT.x / 2.0 + GAP / 2.0;
-    match index {
-        0..=4 => Vec2::new((index as f32 - half_row) * step, bottom),
-        5 => Vec2::new(mandarin_x, BOARD_Y),
-        6..=10 => Vec2::new((half_row - (index - 6) as f32) * step, top),
-        _ => Vec2::new(-mandarin_x, BOARD_Y),
+/// The board on screen, for 2 or 3 players.
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    players: usize,
+}
+
+impl Default for Layout {
+    fn default() -> Layout {
+        Layout::new(2)
     }
 }
 
-/// The whole board's size (citizen pits, mandarin pits and a rim).
-pub fn board_size() -> Vec2 {
-    let width = 2.0 * pit_center(5).x + MANDARIN_PIT.x + 2.0 * 26.0;
-    Vec2::new(width, MANDARIN_PIT.y + 2.0 * 26.0)
-}
+impl Layout {
+    pub fn new(players: usize) -> Layout {
+        Layout {
+            players: if players == 3 { 3 } else { 2 },
+        }
+    }
 
-/// Centre of `player`'s store: under the bottom row for player 0, above the top row for 1.
-pub fn store_center(player: usize) -> Vec2 {
-    let offset = board_size().y / 2.0 + STORE.y / 2.0 + 18.0;
-    if player == 0 {
-        Vec2::new(0.0, BOARD_Y - offset)
-    } else {
-        Vec2::new(0.0, BOARD_Y + offset)
+    pub fn players(&self) -> usize {
+        self.players
+    }
+
+    /// Ring slots: citizen and mandarin pits.
+    pub fn ring(&self) -> usize {
+        geometry::ring_len(self.players)
+    }
+
+    fn triangle(&self) -> bool {
+        self.players == 3
+    }
+
+    /// The corners of the triangle (the mandarin pits' centres): the one before player `p`'s
+    /// row, going round counter-clockwise from the bottom left.
+    fn corner(p: usize) -> Vec2 {
+        let height = SIDE3 * 3f32.sqrt() / 2.0;
+        match p % 3 {
+            0 => Vec2::new(-SIDE3 / 2.0, BOTTOM3),
+            1 => Vec2::new(SIDE3 / 2.0, BOTTOM3),
+            _ => Vec2::new(0.0, BOTTOM3 + height),
+        }
+    }
+
+    /// The centres of the 3-player board's mandarin pits, counter-clockwise.
+    pub fn corners(&self) -> [Vec2; 3] {
+        [0, 1, 2].map(Layout::corner)
+    }
+
+    /// The direction player `p`'s row runs in ring order (toward higher indices).
+    pub fn row_direction(&self, p: usize) -> Vec2 {
+        if self.triangle() {
+            (Layout::corner(p + 1) - Layout::corner(p)).normalize()
+        } else if p == 0 {
+            Vec2::X
+        } else {
+            Vec2::NEG_X
+        }
+    }
+
+    /// The unit vector from player `p`'s row away from the board's middle.
+    pub fn outward(&self, p: usize) -> Vec2 {
+        let d = self.row_direction(p);
+        Vec2::new(d.y, -d.x)
+    }
+
+    /// Centre of ring index `index`. On the 2-player board player 0's row runs left to right
+    /// along the bottom and player 1's right to left along the top; on the triangle the rows
+    /// go round counter-clockwise from the bottom.
+    pub fn pit_center(&self, index: usize) -> Vec2 {
+        let owner = geometry::owner(index);
+        if self.triangle() {
+            if geometry::is_mandarin(index) {
+                return Layout::corner(owner + 1);
+            }
+            let k = (index % (ROW_LEN + 1)) as f32 - 2.0;
+            let middle = (Layout::corner(owner) + Layout::corner(owner + 1)) / 2.0;
+            return middle + self.row_direction(owner) * k * STEP3;
+        }
+        let step = PIT + GAP;
+        let half_row = (ROW_LEN as f32 - 1.0) / 2.0;
+        let bottom = BOARD_Y - ROW_SPACING / 2.0;
+        let top = BOARD_Y + ROW_SPACING / 2.0;
+        let mandarin_x = (half_row + 0.5) * step + MANDARIN_PIT.x / 2.0 + GAP / 2.0;
+        match index {
+            0..=4 => Vec2::new((index as f32 - half_row) * step, bottom),
+            5 => Vec2::new(mandarin_x, BOARD_Y),
+            6..=10 => Vec2::new((half_row - (index - 6) as f32) * step, top),
+            _ => Vec2::new(-mandarin_x, BOARD_Y),
+        }
+    }
+
+    /// Width and height of pit `index`, before its rotation.
+    pub fn pit_size(&self, index: usize) -> Vec2 {
+        match (self.triangle(), geometry::is_mandarin(index)) {
+            (true, true) => Vec2::splat(MANDARIN3),
+            (true, false) => Vec2::splat(PIT3),
+            (false, true) => MANDARIN_PIT,
+            (false, false) => Vec2::splat(PIT),
+        }
+    }
+
+    /// Rotation of pit `index` (its row's slope).
+    pub fn pit_angle(&self, index: usize) -> f32 {
+        if self.triangle() && !geometry::is_mandarin(index) {
+            self.row_direction(geometry::owner(index)).to_angle()
+        } else {
+            0.0
+        }
+    }
+
+    /// Whether mandarin pits are round (the triangle) rather than half-moons.
+    pub fn round_mandarin_pits(&self) -> bool {
+        self.triangle()
+    }
+
+    /// The wooden board's size and centre.
+    pub fn board_rect(&self) -> (Vec2, Vec2) {
+        if self.triangle() {
+            let height = SIDE3 * 3f32.sqrt() / 2.0;
+            let size = Vec2::new(SIDE3, height) + 2.0 * WOOD_MARGIN;
+            let centre = Vec2::new(0.0, BOTTOM3 + height / 2.0);
+            return (size, centre);
+        }
+        let width = 2.0 * self.pit_center(5).x + MANDARIN_PIT.x + 2.0 * 26.0;
+        (
+            Vec2::new(width, MANDARIN_PIT.y + 2.0 * 26.0),
+            Vec2::new(0.0, BOARD_Y),
+        )
+    }
+
+    /// Size of a store.
+    pub fn store_size(&self) -> Vec2 {
+        if self.triangle() {
+            Vec2::new(250.0, 118.0)
+        } else {
+            Vec2::new(560.0, 64.0)
+        }
+    }
+
+    /// Centre of `player`'s store: under the bottom row and over the top row on the 2-player
+    /// board; in the free corners of the window beside the triangle.
+    pub fn store_center(&self, player: usize) -> Vec2 {
+        if self.triangle() {
+            return match player {
+                0 => Vec2::new(470.0, -190.0),
+                1 => Vec2::new(470.0, 150.0),
+                _ => Vec2::new(-470.0, 150.0),
+            };
+        }
+        let (board, _) = self.board_rect();
+        let offset = board.y / 2.0 + self.store_size().y / 2.0 + 18.0;
+        if player == 0 {
+            Vec2::new(0.0, BOARD_Y - offset)
+        } else {
+            Vec2::new(0.0, BOARD_Y + offset)
+        }
+    }
+
+    /// Where the label of `player`'s store goes.
+    pub fn store_label_position(&self, player: usize) -> Vec2 {
+        let store = self.store_size();
+        if self.triangle() {
+            self.store_center(player) - Vec2::new(0.0, store.y / 2.0 + 42.0)
+        } else {
+            self.store_center(player) + Vec2::new(store.x / 2.0 + 120.0, 0.0)
+        }
+    }
+
+    /// Where the "thinking…" label goes.
+    pub fn thinking_position(&self) -> Vec2 {
+        if self.triangle() {
+            Vec2::new(0.0, -25.0)
+        } else {
+            self.store_center(1) + Vec2::new(-420.0, 0.0)
+        }
+    }
+
+    /// Centre of the round table-flip button: right of the right-hand mandarin pit.
+    pub fn flip_button_position(&self) -> Vec2 {
+        let (board, centre) = self.board_rect();
+        Vec2::new(board.x / 2.0 + 70.0, centre.y)
+    }
+
+    /// Where the hand holds stones above `index` while sowing.
+    pub fn hand_position(&self, index: usize) -> Vec2 {
+        self.pit_center(index) + Vec2::new(0.0, 46.0)
+    }
+
+    /// A stone's place inside pit `index`: a loose spiral from the centre, jittered by `seed`,
+    /// so that a pile looks like a pile and never leaves the pit.
+    pub fn stone_offset(&self, index: usize, slot: usize, seed: u32) -> Vec2 {
+        let mandarin_pit = geometry::is_mandarin(index);
+        let size = self.pit_size(index);
+        let golden = 2.399_963_f32;
+        let radius_limit = match (mandarin_pit, self.triangle()) {
+            (true, false) => 40.0,
+            (true, true) => size.x / 2.0 - 30.0,
+            (false, _) => size.x / 2.0 - 16.0,
+        };
+        let r = (8.0 * (slot as f32).sqrt()).min(radius_limit);
+        let jitter = (hash(seed ^ slot as u32) % 1000) as f32 / 1000.0 - 0.5;
+        let angle = slot as f32 * golden + jitter;
+        // In a mandarin pit the stones gather below the mandarin piece, which sits higher up.
+        let (squash, centre) = match (mandarin_pit, self.triangle()) {
+            (true, false) => (Vec2::new(0.8, 1.2), Vec2::new(0.0, -44.0)),
+            (true, true) => (Vec2::new(1.0, 0.6), Vec2::new(0.0, -18.0)),
+            (false, _) => (Vec2::ONE, Vec2::ZERO),
+        };
+        centre + Vec2::new(angle.cos(), angle.sin()) * r * squash
+    }
+
+    /// Where a mandarin piece sits in its mandarin pit.
+    pub fn piece_offset(&self) -> Vec2 {
+        if self.triangle() {
+            Vec2::new(0.0, 20.0)
+        } else {
+            Vec2::new(0.0, 50.0)
+        }
+    }
+
+    /// A stone's place in a store: rows of small stones from the left, after the mandarins.
+    pub fn store_offset(&self, slot: usize) -> Vec2 {
+        let store = self.store_size();
+        let (per_row, rows) = if self.triangle() { (14, 5) } else { (36, 2) };
+        let (row, col) = ((slot % (per_row * rows)) / per_row, slot % per_row);
+        Vec2::new(
+            -store.x / 2.0 + 60.0 + col as f32 * 13.5,
+            store.y / 2.0 - 20.0 - row as f32 * 21.0,
+        )
+    }
+
+    /// A captured mandarin's place in a store: at the left end.
+    pub fn store_mandarin_offset(&self, slot: usize) -> Vec2 {
+        let store = self.store_size();
+        Vec2::new(
+            -store.x / 2.0 + 22.0,
+            store.y / 2.0 - 20.0 - slot as f32 * 26.0,
+        )
+    }
+
+    /// The ring index under `point`, if any.
+    pub fn pit_at(&self, point: Vec2) -> Option<usize> {
+        (0..self.ring()).find(|&i| {
+            let local = Rot2::radians(-self.pit_angle(i)) * (point - self.pit_center(i));
+            let half = self.pit_size(i) / 2.0;
+            if self.triangle() && geometry::is_mandarin(i) {
+                local.length() <= half.x
+            } else {
+                local.x.abs() <= half.x && local.y.abs() <= half.y
+            }
+        })
+    }
+
+    /// Which sowing direction the screen's `side` means on `player`'s row.
+    pub fn direction_for(&self, player: usize, side: Side) -> Direction {
+        // Counter-clockwise is toward higher ring indices, along the row's direction: it goes
+        // right on screen when that direction points right.
+        let ccw_goes_right = self.row_direction(player).x > 0.0;
+        if ccw_goes_right == (side == Side::Right) {
+            Direction::CounterClockwise
+        } else {
+            Direction::Clockwise
+        }
+    }
+
+    /// The screen side a sowing direction goes toward on `player`'s row.
+    pub fn side_for(&self, player: usize, dir: Direction) -> Side {
+        if self.direction_for(player, Side::Left) == dir {
+            Side::Left
+        } else {
+            Side::Right
+        }
+    }
+
+    /// The unit vector an arrow for `side` points along on `player`'s row.
+    pub fn arrow_direction(&self, player: usize, side: Side) -> Vec2 {
+        match self.direction_for(player, side) {
+            Direction::CounterClockwise => self.row_direction(player),
+            Direction::Clockwise => -self.row_direction(player),
+        }
+    }
+
+    /// Where the two arrows of a selected pit go: inside the pit, toward the board's edge, one
+    /// each way along the row.
+    pub fn arrow_position(&self, index: usize, side: Side) -> Vec2 {
+        let owner = geometry::owner(index);
+        let inset = self.pit_size(index).y / 2.0 - 18.0;
+        self.pit_center(index)
+            + self.arrow_direction(owner, side) * 30.0
+            + self.outward(owner) * inset
+    }
+
+    /// Where the count badge of pit `index` goes: a corner toward the middle of the board.
+    pub fn badge_position(&self, index: usize) -> Vec2 {
+        let size = self.pit_size(index);
+        if self.triangle() {
+            let centre = self.pit_center(index);
+            let middle = self.corners().iter().sum::<Vec2>() / 3.0;
+            let inward = if geometry::is_mandarin(index) {
+                (middle - centre).normalize()
+            } else {
+                -self.outward(geometry::owner(index))
+            };
+            return centre + inward * (size.y / 2.0 + 12.0);
+        }
+        let corner = Vec2::new(
+            if geometry::is_mandarin(index) {
+                26.0
+            } else {
+                16.0
+            },
+            14.0,
+        );
+        self.pit_center(index) + size / 2.0 - corner
     }
 }
 
 /// Where the message line sits.
 pub fn message_position() -> Vec2 {
     Vec2::new(0.0, -WORLD.y / 2.0 + 28.0)
-}
-
-/// Where the hand holds stones above `index` while sowing.
-pub fn hand_position(index: usize) -> Vec2 {
-    pit_center(index) + Vec2::new(0.0, 46.0)
-}
-
-/// A stone's place inside a pit: a loose spiral from the centre, jittered by `seed`, so that a
-/// pile looks like a pile and never leaves the pit.
-pub fn stone_offset(slot: usize, seed: u32, mandarin_pit: bool) -> Vec2 {
-    let golden = 2.399_963_f32;
-    let radius_limit = if mandarin_pit { 40.0 } else { PIT / 2.0 - 16.0 };
-    let r = (8.0 * (slot as f32).sqrt()).min(radius_limit);
-    let jitter = (hash(seed ^ slot as u32) % 1000) as f32 / 1000.0 - 0.5;
-    let angle = slot as f32 * golden + jitter;
-    // In a mandarin pit the stones gather below the mandarin piece, which sits higher up.
-    let (squash, centre) = if mandarin_pit {
-        (Vec2::new(0.8, 1.2), Vec2::new(0.0, -44.0))
-    } else {
-        (Vec2::ONE, Vec2::ZERO)
-    };
-    centre + Vec2::new(angle.cos(), angle.sin()) * r * squash
-}
-
-/// A stone's place in a store: rows of small stones from the left.
-pub fn store_offset(slot: usize) -> Vec2 {
-    let per_row = 36;
-    let (row, col) = ((slot % 72) / per_row, slot % per_row);
-    Vec2::new(
-        -STORE.x / 2.0 + 60.0 + col as f32 * 13.5,
-        12.0 - row as f32 * 22.0,
-    )
-}
-
-/// A captured mandarin's place in a store: at the left end.
-pub fn store_mandarin_offset(slot: usize) -> Vec2 {
-    Vec2::new(-STORE.x / 2.0 + 22.0, 12.0 - slot as f32 * 26.0)
-}
-
-/// The ring index under `point`, if any.
-pub fn pit_at(point: Vec2) -> Option<usize> {
-    (0..12).find(|&i| {
-        let d = (point - pit_center(i)).abs();
-        let half = if geometry::is_mandarin(i) {
-            MANDARIN_PIT / 2.0
-        } else {
-            Vec2::splat(PIT / 2.0)
-        };
-        d.x <= half.x && d.y <= half.y
-    })
-}
-
-/// Which sowing direction the screen's `side` means on `player`'s row.
-pub fn direction_for(player: usize, side: Side) -> Direction {
-    // Player 0's row runs left to right on screen, so right is toward higher pit numbers;
-    // player 1's runs right to left.
-    let toward_higher = if player == 0 {
-        side == Side::Right
-    } else {
-        side == Side::Left
-    };
-    if toward_higher {
-        Direction::CounterClockwise
-    } else {
-        Direction::Clockwise
-    }
-}
-
-/// The screen side a sowing direction goes toward on `player`'s row.
-pub fn side_for(player: usize, dir: Direction) -> Side {
-    if direction_for(player, Side::Left) == dir {
-        Side::Left
-    } else {
-        Side::Right
-    }
-}
-
-/// Where the two arrows of a selected pit go: under the bottom row, over the top row.
-pub fn arrow_position(index: usize, side: Side) -> Vec2 {
-    let dx = if side == Side::Left { -30.0 } else { 30.0 };
-    let dy = if geometry::owner(index) == 0 {
-        -PIT / 2.0 + 18.0
-    } else {
-        PIT / 2.0 - 18.0
-    };
-    pit_center(index) + Vec2::new(dx, dy)
 }
 
 fn hash(mut x: u32) -> u32 {
@@ -164,49 +373,94 @@ fn hash(mut x: u32) -> u32 {
 mod tests {
     use super::*;
 
+    const BOARDS: [Layout; 2] = [Layout { players: 2 }, Layout { players: 3 }];
+
     #[test]
-    fn left_and_right_are_the_screen_s_on_both_rows() {
-        // Bottom row: sowing right goes to higher ring indices.
-        assert_eq!(direction_for(0, Side::Right), Direction::CounterClockwise);
-        assert_eq!(direction_for(0, Side::Left), Direction::Clockwise);
-        // Top row: ring 6 is at the right, so going left goes to higher ring indices.
-        assert_eq!(direction_for(1, Side::Left), Direction::CounterClockwise);
-        assert_eq!(direction_for(1, Side::Right), Direction::Clockwise);
-        for player in 0..2 {
-            for side in [Side::Left, Side::Right] {
-                let dir = direction_for(player, side);
-                assert_eq!(side_for(player, dir), side);
-                // The next pit that way is really on that side of the screen.
-                let pit = geometry::row(player).start + 2;
-                let next = match dir {
-                    Direction::CounterClockwise => pit + 1,
-                    Direction::Clockwise => pit - 1,
-                };
-                let dx = pit_center(next).x - pit_center(pit).x;
-                assert_eq!(dx < 0.0, side == Side::Left, "player {player} {side:?}");
+    fn left_and_right_are_the_screen_s_on_every_row() {
+        let two = Layout::new(2);
+        // Bottom row: sowing right goes to higher ring indices; top row: the other way.
+        assert_eq!(
+            two.direction_for(0, Side::Right),
+            Direction::CounterClockwise
+        );
+        assert_eq!(
+            two.direction_for(1, Side::Left),
+            Direction::CounterClockwise
+        );
+        for layout in BOARDS {
+            for player in 0..layout.players() {
+                for side in [Side::Left, Side::Right] {
+                    let dir = layout.direction_for(player, side);
+                    assert_eq!(layout.side_for(player, dir), side);
+                    // The next pit that way is really on that side of the screen.
+                    let pit = geometry::row(player).start + 2;
+                    let next = match dir {
+                        Direction::CounterClockwise => pit + 1,
+                        Direction::Clockwise => pit - 1,
+                    };
+                    let dx = layout.pit_center(next).x - layout.pit_center(pit).x;
+                    assert_eq!(dx < 0.0, side == Side::Left, "{layout:?} {player} {side:?}");
+                    // And its arrow sits on that side of the pit.
+                    let ax = layout.arrow_position(pit, side).x - layout.pit_center(pit).x;
+                    assert_eq!(ax < 0.0, side == Side::Left);
+                }
             }
         }
     }
 
     #[test]
     fn every_pit_is_hit_at_its_centre_and_stones_stay_inside() {
-        for i in 0..12 {
-            assert_eq!(pit_at(pit_center(i)), Some(i));
-            for slot in 0..40 {
-                let p = pit_center(i) + stone_offset(slot, 7, geometry::is_mandarin(i));
-                assert_eq!(pit_at(p), Some(i), "pit {i} slot {slot}");
+        for layout in BOARDS {
+            for i in 0..layout.ring() {
+                assert_eq!(layout.pit_at(layout.pit_center(i)), Some(i), "{layout:?}");
+                for slot in 0..40 {
+                    let p = layout.pit_center(i) + layout.stone_offset(i, slot, 7);
+                    assert_eq!(layout.pit_at(p), Some(i), "{layout:?} pit {i} slot {slot}");
+                }
+                let arrow = layout.arrow_position(i, Side::Left);
+                if !geometry::is_mandarin(i) {
+                    assert_eq!(layout.pit_at(arrow), Some(i), "arrows sit on their pit");
+                }
+            }
+            assert_eq!(layout.pit_at(Vec2::new(0.0, 355.0)), None);
+        }
+    }
+
+    #[test]
+    fn pits_do_not_overlap() {
+        for layout in BOARDS {
+            for a in 0..layout.ring() {
+                for b in a + 1..layout.ring() {
+                    let distance = layout.pit_center(a).distance(layout.pit_center(b));
+                    let reach =
+                        (layout.pit_size(a).min_element() + layout.pit_size(b).min_element()) / 2.0;
+                    assert!(distance >= reach, "{layout:?}: pits {a} and {b}");
+                }
             }
         }
-        assert_eq!(pit_at(Vec2::new(0.0, 340.0)), None);
     }
 
     #[test]
     fn the_board_and_stores_fit_the_world() {
-        let board = board_size();
-        assert!(board.x < WORLD.x && board.y < WORLD.y);
-        for p in 0..2 {
-            let c = store_center(p);
-            assert!(c.y.abs() + STORE.y / 2.0 < WORLD.y / 2.0);
+        for layout in BOARDS {
+            let (board, centre) = layout.board_rect();
+            assert!(board.x < WORLD.x && centre.y.abs() + board.y / 2.0 <= WORLD.y / 2.0 + 1.0);
+            for p in 0..layout.players() {
+                let c = layout.store_center(p);
+                let store = layout.store_size();
+                assert!(
+                    c.y.abs() + store.y / 2.0 < WORLD.y / 2.0,
+                    "{layout:?} store {p}"
+                );
+                assert!(
+                    c.x.abs() + store.x / 2.0 < WORLD.x / 2.0,
+                    "{layout:?} store {p}"
+                );
+                for slot in 0..75 {
+                    let stone = layout.store_offset(slot);
+                    assert!(stone.x.abs() <= store.x / 2.0 && stone.y.abs() <= store.y / 2.0);
+                }
+            }
         }
     }
 }

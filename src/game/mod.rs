@@ -1,23 +1,31 @@
 //! The Bevy game: the board, a sprite per stone, three ways to move, the computer's turns off
-//! the frame, and the move shown event by event. The rules state is a resource; the screen only
-//! ever shows it.
+//! the frame, the move shown event by event, and around it the title screen, the menu, hints,
+//! undo, sound and the saved game. The rules state is a resource; the screen only ever shows it.
 
+mod actions;
 mod ai_turn;
 mod animation;
 mod art;
 mod board;
 pub mod capture;
+mod hint;
 mod hud;
 pub mod input;
 pub mod layout;
+mod menu;
 pub mod pebbles;
+pub mod persist;
+mod sound;
 pub mod state;
 mod text;
+mod title;
 mod turn;
+mod ui;
 
 use bevy::prelude::*;
 
-pub use state::{Game, Opponent, Phase, Settings, Speed};
+pub use actions::Action;
+pub use state::{Game, Launch, Overlay, Phase, Prefs, Screen};
 
 /// The order of a frame's work: read input, think, show the move, then draw the rest.
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
@@ -29,7 +37,8 @@ pub enum GameSet {
 }
 
 /// Everything of the game but Bevy's own plugins: add it after `DefaultPlugins` (or, in tests,
-/// after the minimal set) and `TweeningPlugin`, with a `Settings` resource.
+/// after the minimal set with `StatesPlugin`) and `TweeningPlugin`. `Prefs`, `Launch` and
+/// `Files` resources inserted before are used; without `Files` nothing is kept on disk.
 pub fn plugin(app: &mut App) {
     app.configure_sets(
         Update,
@@ -41,9 +50,16 @@ pub fn plugin(app: &mut App) {
         )
             .chain(),
     );
-    app.init_resource::<Settings>();
-    let settings = app.world().resource::<Settings>().clone();
-    app.insert_resource(Game::new(&settings, 0));
+    app.init_resource::<Prefs>().init_resource::<Launch>();
+    let launch = app.world().resource::<Launch>().clone();
+    let prefs = app.world().resource::<Prefs>().clone();
+    app.insert_resource(Game::new(&prefs, &launch, 0));
+    app.insert_state(if launch.skip_title {
+        Screen::Playing
+    } else {
+        Screen::Title
+    });
+    app.init_state::<Overlay>();
     app.add_plugins((
         art::plugin,
         pebbles::plugin,
@@ -52,7 +68,16 @@ pub fn plugin(app: &mut App) {
         turn::plugin,
         ai_turn::plugin,
         input::plugin,
+        actions::plugin,
         hud::plugin,
+        hint::plugin,
+        menu::plugin,
+        title::plugin,
+        persist::plugin,
+        sound::plugin,
         capture::plugin,
     ));
+    app.add_systems(Startup, |mut commands: Commands| {
+        commands.trigger(state::NewGame)
+    });
 }

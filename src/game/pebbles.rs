@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use bevy_tweening::TweenAnim;
 
 use super::art::{Art, PEBBLE_SHADES};
-use super::layout;
+use super::layout::Layout;
 use crate::rules::Position;
 use crate::rules::geometry;
 
@@ -46,21 +46,21 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// Where the stone in `slot` of pit `index` rests.
-pub fn pit_spot(entity: Entity, index: usize, slot: usize) -> Vec3 {
-    let offset = layout::stone_offset(slot, entity.index_u32(), geometry::is_mandarin(index));
-    (layout::pit_center(index) + offset).extend(2.0 + slot as f32 * 0.01)
+pub fn pit_spot(layout: &Layout, entity: Entity, index: usize, slot: usize) -> Vec3 {
+    let offset = layout.stone_offset(index, slot, entity.index_u32());
+    (layout.pit_center(index) + offset).extend(2.0 + slot as f32 * 0.01)
 }
 
-pub fn store_spot(player: usize, slot: usize) -> Vec3 {
-    (layout::store_center(player) + layout::store_offset(slot)).extend(2.0 + slot as f32 * 0.001)
+pub fn store_spot(layout: &Layout, player: usize, slot: usize) -> Vec3 {
+    (layout.store_center(player) + layout.store_offset(slot)).extend(2.0 + slot as f32 * 0.001)
 }
 
-pub fn store_piece_spot(player: usize, slot: usize) -> Vec3 {
-    (layout::store_center(player) + layout::store_mandarin_offset(slot)).extend(3.0)
+pub fn store_piece_spot(layout: &Layout, player: usize, slot: usize) -> Vec3 {
+    (layout.store_center(player) + layout.store_mandarin_offset(slot)).extend(3.0)
 }
 
-pub fn piece_spot(player: usize) -> Vec3 {
-    (layout::pit_center(geometry::mandarin_pit(player)) + Vec2::new(0.0, 50.0)).extend(1.5)
+pub fn piece_spot(layout: &Layout, player: usize) -> Vec3 {
+    (layout.pit_center(geometry::mandarin_pit(player)) + layout.piece_offset()).extend(1.5)
 }
 
 pub fn pebble(art: &Art, seed: u32) -> impl Bundle {
@@ -91,7 +91,13 @@ pub fn mandarin(art: &Art) -> impl Bundle {
 
 /// Make the stones on screen exactly those of `pos`: reuse entities, spawn or despawn the
 /// difference, stop their animations and put each in its place.
-pub fn sync(commands: &mut Commands, places: &mut Places, pos: &Position, art: &Art) {
+pub fn sync(
+    commands: &mut Commands,
+    places: &mut Places,
+    pos: &Position,
+    art: &Art,
+    layout: &Layout,
+) {
     let players = pos.players();
     let ring = pos.pits().len();
     let mut small: Vec<Entity> = places.pits.drain(..).flatten().collect();
@@ -109,7 +115,7 @@ pub fn sync(commands: &mut Commands, places: &mut Places, pos: &Position, art: &
     for index in 0..ring {
         for slot in 0..usize::from(pos.pits()[index]) {
             let e = take_small(commands);
-            place(commands, e, pit_spot(e, index, slot));
+            place(commands, e, pit_spot(layout, e, index, slot));
             places.pits[index].push(e);
         }
     }
@@ -117,7 +123,7 @@ pub fn sync(commands: &mut Commands, places: &mut Places, pos: &Position, art: &
     for player in 0..players {
         for slot in 0..pos.store(player).stones.max(0) as usize {
             let e = take_small(commands);
-            place(commands, e, store_spot(player, slot));
+            place(commands, e, store_spot(layout, player, slot));
             places.stores[player].push(e);
         }
     }
@@ -134,12 +140,12 @@ pub fn sync(commands: &mut Commands, places: &mut Places, pos: &Position, art: &
     for player in 0..players {
         if pos.has_mandarin(player) {
             let e = take_big(commands);
-            place(commands, e, piece_spot(player));
+            place(commands, e, piece_spot(layout, player));
             places.pieces[player] = Some(e);
         }
         for slot in 0..usize::from(pos.store(player).mandarins) {
             let e = take_big(commands);
-            place(commands, e, store_piece_spot(player, slot));
+            place(commands, e, store_piece_spot(layout, player, slot));
             places.store_pieces[player].push(e);
         }
     }

@@ -1,112 +1,100 @@
-//! The match in progress as a resource, the players' settings, and the phase of the turn.
+//! The match in progress as a resource, the player's settings, and the phase of the turn.
 
 use bevy::prelude::*;
 
 use crate::ai::Level;
-use crate::rules::{Position, RuleSet, presets};
+use crate::rules::{Event, Position};
+use crate::session::{History, Lang, Seat, Settings, Storage};
 
-/// The rules state the board shows. Only `turn` changes it, through `Position::play`.
+/// The match the board shows. Only `turn` changes it, through the rules.
 #[derive(Resource)]
 pub struct Game {
-    pub pos: Position,
-    /// Per seat: the computer's level, or `None` for a human.
-    pub computer: [Option<Level>; 2],
-    /// Bumped by every new game: a computer move thought out for an older game is dropped.
+    pub history: History,
+    /// Bumped by every new game, undo and redo: a computer move thought out for an older
+    /// position is dropped.
     pub generation: u64,
 }
 
 impl Game {
-    pub fn new(settings: &Settings, generation: u64) -> Game {
-        let computer = match settings.opponent {
-            _ if settings.autoplay => [Some(settings.autoplay_level); 2],
-            Opponent::Human => [None, None],
-            Opponent::Computer(level) if settings.human_first => [None, Some(level)],
-            Opponent::Computer(level) => [Some(level), None],
-        };
+    /// A new match with the settings' rules and seats (the computer on every seat when
+    /// `launch.autoplay` is set).
+    pub fn new(settings: &Settings, launch: &Launch, generation: u64) -> Game {
+        let mut seats = settings.seats();
+        if let Some(level) = launch.autoplay {
+            seats.fill(Seat::Computer(level.level));
+        }
         Game {
-            pos: Position::new(settings.rules),
-            computer,
+            history: History::new(&settings.preset().id, settings.rules(), seats),
             generation,
         }
     }
 
-    /// Whether a human plays the seat to move.
+    /// The rules state now.
+    pub fn pos(&self) -> &Position {
+        self.history.position()
+    }
+
+    /// Whether a human plays the side to move.
     pub fn human_to_move(&self) -> bool {
-        !self.pos.is_over() && self.computer[self.pos.to_move()].is_none()
+        self.history.to_play().is_some_and(Seat::is_human)
+    }
+
+    /// The computer's level for the side to move, if the computer plays it.
+    pub fn computer_to_move(&self) -> Option<Level> {
+        self.history.to_play().and_then(Seat::level)
+    }
+
+    /// Whether any side is played by the computer, and any by a human.
+    pub fn mixed(&self) -> bool {
+        let seats = self.history.seats();
+        seats.iter().any(|s| s.is_human()) && seats.iter().any(|s| !s.is_human())
+    }
+
+    /// Whether a move has been played and the game is not over: leaving it loses something.
+    pub fn in_progress(&self) -> bool {
+        !self.history.entries().is_empty() && !self.pos().is_over()
     }
 }
 
-/// Who plays against the first human.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Opponent {
-    Computer(Level),
-    Human,
-}
+/// The menu's choices, as a resource.
+#[derive(Resource, Clone, Debug, Default, Deref, DerefMut)]
+pub struct Prefs(pub Settings);
 
-/// How fast moves animate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Speed {
-    #[default]
-    Normal,
-    Fast,
-    Off,
-}
-
-impl Speed {
-    /// Scale applied to every animation time (0: no animation).
-    pub fn factor(self) -> f32 {
-        match self {
-            Speed::Normal => 1.0,
-            Speed::Fast => 1.0 / 3.0,
-            Speed::Off => 0.0,
-        }
-    }
-
-    pub fn next(self) -> Speed {
-        match self {
-            Speed::Normal => Speed::Fast,
-            Speed::Fast => Speed::Off,
-            Speed::Off => Speed::Normal,
-        }
-    }
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Speed::Normal => "Speed: normal",
-            Speed::Fast => "Speed: fast",
-            Speed::Off => "Speed: off",
-        }
+impl Prefs {
+    pub fn lang(&self) -> Lang {
+        self.0.language
     }
 }
 
-/// What the players chose.
+/// Options of this run only, from the command line.
 #[derive(Resource, Clone, Debug)]
-pub struct Settings {
-    pub rules: RuleSet,
-    pub opponent: Opponent,
-    pub human_first: bool,
-    pub speed: Speed,
-    /// The computer plays both seats (for demonstrations and the smoke test).
-    pub autoplay: bool,
-    pub autoplay_level: Level,
+pub struct Launch {
+    /// The computer plays every seat at this level (for demonstrations and the smoke test).
+    pub autoplay: Option<Level>,
+    /// Straight to the board, without the title screen.
+    pub skip_title: bool,
+    /// Straight back to the saved game, if there is one.
+    pub resume: bool,
     /// Seed of the computer's misjudgements.
     pub seed: u64,
 }
 
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
-            rules: presets::get("standard")
-                .map(|p| p.rules)
-                .unwrap_or_default(),
-            opponent: Opponent::Computer(Level::medium()),
-            human_first: true,
-            speed: Speed::Normal,
-            autoplay: false,
-            autoplay_level: Level::medium(),
+impl Default for Launch {
+    fn default() -> Launch {
+        Launch {
+            autoplay: None,
+            skip_title: false,
+            resume: false,
             seed: 1,
         }
     }
+}
+
+/// Where settings and the saved game are kept; absent (as in tests) means nothing is kept.
+#[derive(Resource, Clone, Debug)]
+pub struct Files {
+    pub config: Storage,
+    pub data: Storage,
 }
 
 /// Where the turn is.
@@ -121,13 +109,45 @@ pub enum Phase {
     Over,
 }
 
-/// Play this move for the seat to move (from input or the computer).
+/// Which screen is up.
+#[derive(States, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Screen {
+    #[default]
+    Title,
+    Playing,
+}
+
+/// A panel over the board that takes the input while it is open.
+#[derive(States, Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Overlay {
+    #[default]
+    None,
+    Menu,
+    Help,
+    /// "Leave the game in progress?", before a change that starts a new game.
+    ConfirmNewGame,
+    /// "Flip the table?"
+    Flip,
+}
+
+/// Play this move for the side to move (from input or the computer).
 #[derive(Event, Debug, Clone, Copy)]
 pub struct PlayMove(pub crate::rules::Move);
 
 /// Start a new game with the current settings.
 #[derive(Event, Debug, Clone, Copy)]
 pub struct NewGame;
+
+/// Put this match on the board (a resumed or imported game), at its last position.
+#[derive(Event, Debug, Clone)]
+pub struct LoadGame(pub History);
+
+/// Take back the last move (and the computer's replies), or play it again.
+#[derive(Event, Debug, Clone, Copy)]
+pub enum TimeTravel {
+    Undo,
+    Redo,
+}
 
 /// Finish the move being shown at once.
 #[derive(Event, Debug, Clone, Copy)]
@@ -137,6 +157,35 @@ pub struct Skip;
 #[derive(Event, Debug, Clone, Copy)]
 pub struct MoveShown;
 
-/// The line under the board that tells what happens.
-#[derive(Resource, Default, Debug, Clone)]
-pub struct Message(pub String);
+/// A move was played on the rules state (its animation starts now).
+#[derive(Event, Debug, Clone)]
+pub struct MovePlayed {
+    pub events: Vec<Event>,
+    pub mover: usize,
+}
+
+/// What the line under the board says, kept as meaning rather than text so that a language
+/// switch rewrites it at once.
+#[derive(Resource, Default, Debug, Clone, PartialEq)]
+pub struct Message(pub Vec<Note>);
+
+/// One piece of the message line.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Note {
+    /// What a move's event did.
+    Event(Event),
+    /// Whose turn it is.
+    Turn,
+    /// The hint for the side to move.
+    Hint(super::hint::Advice),
+    /// The hint is being worked out.
+    HintThinking,
+    /// A table string with its arguments, already formatted for both languages.
+    Text { en: String, vi: String },
+}
+
+impl Message {
+    pub fn set(&mut self, note: Note) {
+        self.0 = vec![note];
+    }
+}

@@ -1,92 +1,144 @@
-//! What the message line says about each event, and the final count explained.
+//! What the game says, in the player's language: the message line's notes, names of the sides,
+//! the turn, and the final count explained.
 
+use std::fmt::Display;
+
+use super::layout::Layout;
+use super::state::{Game, Note};
 use crate::rules::{EndReason, Event, Position, TurnEnd};
+use crate::session::{Lang, Seat};
 
-/// The message for `event`, if it deserves one.
-pub fn narrate(event: &Event, mover: usize) -> Option<String> {
-    let who = |p: usize| format!("Player {}", p + 1);
+impl Note {
+    /// A table string with its arguments, in both languages.
+    pub fn text(key: &'static str, args: &[(&str, &dyn Display)]) -> Note {
+        Note::Text {
+            en: Lang::En.trf(key, args),
+            vi: Lang::Vi.trf(key, args),
+        }
+    }
+}
+
+/// The message line for `notes`.
+pub fn message(notes: &[Note], game: &Game, layout: &Layout, lang: Lang) -> String {
+    notes
+        .iter()
+        .filter_map(|note| render(note, game, layout, lang))
+        .collect::<Vec<_>>()
+        .join("  ·  ")
+}
+
+fn render(note: &Note, game: &Game, layout: &Layout, lang: Lang) -> Option<String> {
+    match note {
+        Note::Event(event) => narrate(event, game, lang),
+        Note::Turn => turn(game, lang),
+        Note::Hint(advice) => Some(advice.describe(layout, lang)),
+        Note::HintThinking => Some(lang.tr("hint.thinking").to_owned()),
+        Note::Text { en, vi } => Some(match lang {
+            Lang::En => en.clone(),
+            Lang::Vi => vi.clone(),
+        }),
+    }
+}
+
+/// "You", "The computer" or "Player 2" for the side `side` of the board.
+pub fn who(game: &Game, side: usize, lang: Lang) -> String {
+    match game.history.player_of(side) {
+        // Among humans only, or the computer against itself, sides go by number.
+        _ if !game.mixed() => lang.trf("who.player", &[("n", &(side + 1))]),
+        Seat::Human => lang.tr("who.you").to_owned(),
+        Seat::Computer(_) => lang.tr("who.computer").to_owned(),
+    }
+}
+
+/// Whose turn it is, or nothing once the game is over.
+pub fn turn(game: &Game, lang: Lang) -> Option<String> {
+    let seat = game.history.to_play()?;
+    let side = game.pos().to_move();
+    Some(match seat {
+        _ if !game.mixed() => lang.trf("turn.player", &[("n", &(side + 1))]),
+        Seat::Human => lang.tr("turn.you").to_owned(),
+        Seat::Computer(_) => lang.tr("turn.computer").to_owned(),
+    })
+}
+
+/// The message for a move's `event`, if it deserves one.
+pub fn narrate(event: &Event, game: &Game, lang: Lang) -> Option<String> {
+    let who = |p: u8| who(game, usize::from(p), lang);
     Some(match *event {
         Event::Capture {
             stones,
             mandarin: true,
             ..
-        } => {
-            format!(
-                "Captured the mandarin: 10 + {stones} = {}",
-                10 + u32::from(stones)
-            )
-        }
-        Event::Capture { stones: 1, .. } => "Captured 1 stone!".to_owned(),
-        Event::Capture { stones, .. } => format!("Captured {stones} stones!"),
-        Event::TurnEnd {
-            reason: TurnEnd::MandarinPit { .. },
-        } => "Turn over: next pit is a mandarin pit".to_owned(),
-        Event::TurnEnd {
-            reason: TurnEnd::TwoEmpty { .. },
-        } => "Two empty pits: turn over".to_owned(),
-        Event::TurnEnd {
-            reason: TurnEnd::Protected { .. },
-        } => "The mandarin is too young to capture: turn over".to_owned(),
-        Event::TurnEnd {
-            reason: TurnEnd::Cycle,
-        } => "The sowing came back round: turn over".to_owned(),
-        Event::TurnEnd {
-            reason: TurnEnd::Blocked { .. },
-        } => return None,
+        } => lang.trf(
+            "capture.mandarin",
+            &[("n", &stones), ("total", &(10 + u32::from(stones)))],
+        ),
+        Event::Capture { stones: 1, .. } => lang.tr("capture.one").to_owned(),
+        Event::Capture { stones, .. } => lang.trf("capture.many", &[("n", &stones)]),
+        Event::TurnEnd { reason } => match reason {
+            TurnEnd::MandarinPit { .. } => lang.tr("end.mandarin_pit").to_owned(),
+            TurnEnd::TwoEmpty { .. } => lang.tr("end.two_empty").to_owned(),
+            TurnEnd::Protected { .. } => lang.tr("end.protected").to_owned(),
+            TurnEnd::Cycle => lang.tr("end.cycle").to_owned(),
+            TurnEnd::Blocked { .. } => return None,
+        },
         Event::Refill {
             player, paid, loan, ..
-        } => {
-            let mut text = format!(
-                "{}: refill with {paid} stones from the store",
-                who(usize::from(player))
-            );
-            if let Some(loan) = loan {
-                text += &format!(" (borrowed {})", loan.stones);
+        } => match loan {
+            _ if game.pos().rules().refill == crate::rules::Refill::Deduct => {
+                lang.trf("refill.deducted", &[("who", &who(player))])
             }
-            text
+            Some(loan) => lang.trf(
+                "refill.borrowed",
+                &[("who", &who(player)), ("n", &paid), ("loan", &loan.stones)],
+            ),
+            None => lang.trf("refill.paid", &[("who", &who(player)), ("n", &paid)]),
+        },
+        Event::Swap => {
+            // After the flip, the mover's person plays side 0.
+            match game.history.player_of(0) {
+                Seat::Computer(_) if game.mixed() => lang.tr("swap.computer").to_owned(),
+                _ => lang.trf("swap.done", &[("who", &who(0))]),
+            }
         }
-        Event::Swap => format!("{} flips the table: sides exchanged", who(mover)),
         Event::GameOver { reason, .. } => match reason {
-            EndReason::Forfeit { player } => {
-                format!("{} cannot refill and loses", who(usize::from(player)))
-            }
+            EndReason::Forfeit { player } => lang.trf("over.forfeit", &[("who", &who(player))]),
             EndReason::NoStonesToLend { player } => {
-                format!(
-                    "{} cannot refill and nobody can lend: game over",
-                    who(usize::from(player))
-                )
+                lang.trf("over.no_lender", &[("who", &who(player))])
             }
-            EndReason::Repetition => "The same moves three times: game over".to_owned(),
-            EndReason::MoveLimit => "Move limit reached: game over".to_owned(),
-            EndReason::MandarinsCaptured => "Both mandarin pits are empty: game over".to_owned(),
+            EndReason::Repetition => lang.tr("over.repetition").to_owned(),
+            EndReason::MoveLimit => lang.tr("over.move_limit").to_owned(),
+            EndReason::MandarinsCaptured => lang.tr("over.mandarins").to_owned(),
         },
         _ => return None,
     })
 }
 
-/// "1 mandarin + 23 stones + 4 from the row − 2 owed = 35", for the game-over panel.
-pub fn final_count(pos: &Position, player: usize, swept: u32) -> String {
+/// "1 mandarin + 23 stones + 4 from the row – 2 owed = 35", for the game-over panel.
+pub fn final_count(pos: &Position, player: usize, swept: u32, lang: Lang) -> String {
     let store = pos.store(player);
     let mandarins = u32::from(store.mandarins);
     let stones = i32::from(store.stones) - swept as i32;
-    let mut text = match mandarins {
-        0 => String::new(),
-        1 => "1 mandarin + ".to_owned(),
-        n => format!("{n} mandarins + "),
-    };
-    text += &format!("{stones} stones");
-    if swept > 0 {
-        text += &format!(" + {swept} from the row");
+    let mut parts = Vec::new();
+    match mandarins {
+        0 => {}
+        1 => parts.push(lang.tr("count.mandarin").to_owned()),
+        n => parts.push(lang.trf("count.mandarins", &[("n", &n)])),
     }
+    parts.push(lang.trf("count.stones", &[("n", &stones)]));
+    if swept > 0 {
+        parts.push(lang.trf("count.row", &[("n", &swept)]));
+    }
+    let mut text = parts.join(" + ");
     let owed: i32 = store.owes.iter().map(|&o| i32::from(o)).sum();
     if owed > 0 {
-        text += &format!(" − {owed} owed");
+        text += &format!(" – {}", lang.trf("count.owed", &[("n", &owed)]));
     }
     let lent: i32 = (0..pos.players())
         .map(|q| i32::from(pos.store(q).owes[player]))
         .sum();
     if lent > 0 {
-        text += &format!(" + {lent} lent");
+        text += &format!(" + {}", lang.trf("count.lent", &[("n", &lent)]));
     }
     text + &format!(" = {}", pos.score(player))
 }
@@ -124,12 +176,16 @@ mod tests {
         };
         let pos = Position::from_setup(rules, &setup).unwrap();
         assert_eq!(
-            final_count(&pos, 0, 4),
-            "1 mandarin + 23 stones + 4 from the row − 2 owed = 35"
+            final_count(&pos, 0, 4, Lang::En),
+            "1 mandarin + 23 stones + 4 from the row – 2 owed = 35"
         );
         assert_eq!(
-            final_count(&pos, 1, 0),
+            final_count(&pos, 1, 0, Lang::En),
             "1 mandarin + 23 stones + 2 lent = 35"
+        );
+        assert_eq!(
+            final_count(&pos, 0, 4, Lang::Vi),
+            "1 quan + 23 dân + 4 dân trên hàng – nợ 2 = 35"
         );
     }
 }

@@ -1,46 +1,125 @@
 //! The turn flow: a chosen move goes through the rules, its events go to the animation, and
 //! when they have been shown the board is snapped to the rules state and the next turn begins.
+//! New games, loaded games, undo and redo put a position on the board the same way.
 
 use bevy::prelude::*;
 
 use super::animation::Script;
 use super::art::Art;
+use super::layout::Layout;
 use super::pebbles::{self, Places};
-use super::state::{Game, Message, MoveShown, NewGame, Phase, PlayMove, Settings, Speed};
+use super::state::{
+    Game, Launch, LoadGame, Message, MovePlayed, MoveShown, NewGame, Note, Phase, PlayMove, Prefs,
+    TimeTravel,
+};
+use super::text;
 use crate::rules::Event;
 
 /// Stones each player swept from the row at the end, for the final count.
 #[derive(Resource, Default, Debug, Clone, Copy)]
 pub struct Swept(pub [u32; 3]);
 
+impl Swept {
+    /// What the last move of a finished game swept (nothing before the end).
+    fn of(game: &Game) -> Swept {
+        let mut swept = Swept::default();
+        let Some(last) = game.history.entries().last() else {
+            return swept;
+        };
+        if !game.pos().is_over() {
+            return swept;
+        }
+        let mut pos = last.before;
+        if let Ok(outcome) = pos.play(last.mv) {
+            for e in outcome.events {
+                if let Event::Sweep { player, stones, .. } = e {
+                    swept.0[usize::from(player)] += u32::from(stones);
+                }
+            }
+        }
+        swept
+    }
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Phase>()
         .init_resource::<Message>()
         .init_resource::<Swept>()
         .add_observer(new_game)
+        .add_observer(load_game)
+        .add_observer(time_travel)
+        .add_observer(settle)
         .add_observer(play_move)
-        .add_observer(move_shown)
-        .add_systems(Startup, |mut commands: Commands| commands.trigger(NewGame));
+        .add_observer(move_shown);
 }
 
 fn new_game(
     _: On<NewGame>,
     mut commands: Commands,
-    settings: Res<Settings>,
+    prefs: Res<Prefs>,
+    launch: Res<Launch>,
     mut game: ResMut<Game>,
+) {
+    let next = Game::new(&prefs, &launch, game.generation + 1);
+    *game = next;
+    commands.trigger(Settled);
+}
+
+fn load_game(loaded: On<LoadGame>, mut commands: Commands, mut game: ResMut<Game>) {
+    game.history = loaded.0.clone();
+    game.generation += 1;
+    commands.trigger(Settled);
+}
+
+fn time_travel(
+    travel: On<TimeTravel>,
+    mut commands: Commands,
+    phase: Res<Phase>,
+    mut game: ResMut<Game>,
+) {
+    // Not in the middle of a move's animation: the board would jump under it.
+    if *phase == Phase::Animating {
+        return;
+    }
+    let moved = match *travel {
+        TimeTravel::Undo => game.history.undo(),
+        TimeTravel::Redo => game.history.redo(),
+    };
+    if moved > 0 {
+        game.generation += 1;
+        commands.trigger(Settled);
+    }
+}
+
+/// The board holds a new position without a move to show: snap to it.
+#[derive(Event, Debug, Clone, Copy)]
+pub struct Settled;
+
+fn settle(
+    _: On<Settled>,
+    mut commands: Commands,
+    game: Res<Game>,
     mut places: ResMut<Places>,
     mut phase: ResMut<Phase>,
     mut message: ResMut<Message>,
     mut script: ResMut<Script>,
     mut swept: ResMut<Swept>,
+    mut layout: ResMut<Layout>,
     art: Res<Art>,
 ) {
-    *game = Game::new(&settings, game.generation + 1);
     script.events.clear();
-    *swept = Swept::default();
-    pebbles::sync(&mut commands, &mut places, &game.pos, &art);
-    *phase = Phase::Waiting;
-    message.0 = turn_message(&game);
+    *swept = Swept::of(&game);
+    // The 3-player board when the game needs it; the board redraws itself on a change.
+    layout.set_if_neq(Layout::new(game.pos().players()));
+    pebbles::sync(&mut commands, &mut places, game.pos(), &art, &layout);
+    *phase = if game.pos().is_over() {
+        Phase::Over
+    } else {
+        Phase::Waiting
+    };
+    // Keep what was said about files (errors, an import), and say whose turn it is.
+    message.0.retain(|note| matches!(note, Note::Text { .. }));
+    message.0.push(Note::Turn);
 }
 
 fn play_move(
@@ -51,13 +130,13 @@ fn play_move(
     mut script: ResMut<Script>,
     mut swept: ResMut<Swept>,
     mut message: ResMut<Message>,
-    settings: Res<Settings>,
+    prefs: Res<Prefs>,
 ) {
     if *phase != Phase::Waiting {
         return;
     }
-    let mover = game.pos.to_move();
-    let Ok(outcome) = game.pos.play(event.0) else {
+    let mover = game.pos().to_move();
+    let Ok(outcome) = game.history.play(event.0) else {
         // Input and the computer only offer legal moves; anything else is ignored.
         return;
     };
@@ -67,9 +146,23 @@ fn play_move(
         }
     }
     message.0.clear();
-    script.start(outcome.events, mover);
+    let animated = prefs.speed.factor() > 0.0;
+    if !animated {
+        // No animation to narrate the move: say what it last did worth saying.
+        let last = outcome
+            .events
+            .iter()
+            .rev()
+            .find(|e| text::narrate(e, &game, prefs.lang()).is_some());
+        message.0.extend(last.map(|e| Note::Event(*e)));
+    }
+    script.start(outcome.events.clone(), mover);
     *phase = Phase::Animating;
-    if settings.speed == Speed::Off {
+    commands.trigger(MovePlayed {
+        events: outcome.events,
+        mover,
+    });
+    if !animated {
         commands.trigger(MoveShown);
     }
 }
@@ -83,35 +176,19 @@ fn move_shown(
     mut message: ResMut<Message>,
     mut script: ResMut<Script>,
     art: Res<Art>,
+    layout: Res<Layout>,
 ) {
     if *phase != Phase::Animating {
         return;
     }
     // Whatever the animation did, the board now shows exactly the rules state.
     script.events.clear();
-    pebbles::sync(&mut commands, &mut places, &game.pos, &art);
-    if game.pos.is_over() {
+    pebbles::sync(&mut commands, &mut places, game.pos(), &art, &layout);
+    if game.pos().is_over() {
         *phase = Phase::Over;
     } else {
         *phase = Phase::Waiting;
         // Keep what the move did on the line, and say whose turn it is.
-        let turn = turn_message(&game);
-        message.0 = if message.0.is_empty() {
-            turn
-        } else {
-            format!("{}  ·  {turn}", message.0)
-        };
+        message.0.push(Note::Turn);
     }
-}
-
-fn turn_message(game: &Game) -> String {
-    let seat = game.pos.to_move();
-    let who = if game.computer[seat].is_some() {
-        "the computer".to_owned()
-    } else if game.computer.iter().any(Option::is_some) {
-        "you".to_owned()
-    } else {
-        format!("player {}", seat + 1)
-    };
-    format!("To move: {who}")
 }

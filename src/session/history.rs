@@ -81,6 +81,15 @@ impl History {
         }
     }
 
+    /// The computer plays at `level` from its next move on.
+    pub fn set_computer_level(&mut self, level: u8) {
+        for seat in &mut self.seats {
+            if let Seat::Computer(n) = seat {
+                *n = level;
+            }
+        }
+    }
+
     /// Who is to move now (`None` once the game is over).
     pub fn to_play(&self) -> Option<Seat> {
         (!self.now.is_over()).then(|| self.player_of(self.now.to_move()))

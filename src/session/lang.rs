@@ -7,6 +7,8 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
+use crate::rules::presets::Text;
+
 /// A language the game speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
@@ -49,6 +51,14 @@ impl Lang {
         sys_locale::get_locale()
             .map(|tag| Lang::from_locale(&tag))
             .unwrap_or_default()
+    }
+
+    /// This language's part of a text given in both, such as a rule set's name.
+    pub fn pick(self, text: &Text) -> &str {
+        match self {
+            Lang::En => &text.en,
+            Lang::Vi => &text.vi,
+        }
     }
 
     /// This language's strings.

@@ -1,0 +1,298 @@
+//! What every button does: one enum for the HUD, the title screen, the menu and the dialogs,
+//! and the one system that carries a press out.
+
+use bevy::prelude::*;
+
+use super::hint::AskHint;
+use super::persist::{Export, SavedGame};
+use super::sound::Sfx;
+use super::state::{
+    Game, LoadGame, Message, NewGame, Note, Overlay, Phase, PlayMove, Prefs, Screen, Skip,
+    TimeTravel,
+};
+use crate::ai::Level;
+use crate::rules::Move;
+use crate::session::{Lang, Mode, ScoreView, Speed};
+
+/// A button's meaning.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub enum Action {
+    OpenMenu,
+    OpenHelp,
+    Hint,
+    Undo,
+    Redo,
+    ToggleMoves,
+    Skip,
+    /// From the title screen: resume the saved game.
+    Resume,
+    /// From the title screen or the menu: a new game (asks first if one is in progress).
+    NewGame,
+    /// Step the mode, the level, the rule set or the volume by -1 or +1.
+    Mode(i8),
+    Level(i8),
+    Preset(i8),
+    Volume(i8),
+    First,
+    Young,
+    Speed,
+    Score,
+    Sound,
+    Language(Lang),
+    Export,
+    ImportHow,
+    /// Close the panel on top.
+    Back,
+    /// The answers of "leave the game in progress?".
+    Leave,
+    Stay,
+    /// The table flip button, and the dialog's answer.
+    Flip,
+    FlipYes,
+}
+
+/// Whether the list of moves is shown.
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MovesShown(pub bool);
+
+/// The match settings (mode, rule set, switch, who starts) when the menu opened: a change to
+/// them starts a new game when the menu closes.
+#[derive(Resource, Default, Debug, Clone, PartialEq)]
+pub struct MatchChoice(pub Option<(Mode, String, bool, bool)>);
+
+impl MatchChoice {
+    fn of(prefs: &Prefs) -> (Mode, String, bool, bool) {
+        (
+            prefs.mode,
+            prefs.preset.clone(),
+            prefs.young_mandarin,
+            prefs.human_first,
+        )
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<MovesShown>()
+        .init_resource::<MatchChoice>();
+    app.add_systems(
+        Update,
+        (press, super::ui::hover, shortcuts).in_set(super::GameSet::Input),
+    );
+}
+
+fn press(
+    mut commands: Commands,
+    buttons: Query<(&Interaction, &Action), Changed<Interaction>>,
+    mut ctx: Ctx,
+) {
+    for (interaction, action) in &buttons {
+        if *interaction == Interaction::Pressed {
+            commands.trigger(Sfx::Click);
+            ctx.act(&mut commands, *action);
+        }
+    }
+}
+
+/// Esc lets go of the selected pit, closes the panel on top, or opens the menu; F offers the
+/// table flip, H asks for a hint, U and R undo and redo.
+fn shortcuts(mut commands: Commands, keys: Res<ButtonInput<KeyCode>>, mut ctx: Ctx) {
+    let overlay = *ctx.overlay.get();
+    if keys.just_pressed(KeyCode::Escape) {
+        match overlay {
+            Overlay::None if ctx.selection.0.is_some() => ctx.selection.0 = None,
+            Overlay::None if *ctx.screen.get() == Screen::Playing => {
+                ctx.act(&mut commands, Action::OpenMenu);
+            }
+            Overlay::None => {}
+            Overlay::ConfirmNewGame => ctx.act(&mut commands, Action::Stay),
+            _ => ctx.act(&mut commands, Action::Back),
+        }
+    }
+    if overlay != Overlay::None || *ctx.screen.get() != Screen::Playing {
+        return;
+    }
+    for (key, action) in [
+        (KeyCode::KeyF, Action::Flip),
+        (KeyCode::KeyH, Action::Hint),
+        (KeyCode::KeyU, Action::Undo),
+        (KeyCode::KeyR, Action::Redo),
+    ] {
+        if keys.just_pressed(key) {
+            ctx.act(&mut commands, action);
+        }
+    }
+}
+
+/// What a button press may touch.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Ctx<'w> {
+    prefs: ResMut<'w, Prefs>,
+    game: ResMut<'w, Game>,
+    phase: Res<'w, Phase>,
+    screen: Res<'w, State<Screen>>,
+    next_screen: ResMut<'w, NextState<Screen>>,
+    overlay: Res<'w, State<Overlay>>,
+    next_overlay: ResMut<'w, NextState<Overlay>>,
+    saved: ResMut<'w, SavedGame>,
+    moves_shown: ResMut<'w, MovesShown>,
+    choice: ResMut<'w, MatchChoice>,
+    selection: ResMut<'w, super::input::Selection>,
+    message: ResMut<'w, Message>,
+}
+
+impl Ctx<'_> {
+    fn act(&mut self, commands: &mut Commands, action: Action) {
+        let prefs = &mut self.prefs;
+        match action {
+            Action::OpenMenu => {
+                self.choice.0 = Some(MatchChoice::of(prefs));
+                self.next_overlay.set(Overlay::Menu);
+            }
+            Action::OpenHelp => self.next_overlay.set(Overlay::Help),
+            Action::Hint => commands.trigger(AskHint),
+            Action::Undo => commands.trigger(TimeTravel::Undo),
+            Action::Redo => commands.trigger(TimeTravel::Redo),
+            Action::ToggleMoves => self.moves_shown.0 = !self.moves_shown.0,
+            Action::Skip => commands.trigger(Skip),
+            Action::Resume => {
+                if let Some(history) = self.saved.0.take() {
+                    commands.trigger(LoadGame(history));
+                }
+                self.start_playing();
+            }
+            Action::NewGame => {
+                if *self.screen.get() == Screen::Playing && self.game.in_progress() {
+                    self.next_overlay.set(Overlay::ConfirmNewGame);
+                } else {
+                    self.new_game(commands);
+                }
+            }
+            Action::Mode(step) => {
+                let i = Mode::ALL.iter().position(|&m| m == prefs.mode).unwrap_or(0);
+                prefs.set_mode(Mode::ALL[wrap(i, step, Mode::ALL.len())]);
+            }
+            Action::Level(step) => {
+                let level = (i16::from(prefs.level) + i16::from(step)).clamp(1, 10) as u8;
+                prefs.level = level;
+                // From the computer's next move on.
+                self.game.history.set_computer_level(level);
+            }
+            Action::Preset(step) => {
+                let presets = prefs.presets();
+                let i = presets
+                    .iter()
+                    .position(|p| p.id == prefs.preset)
+                    .unwrap_or(0);
+                prefs.preset = presets[wrap(i, step, presets.len())].id.clone();
+            }
+            Action::Volume(step) => {
+                let volume = (prefs.volume + 0.1 * f32::from(step)).clamp(0.0, 1.0);
+                prefs.volume = (volume * 10.0).round() / 10.0;
+            }
+            Action::First => prefs.human_first = !prefs.human_first,
+            Action::Young => prefs.young_mandarin = !prefs.young_mandarin,
+            Action::Speed => {
+                let i = Speed::ALL
+                    .iter()
+                    .position(|&s| s == prefs.speed)
+                    .unwrap_or(0);
+                prefs.speed = Speed::ALL[wrap(i, 1, Speed::ALL.len())];
+            }
+            Action::Score => {
+                prefs.score_view = match prefs.score_view {
+                    ScoreView::Points => ScoreView::Difference,
+                    ScoreView::Difference => ScoreView::Points,
+                }
+            }
+            Action::Sound => prefs.sound = !prefs.sound,
+            Action::Language(lang) => prefs.language = lang,
+            Action::Export => {
+                commands.trigger(Export);
+                self.close_panel(commands);
+            }
+            Action::ImportHow => {
+                self.message.set(Note::text("menu.import.how", &[]));
+                self.close_panel(commands);
+            }
+            Action::Back => self.close_panel(commands),
+            Action::Leave => self.new_game(commands),
+            Action::Stay => {
+                // Keep playing: the match settings go back to the game's.
+                if let Some((mode, preset, young, first)) = self.choice.0.take() {
+                    prefs.mode = mode;
+                    prefs.preset = preset;
+                    prefs.young_mandarin = young;
+                    prefs.human_first = first;
+                }
+                self.next_overlay.set(Overlay::None);
+            }
+            Action::Flip => {
+                if *self.phase == Phase::Waiting
+                    && self.game.human_to_move()
+                    && self.game.pos().can_swap()
+                {
+                    self.next_overlay.set(Overlay::Flip);
+                }
+            }
+            Action::FlipYes => {
+                self.next_overlay.set(Overlay::None);
+                commands.trigger(PlayMove(Move::Swap));
+            }
+        }
+    }
+
+    /// Back from a panel. Leaving the menu with another mode, rule set or first player starts a
+    /// new game, after asking if one is in progress.
+    fn close_panel(&mut self, commands: &mut Commands) {
+        let overlay = *self.overlay.get();
+        let changed = overlay == Overlay::Menu
+            && self
+                .choice
+                .0
+                .as_ref()
+                .is_some_and(|c| *c != MatchChoice::of(&self.prefs));
+        let playing = *self.screen.get() == Screen::Playing;
+        if changed && playing && self.game.in_progress() {
+            self.next_overlay.set(Overlay::ConfirmNewGame);
+        } else if changed && playing {
+            self.new_game(commands);
+        } else {
+            self.choice.0 = None;
+            self.next_overlay.set(Overlay::None);
+        }
+    }
+
+    fn new_game(&mut self, commands: &mut Commands) {
+        self.choice.0 = None;
+        commands.trigger(NewGame);
+        self.start_playing();
+    }
+
+    fn start_playing(&mut self) {
+        self.next_overlay.set(Overlay::None);
+        self.next_screen.set(Screen::Playing);
+    }
+}
+
+/// `i` stepped by `step` around `len` items.
+fn wrap(i: usize, step: i8, len: usize) -> usize {
+    (i as isize + isize::from(step)).rem_euclid(len as isize) as usize
+}
+
+/// The level's name in the menu: "Medium (4)", or "Level 6".
+pub fn level_label(level: u8, lang: Lang) -> String {
+    let named = Level::get(level).and_then(|l| l.name());
+    match named {
+        Some(name) => format!("{} ({level})", lang.tr(level_key(name))),
+        None => lang.trf("level.number", &[("n", &level)]),
+    }
+}
+
+fn level_key(name: &str) -> &'static str {
+    match name {
+        "easy" => "level.easy",
+        "medium" => "level.medium",
+        "hard" => "level.hard",
+        _ => "level.master",
+    }
+}

@@ -1,0 +1,219 @@
+//! Keeping things between runs: the settings whenever they change, the game in progress after
+//! every move (so closing or killing the game loses at most the move being shown), the saved
+//! game offered on the title screen, and replays exported to and imported from RON files.
+
+use std::collections::VecDeque;
+use std::path::Path;
+
+use bevy::prelude::*;
+use bevy::window::FileDragAndDrop;
+
+use super::state::{
+    Files, Game, Launch, LoadGame, Message, MovePlayed, NewGame, Note, Phase, PlayMove, Prefs,
+    Screen, TimeTravel,
+};
+use super::turn::Settled;
+use crate::rules::Move;
+use crate::session::{History, Record, SAVED_GAME, SETTINGS, Settings, Storage};
+
+/// The unfinished game found at start, offered on the title screen.
+#[derive(Resource, Default)]
+pub struct SavedGame(pub Option<History>);
+
+/// Moves of an imported game still to be played on the board, one after another.
+#[derive(Resource, Default, Debug)]
+pub struct Replay(pub VecDeque<Move>);
+
+/// Import a game from a RON record: its text, or why the file could not be read.
+#[derive(Event, Debug, Clone)]
+pub struct Import(pub Result<String, String>);
+
+/// Write the game so far to a new file in the exports folder.
+#[derive(Event, Debug, Clone, Copy)]
+pub struct Export;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<SavedGame>().init_resource::<Replay>();
+    app.add_systems(PreStartup, find_saved_game);
+    app.add_systems(PostStartup, resume_at_start);
+    app.add_systems(
+        Update,
+        (
+            save_settings.run_if(resource_changed::<Prefs>),
+            dropped_files,
+            play_replay.in_set(super::GameSet::Think),
+        ),
+    );
+    app.add_observer(save_after::<MovePlayed>)
+        .add_observer(stop_replay::<NewGame>)
+        .add_observer(stop_replay::<TimeTravel>)
+        .add_observer(save_after::<Settled>)
+        .add_observer(import)
+        .add_observer(export);
+}
+
+/// The settings from `storage`, or the first-start defaults. A file that cannot be read is
+/// set aside, never overwritten, and the returned note says so.
+pub fn load_settings(storage: &Storage) -> (Settings, Option<Note>) {
+    let text = match storage.read(SETTINGS) {
+        Ok(Some(text)) => text,
+        Ok(None) => return (Settings::first_start(), None),
+        Err(e) => return (Settings::first_start(), Some(read_error(&e.to_string()))),
+    };
+    match Settings::from_ron(&text) {
+        Ok(settings) => (settings, None),
+        Err(e) => {
+            let file = storage
+                .set_aside(SETTINGS)
+                .unwrap_or_else(|_| SETTINGS.to_owned());
+            let why = e.to_string();
+            let note = Note::text("error.settings", &[("why", &why), ("file", &file)]);
+            (Settings::first_start(), Some(note))
+        }
+    }
+}
+
+fn read_error(why: &str) -> Note {
+    Note::text("error.write", &[("why", &why)])
+}
+
+fn save_settings(prefs: Res<Prefs>, files: Option<Res<Files>>, mut message: ResMut<Message>) {
+    let Some(files) = files else { return };
+    if let Err(e) = files.config.write(SETTINGS, &prefs.to_ron()) {
+        message.set(read_error(&e.to_string()));
+    }
+}
+
+/// Read the saved game before anything can replace it.
+fn find_saved_game(
+    files: Option<Res<Files>>,
+    mut saved: ResMut<SavedGame>,
+    mut message: ResMut<Message>,
+) {
+    let Some(files) = files else { return };
+    match files.data.read(SAVED_GAME) {
+        Ok(Some(text)) => match Record::parse(&text) {
+            Ok(history) if !history.position().is_over() => saved.0 = Some(history),
+            Ok(_) => {}
+            Err(e) => {
+                // Keep the file for whoever wants to look at it, and start clean.
+                let _ = files.data.set_aside(SAVED_GAME);
+                let why = e.to_string();
+                message.set(Note::text("error.save", &[("why", &why)]));
+            }
+        },
+        Ok(None) => {}
+        Err(e) => message.set(read_error(&e.to_string())),
+    }
+}
+
+/// `--resume`: straight back to the saved game, once the board is up.
+fn resume_at_start(
+    mut commands: Commands,
+    launch: Res<Launch>,
+    mut saved: ResMut<SavedGame>,
+    mut screen: ResMut<NextState<Screen>>,
+) {
+    if launch.resume
+        && let Some(history) = saved.0.take()
+    {
+        commands.trigger(LoadGame(history));
+        screen.set(Screen::Playing);
+    }
+}
+
+/// After every move and every jump (new game, undo, redo, load): the game in progress goes to
+/// disk, a finished or empty one is removed. Nothing is written before the player leaves the
+/// title screen, so that the saved game stays on offer there.
+fn save_after<E: Event>(
+    _: On<E>,
+    game: Res<Game>,
+    files: Option<Res<Files>>,
+    screen: Res<State<Screen>>,
+    mut message: ResMut<Message>,
+) {
+    let Some(files) = files else { return };
+    if *screen.get() != Screen::Playing {
+        return;
+    }
+    let result = if game.in_progress() {
+        files
+            .data
+            .write(SAVED_GAME, &Record::of(&game.history).to_ron())
+    } else {
+        files.data.remove(SAVED_GAME)
+    };
+    if let Err(e) = result {
+        message.0.push(read_error(&e.to_string()));
+    }
+}
+
+fn export(_: On<Export>, game: Res<Game>, files: Option<Res<Files>>, mut message: ResMut<Message>) {
+    let Some(files) = files else { return };
+    let stamp = web_time::SystemTime::now()
+        .duration_since(web_time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let exports = Storage::at(files.data.path("exports"));
+    let name = format!("o-an-quan-{stamp}.ron");
+    match exports.write(&name, &Record::of(&game.history).to_ron()) {
+        Ok(()) => {
+            let file = exports.path(&name).display().to_string();
+            message.set(Note::text("menu.exported", &[("file", &file)]));
+        }
+        Err(e) => message.set(read_error(&e.to_string())),
+    }
+}
+
+fn dropped_files(mut commands: Commands, mut drops: MessageReader<FileDragAndDrop>) {
+    for drop in drops.read() {
+        if let FileDragAndDrop::DroppedFile { path_buf, .. } = drop {
+            commands.trigger(read_import(path_buf));
+        }
+    }
+}
+
+/// The import of a file on disk.
+pub fn read_import(path: &Path) -> Import {
+    Import(std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display())))
+}
+
+/// An imported game starts from its first position and replays its moves on the board.
+fn import(
+    import: On<Import>,
+    mut commands: Commands,
+    mut replay: ResMut<Replay>,
+    mut message: ResMut<Message>,
+    mut screen: ResMut<NextState<Screen>>,
+) {
+    match import
+        .0
+        .as_deref()
+        .map_err(|e| e.clone())
+        .and_then(|text| Record::parse(text).map_err(|e| e.to_string()))
+    {
+        Ok(history) => {
+            let moves: VecDeque<Move> = history.moves().collect();
+            let count = moves.len();
+            let record = Record::of(&history);
+            let start = History::new(&record.preset, record.rules, record.seats);
+            commands.trigger(LoadGame(start));
+            replay.0 = moves;
+            screen.set(Screen::Playing);
+            message.set(Note::text("menu.imported", &[("moves", &count)]));
+        }
+        Err(why) => message.set(Note::text("error.import", &[("why", &why)])),
+    }
+}
+
+fn play_replay(mut commands: Commands, phase: Res<Phase>, mut replay: ResMut<Replay>) {
+    if *phase == Phase::Waiting
+        && let Some(mv) = replay.0.pop_front()
+    {
+        commands.trigger(PlayMove(mv));
+    }
+}
+
+/// A new game or a jump through the history ends the replay of an imported game.
+fn stop_replay<E: Event>(_: On<E>, mut replay: ResMut<Replay>) {
+    replay.0.clear();
+}

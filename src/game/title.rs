@@ -1,0 +1,81 @@
+//! The title screen: the game's name over the board, the unfinished game to resume, a new
+//! game, the settings, the rules, and the language.
+
+use bevy::prelude::*;
+
+use super::actions::Action;
+use super::art::Art;
+use super::persist::SavedGame;
+use super::state::{Overlay, Prefs, Screen};
+use super::ui::{self, bold, button, panel, row, text};
+use crate::session::Lang;
+
+#[derive(Component)]
+struct TitleRoot;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        build
+            .run_if(in_state(Screen::Title))
+            .run_if(
+                state_changed::<Screen>
+                    .or(resource_changed::<Prefs>)
+                    .or(resource_changed::<SavedGame>)
+                    .or(state_changed::<Overlay>),
+            )
+            .in_set(super::GameSet::Show),
+    );
+}
+
+fn build(
+    mut commands: Commands,
+    prefs: Res<Prefs>,
+    saved: Res<SavedGame>,
+    overlay: Res<State<Overlay>>,
+    art: Res<Art>,
+    roots: Query<Entity, With<TitleRoot>>,
+) {
+    for root in &roots {
+        commands.entity(root).despawn();
+    }
+    // A panel from the title (the menu, the rules) takes the screen alone.
+    if *overlay.get() != Overlay::None {
+        return;
+    }
+    let lang = prefs.lang();
+    commands
+        .spawn((TitleRoot, DespawnOnExit(Screen::Title), ui::backdrop(0.35)))
+        .with_children(|b| {
+            b.spawn(panel(560.0)).with_children(|p| {
+                p.spawn((
+                    bold(&art, "Ô ăn quan", 64.0),
+                    TextLayout::justify(Justify::Center),
+                ));
+                p.spawn((
+                    text(&art, lang.tr("title.subtitle"), 20.0),
+                    TextLayout::justify(Justify::Center),
+                ));
+                if let Some(history) = &saved.0 {
+                    let moves = history.entries().len();
+                    p.spawn((
+                        text(&art, lang.trf("resume.offer", &[("moves", &moves)]), 17.0),
+                        TextLayout::justify(Justify::Center),
+                    ));
+                    p.spawn(button(&art, Action::Resume, lang.tr("resume.yes")));
+                }
+                p.spawn(button(&art, Action::NewGame, lang.tr("title.play")));
+                p.spawn(button(&art, Action::OpenMenu, lang.tr("title.menu")));
+                p.spawn(button(&art, Action::OpenHelp, lang.tr("menu.help")));
+                p.spawn(Node {
+                    justify_content: JustifyContent::Center,
+                    ..row()
+                })
+                .with_children(|r| {
+                    for option in Lang::ALL {
+                        r.spawn(button(&art, Action::Language(option), option.name()));
+                    }
+                });
+            });
+        });
+}

@@ -1,0 +1,137 @@
+//! Spawn helpers for the screens and panels: buttons, text and the dark panel they sit on, in
+//! one look.
+
+use bevy::prelude::*;
+
+use super::actions::Action;
+use super::art::{Art, INK};
+
+/// The colour of a button at rest, and under the pointer.
+pub const BUTTON: Color = Color::srgba(0.15, 0.09, 0.05, 0.88);
+pub const BUTTON_HOVER: Color = Color::srgba(0.32, 0.19, 0.09, 0.95);
+/// A button that would do nothing now.
+pub const BUTTON_OFF: Color = Color::srgba(0.15, 0.09, 0.05, 0.35);
+const PANEL: Color = Color::srgba(0.10, 0.06, 0.03, 0.94);
+
+/// Text in the regular face.
+pub fn text(art: &Art, value: impl Into<String>, size: f32) -> impl Bundle {
+    (
+        Text::new(value),
+        TextFont {
+            font: art.font.clone().into(),
+            font_size: FontSize::Px(size),
+            ..default()
+        },
+        TextColor(INK),
+    )
+}
+
+/// Text in the bold face.
+pub fn bold(art: &Art, value: impl Into<String>, size: f32) -> impl Bundle {
+    (
+        Text::new(value),
+        TextFont {
+            font: art.bold.clone().into(),
+            font_size: FontSize::Px(size),
+            ..default()
+        },
+        TextColor(INK),
+    )
+}
+
+/// A button that does `action`, labelled `label`. Tall enough for a finger.
+pub fn button(art: &Art, action: Action, label: impl Into<String>) -> impl Bundle {
+    (
+        Button,
+        action,
+        Node {
+            padding: UiRect::axes(px(14), px(9)),
+            min_height: px(40),
+            align_items: AlignItems::Center,
+            justify_content: JustifyContent::Center,
+            border_radius: BorderRadius::all(px(10)),
+            ..default()
+        },
+        BackgroundColor(BUTTON),
+        children![(text(art, label, 18.0), TextLayout::justify(Justify::Center))],
+    )
+}
+
+/// A small square button (‹, ›).
+pub fn small_button(art: &Art, action: Action, label: &str) -> impl Bundle {
+    (
+        Button,
+        action,
+        Node {
+            width: px(40),
+            height: px(40),
+            align_items: AlignItems::Center,
+            justify_content: JustifyContent::Center,
+            border_radius: BorderRadius::all(px(10)),
+            ..default()
+        },
+        BackgroundColor(BUTTON),
+        children![text(art, label, 20.0)],
+    )
+}
+
+/// A full-window layer that centres its one child and dims the board behind it.
+pub fn backdrop(dim: f32) -> impl Bundle {
+    (
+        Node {
+            position_type: PositionType::Absolute,
+            width: percent(100),
+            height: percent(100),
+            justify_content: JustifyContent::Center,
+            align_items: AlignItems::Center,
+            ..default()
+        },
+        BackgroundColor(Color::srgba(0.0, 0.0, 0.0, dim)),
+        GlobalZIndex(10),
+    )
+}
+
+/// The dark rounded panel of dialogs and menus, at most `width` wide.
+pub fn panel(width: f32) -> impl Bundle {
+    (
+        Node {
+            flex_direction: FlexDirection::Column,
+            align_items: AlignItems::Stretch,
+            padding: UiRect::all(px(22)),
+            row_gap: px(10),
+            width: px(width),
+            max_width: percent(96),
+            max_height: percent(96),
+            border_radius: BorderRadius::all(px(18)),
+            ..default()
+        },
+        BackgroundColor(PANEL),
+    )
+}
+
+/// A row of controls, spread out and wrapping on a narrow screen.
+pub fn row() -> Node {
+    Node {
+        flex_direction: FlexDirection::Row,
+        flex_wrap: FlexWrap::Wrap,
+        align_items: AlignItems::Center,
+        column_gap: px(10),
+        row_gap: px(8),
+        ..default()
+    }
+}
+
+/// Light the button under the pointer.
+pub fn hover(
+    mut buttons: Query<(&Interaction, &mut BackgroundColor), (Changed<Interaction>, With<Button>)>,
+) {
+    for (interaction, mut colour) in &mut buttons {
+        if colour.0 == BUTTON_OFF {
+            continue;
+        }
+        colour.0 = match interaction {
+            Interaction::Hovered | Interaction::Pressed => BUTTON_HOVER,
+            Interaction::None => BUTTON,
+        };
+    }
+}
