@@ -446,15 +446,15 @@ fn the_table_flip_is_offered_only_when_it_is_legal() {
         preset: "table-flip".into(),
         ..two_players_without_animation()
     };
-    let mut app = app(flip);
-    assert!(!offered(&mut app), "not before the opening move");
-    play(&mut app, "3+");
-    app.update();
-    assert!(offered(&mut app), "right after the opening move");
-    play(&mut app, "swap");
-    app.update();
-    assert!(!offered(&mut app), "not twice");
-    assert!(pos(&app).swapped());
+    let mut flipped = app(flip);
+    assert!(!offered(&mut flipped), "not before the opening move");
+    play(&mut flipped, "3+");
+    flipped.update();
+    assert!(offered(&mut flipped), "right after the opening move");
+    play(&mut flipped, "swap");
+    flipped.update();
+    assert!(!offered(&mut flipped), "not twice");
+    assert!(pos(&flipped).swapped());
 
     let mut declined = app(Settings {
         preset: "table-flip".into(),

@@ -45,11 +45,22 @@ pub const INK: Color = Color::srgb(0.98, 0.95, 0.88);
 
 pub(super) fn plugin(app: &mut App) {
     app.insert_resource(ClearColor(MAT));
-    app.add_systems(PreStartup, load);
+    // Drawn while the app is built, so that every schedule, the first state transition
+    // included, finds the art in place.
+    let world = app.world_mut();
+    let (font, bold) = {
+        let assets = world.resource::<AssetServer>();
+        (
+            assets.load("fonts/NotoSans-Regular.ttf"),
+            assets.load("fonts/NotoSans-Bold.ttf"),
+        )
+    };
+    let art = load(&mut world.resource_mut::<Assets<Image>>(), font, bold);
+    app.insert_resource(art);
 }
 
-fn load(mut commands: Commands, mut images: ResMut<Assets<Image>>, assets: Res<AssetServer>) {
-    commands.insert_resource(Art {
+fn load(images: &mut Assets<Image>, font: Handle<Font>, bold: Handle<Font>) -> Art {
+    Art {
         pebble: images.add(stone(48, [1.0, 1.0, 1.0], 0.0)),
         mandarin: images.add(stone(112, [0.20, 0.55, 0.38], 0.16)),
         pit: images.add(pit(128, 128, 26.0)),
@@ -58,9 +69,9 @@ fn load(mut commands: Commands, mut images: ResMut<Assets<Image>>, assets: Res<A
         board: images.add(wood(256, 128)),
         triangle_board: images.add(triangle_wood()),
         arrow: images.add(arrow(64)),
-        font: assets.load("fonts/NotoSans-Regular.ttf"),
-        bold: assets.load("fonts/NotoSans-Bold.ttf"),
-    });
+        font,
+        bold,
+    }
 }
 
 fn image(width: u32, height: u32, pixel: impl Fn(f32, f32) -> [f32; 4]) -> Image {

@@ -40,23 +40,23 @@ pub(super) fn plugin(app: &mut App) {
         show_message
             .run_if(
                 resource_changed::<Message>
-                    .or(resource_changed::<Prefs>)
-                    .or(resource_changed::<Game>),
+                    .or_eager(resource_changed::<Prefs>)
+                    .or_eager(resource_changed::<Game>),
             )
             .in_set(super::GameSet::Show),
     );
-    let game_or_phase = resource_changed::<Game>.or(resource_changed::<Phase>);
+    let game_or_phase = resource_changed::<Game>.or_eager(resource_changed::<Phase>);
     app.add_systems(
         Update,
         (
-            label_bar.run_if(resource_changed::<Prefs>.or(game_or_phase.clone())),
+            label_bar.run_if(resource_changed::<Prefs>.or_eager(game_or_phase.clone())),
             show_thinking,
             place_flip_button,
-            game_over.run_if(game_or_phase.clone().or(resource_changed::<Prefs>)),
+            game_over.run_if(game_or_phase.clone().or_eager(resource_changed::<Prefs>)),
             move_list.run_if(
                 game_or_phase
-                    .or(resource_changed::<Prefs>)
-                    .or(resource_changed::<MovesShown>),
+                    .or_eager(resource_changed::<Prefs>)
+                    .or_eager(resource_changed::<MovesShown>),
             ),
         )
             .run_if(in_state(Screen::Playing))
@@ -311,9 +311,9 @@ fn game_over(
                         text::who(&game, side, lang),
                         text::final_count(pos, side, swept.0[side], lang)
                     );
+                    let colour = PLAYER_COLOURS[side].lighter(0.25);
                     p.spawn((
-                        ui::text(&art, line, 19.0),
-                        TextColor(PLAYER_COLOURS[side].lighter(0.25)),
+                        ui::text_in(&art, line, 19.0, colour),
                         TextLayout::justify(Justify::Center),
                     ));
                 }
@@ -380,10 +380,8 @@ fn move_list(
                 } else if entry.captured > 0 {
                     line += &format!(", {}", lang.trf("moves.capture", &[("n", &entry.captured)]));
                 }
-                list.spawn((
-                    ui::text(&art, line, 15.0),
-                    TextColor(PLAYER_COLOURS[entry.side].lighter(0.3)),
-                ));
+                let colour = PLAYER_COLOURS[entry.side].lighter(0.3);
+                list.spawn(ui::text_in(&art, line, 15.0, colour));
             }
         });
 }

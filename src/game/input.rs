@@ -32,7 +32,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (pointer, keyboard)
-            .run_if(in_state(Screen::Playing).and(in_state(Overlay::None)))
+            .run_if(in_state(Screen::Playing).and_eager(in_state(Overlay::None)))
             .run_if(|replay: Res<Replay>| replay.0.is_empty())
             .in_set(super::GameSet::Input),
     );

@@ -21,7 +21,7 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         (
             pause_behind_panels.run_if(state_changed::<Overlay>),
-            build.run_if(state_changed::<Overlay>.or(resource_changed::<Prefs>)),
+            build.run_if(state_changed::<Overlay>.or_eager(resource_changed::<Prefs>)),
         )
             .in_set(super::GameSet::Show),
     );

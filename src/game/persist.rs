@@ -34,6 +34,8 @@ pub struct Export;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SavedGame>().init_resource::<Replay>();
+    // The window plugin registers dropped files; without a window (tests) none ever come.
+    app.add_message::<FileDragAndDrop>();
     app.add_systems(PreStartup, find_saved_game);
     app.add_systems(PostStartup, resume_at_start);
     app.add_systems(
@@ -129,11 +131,12 @@ fn save_after<E: Event>(
     _: On<E>,
     game: Res<Game>,
     files: Option<Res<Files>>,
-    screen: Res<State<Screen>>,
+    screen: Option<Res<State<Screen>>>,
     mut message: ResMut<Message>,
 ) {
     let Some(files) = files else { return };
-    if *screen.get() != Screen::Playing {
+    // Before the first frame the screen has no state yet: that is the title's time too.
+    if screen.is_none_or(|s| *s.get() != Screen::Playing) {
         return;
     }
     let result = if game.in_progress() {

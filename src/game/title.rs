@@ -20,9 +20,9 @@ pub(super) fn plugin(app: &mut App) {
             .run_if(in_state(Screen::Title))
             .run_if(
                 state_changed::<Screen>
-                    .or(resource_changed::<Prefs>)
-                    .or(resource_changed::<SavedGame>)
-                    .or(state_changed::<Overlay>),
+                    .or_eager(resource_changed::<Prefs>)
+                    .or_eager(resource_changed::<SavedGame>)
+                    .or_eager(state_changed::<Overlay>),
             )
             .in_set(super::GameSet::Show),
     );

@@ -15,6 +15,11 @@ const PANEL: Color = Color::srgba(0.10, 0.06, 0.03, 0.94);
 
 /// Text in the regular face.
 pub fn text(art: &Art, value: impl Into<String>, size: f32) -> impl Bundle {
+    text_in(art, value, size, INK)
+}
+
+/// Text in the regular face and `colour`.
+pub fn text_in(art: &Art, value: impl Into<String>, size: f32, colour: Color) -> impl Bundle {
     (
         Text::new(value),
         TextFont {
@@ -22,7 +27,7 @@ pub fn text(art: &Art, value: impl Into<String>, size: f32) -> impl Bundle {
             font_size: FontSize::Px(size),
             ..default()
         },
-        TextColor(INK),
+        TextColor(colour),
     )
 }
 
