@@ -156,6 +156,19 @@ fn a_whole_computer_game_keeps_the_sprites_equal_to_the_rules() {
         assert!(moves < 400, "the game should end");
     }
     assert!(pos(&app).is_over());
+    // The game-over panel names the player with the higher score.
+    app.update();
+    let scores = pos(&app).scores();
+    let headline = match scores[0].cmp(&scores[1]) {
+        std::cmp::Ordering::Equal => "A draw!".to_owned(),
+        std::cmp::Ordering::Greater => "Player 1 wins".to_owned(),
+        std::cmp::Ordering::Less => "Player 2 wins".to_owned(),
+    };
+    let shown = texts(&mut app);
+    assert!(
+        shown.iter().any(|(_, t)| *t == headline),
+        "{headline:?} not among {shown:?}"
+    );
 }
 
 fn press(app: &mut App, key: KeyCode) {

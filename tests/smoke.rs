@@ -185,7 +185,14 @@ fn a_game_killed_mid_play_resumes_from_its_last_move() {
 
     let shot = dir.join("resumed.png");
     let output = game()
-        .args(["--resume", "--speed", "off", "--after", "0", "--screenshot"])
+        .args([
+            "--resume",
+            "--speed",
+            "normal",
+            "--after",
+            "0",
+            "--screenshot",
+        ])
         .arg(&shot)
         .output()
         .unwrap();

@@ -136,10 +136,10 @@ fn draw_board(
         ));
     }
     let store = layout.store_size();
-    for player in 0..layout.players() {
+    for (player, colour) in PLAYER_COLOURS.iter().enumerate().take(layout.players()) {
         commands.spawn((
             BoardPart,
-            Sprite::from_color(PLAYER_COLOURS[player].with_alpha(0.25), store),
+            Sprite::from_color(colour.with_alpha(0.25), store),
             Transform::from_translation(layout.store_center(player).extend(0.2)),
         ));
         commands.spawn((

@@ -8,7 +8,7 @@ use super::actions::{Action, MovesShown};
 use super::ai_turn::Thinking;
 use super::art::{Art, INK, PLAYER_COLOURS};
 use super::layout::{self, Layout, Side};
-use super::state::{Game, Message, Phase, Prefs, Screen};
+use super::state::{Game, Message, Note, Phase, Prefs, Screen};
 use super::text;
 use super::turn::Swept;
 use super::ui::{self, BUTTON, BUTTON_OFF, bold, button, panel, row};
@@ -41,7 +41,8 @@ pub(super) fn plugin(app: &mut App) {
             .run_if(
                 resource_changed::<Message>
                     .or_eager(resource_changed::<Prefs>)
-                    .or_eager(resource_changed::<Game>),
+                    .or_eager(resource_changed::<Game>)
+                    .or_eager(state_changed::<Screen>),
             )
             .in_set(super::GameSet::Show),
     );
@@ -129,9 +130,11 @@ fn spawn_bar(mut commands: Commands, art: Res<Art>) {
             height: px(84),
             align_items: AlignItems::Center,
             justify_content: JustifyContent::Center,
+            border: UiRect::all(px(3)),
             border_radius: BorderRadius::all(px(42)),
             ..default()
         },
+        BorderColor::all(Color::srgb(0.85, 0.68, 0.30)),
         BackgroundColor(BUTTON),
         Visibility::Hidden,
         children![(
@@ -200,9 +203,20 @@ fn show_message(
     prefs: Res<Prefs>,
     game: Res<Game>,
     layout: Res<Layout>,
+    screen: Res<State<Screen>>,
     mut line: Query<&mut Text2d, With<MessageLine>>,
 ) {
-    let shown = text::message(&message.0, &game, &layout, prefs.lang());
+    // The title screen only passes on what was said about files, not the turn.
+    let notes: Vec<Note> = match screen.get() {
+        Screen::Title => message
+            .0
+            .iter()
+            .filter(|n| matches!(n, Note::Text { .. }))
+            .cloned()
+            .collect(),
+        Screen::Playing => message.0.clone(),
+    };
+    let shown = text::message(&notes, &game, &layout, prefs.lang());
     for mut text in &mut line {
         if text.0 != shown {
             text.0 = shown.clone();
@@ -283,7 +297,7 @@ fn game_over(
     let pos = game.pos();
     let Some(places) = pos.places() else { return };
     let players = pos.players();
-    let winners: Vec<usize> = (0..players).filter(|&p| places[p] == 1).collect();
+    let winners: Vec<usize> = (0..players).filter(|&p| places[p] == 0).collect();
     let headline = if winners.len() > 1 {
         lang.tr("over.draw").to_owned()
     } else if game.mixed() && game.history.player_of(winners[0]).is_human() {
@@ -297,7 +311,7 @@ fn game_over(
         .spawn((
             GameOverRoot,
             DespawnOnExit(Screen::Playing),
-            ui::backdrop(0.25),
+            ui::backdrop(0.45),
         ))
         .with_children(|b| {
             b.spawn(panel(640.0)).with_children(|p| {

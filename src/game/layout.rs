@@ -183,9 +183,9 @@ impl Layout {
     pub fn store_center(&self, player: usize) -> Vec2 {
         if self.triangle() {
             return match player {
-                0 => Vec2::new(470.0, -190.0),
-                1 => Vec2::new(470.0, 150.0),
-                _ => Vec2::new(-470.0, 150.0),
+                0 => Vec2::new(500.0, -190.0),
+                1 => Vec2::new(500.0, 150.0),
+                _ => Vec2::new(-500.0, 150.0),
             };
         }
         let (board, _) = self.board_rect();
@@ -400,9 +400,14 @@ mod tests {
                     };
                     let dx = layout.pit_center(next).x - layout.pit_center(pit).x;
                     assert_eq!(dx < 0.0, side == Side::Left, "{layout:?} {player} {side:?}");
-                    // And its arrow sits on that side of the pit.
-                    let ax = layout.arrow_position(pit, side).x - layout.pit_center(pit).x;
-                    assert_eq!(ax < 0.0, side == Side::Left);
+                    // And its arrow is the one on that side.
+                    let other = match side {
+                        Side::Left => Side::Right,
+                        Side::Right => Side::Left,
+                    };
+                    let ax = layout.arrow_position(pit, side).x;
+                    let bx = layout.arrow_position(pit, other).x;
+                    assert_eq!(ax < bx, side == Side::Left);
                 }
             }
         }

@@ -48,7 +48,7 @@ fn build(
         commands.entity(root).despawn();
     }
     let lang = prefs.lang();
-    let root = commands.spawn((PanelRoot, ui::backdrop(0.45))).id();
+    let root = commands.spawn((PanelRoot, ui::backdrop(0.6))).id();
     let content = match overlay.get() {
         Overlay::None => {
             commands.entity(root).despawn();

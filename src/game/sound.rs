@@ -151,7 +151,8 @@ fn game_over(played: On<MovePlayed>, mut commands: Commands, game: Res<Game>) {
         .filter(|&p| game.history.player_of(p).is_human())
         .map(|p| places[p])
         .min();
-    commands.trigger(if best_human == Some(1) {
+    // Place 0 is first.
+    commands.trigger(if best_human == Some(0) {
         Sfx::Win
     } else {
         Sfx::Lose

@@ -45,7 +45,7 @@ fn build(
     }
     let lang = prefs.lang();
     commands
-        .spawn((TitleRoot, DespawnOnExit(Screen::Title), ui::backdrop(0.35)))
+        .spawn((TitleRoot, DespawnOnExit(Screen::Title), ui::backdrop(0.55)))
         .with_children(|b| {
             b.spawn(panel(560.0)).with_children(|p| {
                 p.spawn((

@@ -11,7 +11,8 @@ pub const BUTTON: Color = Color::srgba(0.15, 0.09, 0.05, 0.88);
 pub const BUTTON_HOVER: Color = Color::srgba(0.32, 0.19, 0.09, 0.95);
 /// A button that would do nothing now.
 pub const BUTTON_OFF: Color = Color::srgba(0.15, 0.09, 0.05, 0.35);
-const PANEL: Color = Color::srgba(0.10, 0.06, 0.03, 0.94);
+// Blending is linear: a panel must be nearly opaque to hide bright pebbles behind it.
+const PANEL: Color = Color::srgba(0.10, 0.06, 0.03, 0.985);
 
 /// Text in the regular face.
 pub fn text(art: &Art, value: impl Into<String>, size: f32) -> impl Bundle {
