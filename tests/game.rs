@@ -11,7 +11,8 @@ use bevy::time::TimeUpdateStrategy;
 use o_an_quan::ai::Level;
 use o_an_quan::game::layout::Layout;
 use o_an_quan::game::pebbles::{MandarinStone, Pebble, Places};
-use o_an_quan::game::state::{Files, Message, NewGame, PlayMove, TimeTravel};
+use o_an_quan::game::persist::{Export, Import};
+use o_an_quan::game::state::{Files, Message, NewGame, Note, PlayMove, TimeTravel};
 use o_an_quan::game::{self, Action, Game, Launch, Overlay, Phase, Prefs};
 use o_an_quan::rules::{Move, Position, presets};
 use o_an_quan::session::{Lang, Mode, Record, SAVED_GAME, Settings, Speed, Storage};
@@ -523,4 +524,86 @@ fn a_three_player_game_plays_to_the_end_through_the_plugins() {
         assert!(moves < 400, "the game should end");
     }
     assert!(pos(&app).places().is_some());
+}
+
+#[test]
+fn a_hint_shows_a_legal_move_and_what_it_expects() {
+    let mut app = app(two_players_without_animation());
+    press_button(&mut app, Action::Hint);
+    let advice = |app: &App| {
+        app.world()
+            .resource::<Message>()
+            .0
+            .iter()
+            .find_map(|note| match note {
+                Note::Hint(advice) => Some(advice.mv),
+                _ => None,
+            })
+    };
+    run_until(&mut app, 50_000, |app| advice(app).is_some());
+    assert!(pos(&app).is_legal(advice(&app).unwrap()));
+    app.update();
+    let shown = texts(&mut app);
+    assert!(
+        shown.iter().any(|(_, t)| t.starts_with("Hint: pit")),
+        "{shown:?}"
+    );
+}
+
+#[test]
+fn an_exported_game_imports_and_replays_move_by_move() {
+    let files = scratch_files("export");
+    let mut app = app_with(
+        two_players_without_animation(),
+        on_the_board(),
+        Some(files.clone()),
+    );
+    for mv in ["2+", "8-", "4+", "10-"] {
+        play(&mut app, mv);
+    }
+    let expected = pos(&app);
+    app.world_mut().trigger(Export);
+    app.update();
+    let exports: Vec<_> = std::fs::read_dir(files.data.path("exports"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(exports.len(), 1);
+    let text = std::fs::read_to_string(&exports[0]).unwrap();
+
+    app.world_mut().trigger(NewGame);
+    app.update();
+    assert_eq!(pos(&app).ply(), 0);
+    app.world_mut().trigger(Import(Ok(text)));
+    app.update();
+    assert!(pos(&app).ply() < 4, "the moves are replayed one by one");
+    run_until(&mut app, 100, |app| pos(app) == expected);
+
+    // A broken file changes nothing and says why.
+    app.world_mut()
+        .trigger(Import(Ok("(version: 1, preset: ".into())));
+    app.update();
+    assert_eq!(pos(&app), expected);
+    let message = format!("{:?}", app.world().resource::<Message>());
+    assert!(message.contains("not a game"), "{message}");
+    let _ = std::fs::remove_dir_all(files.data.dir());
+}
+
+#[test]
+fn settings_are_kept_between_runs() {
+    let files = scratch_files("settings");
+    let mut app = app_with(Settings::default(), on_the_board(), Some(files.clone()));
+    {
+        let mut prefs = app.world_mut().resource_mut::<Prefs>();
+        prefs.language = Lang::Vi;
+        prefs.volume = 0.3;
+        prefs.set_mode(Mode::ThreePlayers);
+    }
+    app.update();
+    let expected = app.world().resource::<Prefs>().0.clone();
+    drop(app);
+    let (loaded, warning) = o_an_quan::game::persist::load_settings(&files.config);
+    assert_eq!(loaded, expected);
+    assert!(warning.is_none());
+    let _ = std::fs::remove_dir_all(files.config.dir());
 }
