@@ -273,9 +273,11 @@ impl Layout {
     /// A captured mandarin's place in a store: at the left end.
     pub fn store_mandarin_offset(&self, slot: usize) -> Vec2 {
         let store = self.store_size();
+        // The triangle's taller stores keep captured mandarins apart.
+        let step = if self.triangle() { 38.0 } else { 26.0 };
         Vec2::new(
             -store.x / 2.0 + 22.0,
-            store.y / 2.0 - 20.0 - slot as f32 * 26.0,
+            store.y / 2.0 - 22.0 - slot as f32 * step,
         )
     }
 
