@@ -165,6 +165,9 @@ fn main() -> AppExit {
                 primary_window: Some(Window {
                     title: "Ô ăn quan".into(),
                     resolution: WindowResolution::new(width, height),
+                    // On the web: the page's canvas, following the page's size.
+                    canvas: Some("#game".into()),
+                    fit_canvas_to_parent: true,
                     ..default()
                 }),
                 ..default()

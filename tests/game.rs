@@ -607,3 +607,28 @@ fn settings_are_kept_between_runs() {
     assert!(warning.is_none());
     let _ = std::fs::remove_dir_all(files.config.dir());
 }
+
+#[test]
+fn the_computer_thinking_in_slices_plays_whole_games_too() {
+    // The web's way: no thread pool, a few milliseconds of search per frame.
+    let settings = Settings {
+        speed: Speed::Off,
+        ..Settings::default()
+    };
+    let launch = Launch {
+        autoplay: Level::get(3),
+        sliced_ai: true,
+        ..on_the_board()
+    };
+    let mut app = app_with(settings, launch, None);
+    let mut moves = 0;
+    while phase(&app) != Phase::Over {
+        let ply = pos(&app).ply();
+        run_until(&mut app, 20_000, |app| {
+            pos(app).ply() > ply || phase(app) == Phase::Over
+        });
+        assert_sprites_match(&mut app);
+        moves += 1;
+        assert!(moves < 400, "the game should end");
+    }
+}

@@ -1,17 +1,17 @@
-//! The computer's turns, thought out off the frame in the async compute pool and polled with
-//! `check_ready`. A new game, undo or redo drops the task; a stale answer never reaches the
-//! board. The chosen pit and arrow light up briefly before the move is sown.
+//! The computer's turns, thought out off the frame (in the async compute pool, polled with
+//! `check_ready`, or in slices on the web). A new game, undo or redo drops the work; a stale
+//! answer never reaches the board. The chosen pit and arrow light up briefly before the move is
+//! sown.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy::tasks::futures::check_ready;
-use bevy::tasks::{AsyncComputeTaskPool, Task};
 
 use super::art::{Art, PLAYER_COLOURS};
 use super::layout::{Layout, Side};
+use super::off_frame::{FRAME_SHARE, Job};
 use super::persist::Replay;
 use super::state::{Game, Launch, LoadGame, NewGame, Phase, PlayMove, Prefs, Screen, TimeTravel};
 use crate::ai::{Decision, Thinker};
@@ -20,7 +20,7 @@ use crate::rules::{Move, geometry};
 /// A computer move being thought out, for the game of generation `generation`.
 #[derive(Component)]
 pub struct Thinking {
-    task: Task<Decision>,
+    job: Job<Decision>,
     generation: u64,
     cancel: Arc<AtomicBool>,
 }
@@ -72,11 +72,9 @@ fn start_thinking(
     let cancel = Arc::new(AtomicBool::new(false));
     let pos = *game.pos();
     let seed = launch.seed ^ u64::from(pos.ply()).wrapping_mul(0x9E37_79B9) ^ game.generation << 32;
-    let flag = cancel.clone();
-    let task = AsyncComputeTaskPool::get()
-        .spawn(async move { Thinker::new(pos, level, seed, Some(flag)).run() });
+    let thinker = Thinker::new(pos, level, seed, Some(cancel.clone()));
     commands.spawn(Thinking {
-        task,
+        job: Job::start(thinker, launch.sliced_ai),
         generation: game.generation,
         cancel,
     });
@@ -92,7 +90,7 @@ fn poll_thinking(
     mut tasks: Query<(Entity, &mut Thinking)>,
 ) {
     for (entity, mut thinking) in &mut tasks {
-        let Some(decision) = check_ready(&mut thinking.task) else {
+        let Some(decision) = thinking.job.poll(FRAME_SHARE) else {
             continue;
         };
         commands.entity(entity).despawn();

@@ -6,12 +6,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy::tasks::futures::check_ready;
-use bevy::tasks::{AsyncComputeTaskPool, Task};
 
 use super::art::{Art, PLAYER_COLOURS};
 use super::layout::{Layout, Side};
-use super::state::{Game, Message, MovePlayed, NewGame, Note, Phase, TimeTravel};
+use super::off_frame::{FRAME_SHARE, Job};
+use super::state::{Game, Launch, Message, MovePlayed, NewGame, Note, Phase, TimeTravel};
 use crate::ai::{Limits, Report, Search, Weights};
 use crate::rules::{Move, geometry};
 use crate::session::Lang;
@@ -71,7 +70,7 @@ impl Advice {
 /// A hint being worked out for the game of generation `generation`.
 #[derive(Component)]
 struct HintTask {
-    task: Task<Report>,
+    job: Job<Report>,
     generation: u64,
     ply: u32,
     cancel: Arc<AtomicBool>,
@@ -95,6 +94,7 @@ fn ask(
     game: Res<Game>,
     phase: Res<Phase>,
     mut message: ResMut<Message>,
+    launch: Res<Launch>,
     tasks: Query<(), With<HintTask>>,
 ) {
     if *phase != Phase::Waiting || !game.human_to_move() || !tasks.is_empty() {
@@ -107,10 +107,9 @@ fn ask(
         cancel: Some(cancel.clone()),
         ..Limits::default()
     };
-    let task = AsyncComputeTaskPool::get()
-        .spawn(async move { Search::new(pos, Weights::shipped(), limits).run() });
+    let search = Search::new(pos, Weights::shipped(), limits);
     commands.spawn(HintTask {
-        task,
+        job: Job::start(search, launch.sliced_ai),
         generation: game.generation,
         ply: pos.ply(),
         cancel,
@@ -127,7 +126,7 @@ fn poll(
     mut tasks: Query<(Entity, &mut HintTask)>,
 ) {
     for (entity, mut hint) in &mut tasks {
-        let Some(report) = check_ready(&mut hint.task) else {
+        let Some(report) = hint.job.poll(FRAME_SHARE) else {
             continue;
         };
         commands.entity(entity).despawn();

@@ -13,6 +13,9 @@ mod hud;
 pub mod input;
 pub mod layout;
 mod menu;
+mod off_frame;
+#[cfg(target_arch = "wasm32")]
+mod page;
 pub mod pebbles;
 pub mod persist;
 mod sound;
@@ -77,6 +80,8 @@ pub fn plugin(app: &mut App) {
         sound::plugin,
         capture::plugin,
     ));
+    #[cfg(target_arch = "wasm32")]
+    app.add_plugins(page::plugin);
     app.add_systems(Startup, |mut commands: Commands| {
         commands.trigger(state::NewGame)
     });

@@ -77,6 +77,8 @@ pub struct Launch {
     pub resume: bool,
     /// Seed of the computer's misjudgements.
     pub seed: u64,
+    /// Think in slices on the frame instead of in the thread pool (always on the web).
+    pub sliced_ai: bool,
 }
 
 impl Default for Launch {
@@ -86,6 +88,7 @@ impl Default for Launch {
             skip_title: false,
             resume: false,
             seed: 1,
+            sliced_ai: cfg!(target_arch = "wasm32"),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Where settings and the saved game live: files in the platform's config and data directories,
 //! each written atomically (a temporary file, then a rename), so that a crash or a kill at any
-//! moment leaves either the old file or the new one, never half of one.
+//! moment leaves either the old file or the new one, never half of one. In the browser they are
+//! entries of the page's local storage, in the same format.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -10,29 +11,50 @@ pub const SETTINGS: &str = "settings.ron";
 /// The game in progress.
 pub const SAVED_GAME: &str = "game.ron";
 
-/// A directory of named files.
+/// A directory of named files (or, in the browser, local-storage entries named by a prefix).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Storage {
     dir: PathBuf,
+    browser: bool,
 }
 
 impl Storage {
     /// Files in `dir` (created when first written).
     pub fn at(dir: impl Into<PathBuf>) -> Storage {
-        Storage { dir: dir.into() }
+        Storage {
+            dir: dir.into(),
+            browser: false,
+        }
     }
 
     /// The settings' place: `$OAQ_HOME` when set (for tests and portable installs), else the
-    /// platform's config directory.
+    /// platform's config directory; the page's local storage in a browser.
     pub fn config() -> Option<Storage> {
+        #[cfg(target_arch = "wasm32")]
+        return Some(Storage::browser());
+        #[cfg(not(target_arch = "wasm32"))]
         Storage::from_env().or_else(|| Some(Storage::at(project_dirs()?.config_dir())))
     }
 
-    /// The saved game's place: `$OAQ_HOME` when set, else the platform's data directory.
+    /// The saved game's place: `$OAQ_HOME` when set, else the platform's data directory; the
+    /// page's local storage in a browser.
     pub fn data() -> Option<Storage> {
+        #[cfg(target_arch = "wasm32")]
+        return Some(Storage::browser());
+        #[cfg(not(target_arch = "wasm32"))]
         Storage::from_env().or_else(|| Some(Storage::at(project_dirs()?.data_dir())))
     }
 
+    /// Local-storage entries `o-an-quan/NAME`.
+    #[cfg(target_arch = "wasm32")]
+    fn browser() -> Storage {
+        Storage {
+            dir: PathBuf::from("o-an-quan"),
+            browser: true,
+        }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
     fn from_env() -> Option<Storage> {
         std::env::var_os("OAQ_HOME")
             .filter(|v| !v.is_empty())
@@ -49,6 +71,10 @@ impl Storage {
 
     /// The file's text, or `None` when there is no such file.
     pub fn read(&self, name: &str) -> io::Result<Option<String>> {
+        #[cfg(target_arch = "wasm32")]
+        if self.browser {
+            return web::read(&self.key(name));
+        }
         match std::fs::read_to_string(self.path(name)) {
             Ok(text) => Ok(Some(text)),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
@@ -58,6 +84,11 @@ impl Storage {
 
     /// Replace the file with `text` atomically.
     pub fn write(&self, name: &str, text: &str) -> io::Result<()> {
+        #[cfg(target_arch = "wasm32")]
+        if self.browser {
+            // One local-storage write replaces the entry whole.
+            return web::write(&self.key(name), text);
+        }
         std::fs::create_dir_all(&self.dir)?;
         let temporary = self.path(&format!(".{name}.tmp"));
         let mut file = std::fs::File::create(&temporary)?;
@@ -69,6 +100,10 @@ impl Storage {
 
     /// Remove the file, if there is one.
     pub fn remove(&self, name: &str) -> io::Result<()> {
+        #[cfg(target_arch = "wasm32")]
+        if self.browser {
+            return web::remove(&self.key(name));
+        }
         match std::fs::remove_file(self.path(name)) {
             Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
             _ => Ok(()),
@@ -79,11 +114,52 @@ impl Storage {
     /// Returns the new name.
     pub fn set_aside(&self, name: &str) -> io::Result<String> {
         let aside = format!("{name}.broken");
-        std::fs::rename(self.path(name), self.path(&aside))?;
+        if cfg!(target_arch = "wasm32") && self.browser {
+            let text = self.read(name)?.unwrap_or_default();
+            self.write(&aside, &text)?;
+            self.remove(name)?;
+        } else {
+            std::fs::rename(self.path(name), self.path(&aside))?;
+        }
         Ok(aside)
+    }
+
+    /// The local-storage key of `name`.
+    #[cfg(target_arch = "wasm32")]
+    fn key(&self, name: &str) -> String {
+        format!("{}/{name}", self.dir.display())
     }
 }
 
+/// The page's local storage.
+#[cfg(target_arch = "wasm32")]
+mod web {
+    use std::io;
+
+    fn storage() -> io::Result<web_sys::Storage> {
+        web_sys::window()
+            .and_then(|w| w.local_storage().ok().flatten())
+            .ok_or_else(|| io::Error::other("this browser keeps no local storage"))
+    }
+
+    fn error(e: web_sys::wasm_bindgen::JsValue) -> io::Error {
+        io::Error::other(format!("local storage: {e:?}"))
+    }
+
+    pub fn read(key: &str) -> io::Result<Option<String>> {
+        storage()?.get_item(key).map_err(error)
+    }
+
+    pub fn write(key: &str, text: &str) -> io::Result<()> {
+        storage()?.set_item(key, text).map_err(error)
+    }
+
+    pub fn remove(key: &str) -> io::Result<()> {
+        storage()?.remove_item(key).map_err(error)
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 fn project_dirs() -> Option<directories::ProjectDirs> {
     directories::ProjectDirs::from("", "", "o-an-quan")
 }

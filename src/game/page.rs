@@ -1,0 +1,47 @@
+//! In the browser: the game's state as attributes of its canvas (`data-screen`, `data-ply`,
+//! `data-phase`, `data-human` when a human is to move, `data-resume`), for the page and for
+//! browser tests to read.
+
+use bevy::prelude::*;
+
+use super::persist::SavedGame;
+use super::state::{Game, Phase, Screen};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        Last,
+        publish.run_if(
+            resource_changed::<Game>
+                .or_eager(resource_changed::<Phase>)
+                .or_eager(state_changed::<Screen>)
+                .or_eager(resource_changed::<SavedGame>),
+        ),
+    );
+}
+
+fn publish(game: Res<Game>, phase: Res<Phase>, screen: Res<State<Screen>>, saved: Res<SavedGame>) {
+    let Some(canvas) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("game"))
+    else {
+        return;
+    };
+    let screen = match screen.get() {
+        Screen::Title => "title",
+        Screen::Playing => "playing",
+    };
+    let resume = saved
+        .0
+        .as_ref()
+        .map_or(0, |history| history.entries().len());
+    for (name, value) in [
+        ("data-screen", screen.to_owned()),
+        ("data-ply", game.pos().ply().to_string()),
+        ("data-phase", format!("{:?}", *phase).to_lowercase()),
+        ("data-human", u8::from(game.human_to_move()).to_string()),
+        ("data-resume", resume.to_string()),
+    ] {
+        // A page without the attribute loses nothing but the tests' view.
+        let _ = canvas.set_attribute(name, &value);
+    }
+}

@@ -1,0 +1,140 @@
+// The web build in a real browser: Debian's Chromium, driven by playwright-core. Serves the
+// built folder on 127.0.0.1, waits for the board, plays a move by clicking a pit and an arrow,
+// plays on against the computer, reloads and checks that the saved game is offered. Prints
+// timings and saves screenshots in the output folder.
+//
+// OAQ_NPM=DIR_WITH_NODE_MODULES node tests/web/browser.mjs DIST_DIR OUT_DIR
+
+import { createServer } from "node:http";
+import { readFile, mkdir } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { extname, join, normalize, resolve } from "node:path";
+
+// playwright-core lives where it was installed (never beside the sources).
+const require = createRequire(join(resolve(process.env.OAQ_NPM ?? "."), "package.json"));
+const { chromium } = require("playwright-core");
+
+const [dist, out] = process.argv.slice(2);
+if (!dist || !out) {
+  console.error("usage: node tests/web/browser.mjs DIST_DIR OUT_DIR");
+  process.exit(2);
+}
+await mkdir(out, { recursive: true });
+
+const types = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript",
+  ".wasm": "application/wasm",
+  ".ttf": "font/ttf",
+  ".ron": "text/plain; charset=utf-8",
+};
+const server = createServer(async (request, response) => {
+  const path = normalize(decodeURIComponent(new URL(request.url, "http://x").pathname));
+  const file = join(dist, path.endsWith("/") ? path + "index.html" : path);
+  try {
+    const body = await readFile(file);
+    response.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
+    response.end(body);
+  } catch {
+    response.writeHead(404);
+    response.end();
+  }
+});
+await new Promise((ready) => server.listen(0, "127.0.0.1", ready));
+const url = `http://127.0.0.1:${server.address().port}/`;
+
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: [
+    "--no-sandbox", "--disable-gpu", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-first-run", "--disable-quic", "--autoplay-policy=no-user-gesture-required",
+  ],
+});
+let failed = false;
+const check = (ok, what) => {
+  console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
+  if (!ok) failed = true;
+};
+
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const errors = [];
+  page.on("pageerror", (e) => {
+    if (!String(e).includes("Using exceptions for control flow")) errors.push(String(e));
+  });
+  const attribute = (name) => page.getAttribute("#game", name);
+  const waitFor = (selector, seconds) =>
+    page.waitForSelector(selector, { timeout: seconds * 1000, state: "attached" });
+  // Frame times from the page's own animation frames.
+  const recordFrames = () => page.evaluate(() => {
+    window.frames_ = [];
+    let last = performance.now();
+    const tick = (now) => { window.frames_.push(now - last); last = now; requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  });
+  const frames = () => page.evaluate(() => { const f = window.frames_; window.frames_ = []; return f; });
+  const summary = (list) => {
+    if (list.length === 0) return "no frames";
+    const mean = list.reduce((a, b) => a + b, 0) / list.length;
+    return `${list.length} frames, ${(1000 / mean).toFixed(1)} fps, longest ${Math.max(...list).toFixed(0)} ms`;
+  };
+
+  const opened = Date.now();
+  await page.goto(url);
+  await waitFor('#game[data-screen="title"]', 240);
+  console.log(`page open to board: ${((Date.now() - opened) / 1000).toFixed(1)} s`);
+  await page.waitForTimeout(1500);
+  await page.screenshot({ path: join(out, "title.png") });
+
+  // Play (the title's first button when no game is saved).
+  await page.mouse.click(640, 345);
+  await waitFor('#game[data-screen="playing"]', 30);
+  await page.waitForTimeout(1000);
+  const before = await page.screenshot({ path: join(out, "board.png") });
+
+  // Pit 3 (bottom row, middle), then the arrow on its right.
+  await recordFrames();
+  await page.mouse.click(640, 406);
+  await page.waitForTimeout(300);
+  await page.mouse.click(670, 447);
+  await waitFor('#game[data-ply="1"]', 10);
+  check(true, "a click on a pit and an arrow plays the move");
+  await page.waitForTimeout(2500);
+  console.log(`while a move animates: ${summary(await frames())}`);
+  const after = await page.screenshot({ path: join(out, "after-move.png") });
+  check(!before.equals(after), "the board changed on screen");
+
+  // Play on: wait for the computer's reply, then sow from the first pit that takes a move.
+  const yourTurn = '#game[data-human="1"][data-phase="waiting"]';
+  const pits = [[384, 406], [512, 406], [640, 406], [768, 406], [896, 406]];
+  for (let turn = 0; turn < 2; turn++) {
+    await recordFrames();
+    await waitFor(yourTurn, 120);
+    console.log(`while the computer thinks and moves: ${summary(await frames())}`);
+    const mine = Number(await attribute("data-ply"));
+    for (const [x, y] of pits) {
+      await page.mouse.click(x, y);
+      await page.waitForTimeout(200);
+      await page.mouse.click(x + 30, y + 41);
+      await page.waitForTimeout(300);
+      if (Number(await attribute("data-ply")) > mine) break;
+    }
+    check(Number(await attribute("data-ply")) > mine, `move ${turn + 2} played against the computer`);
+  }
+  await page.waitForTimeout(3000);
+  await page.screenshot({ path: join(out, "playing.png") });
+  const played = Number(await attribute("data-ply"));
+
+  await page.reload();
+  await waitFor('#game[data-screen="title"]', 240);
+  const offered = Number(await attribute("data-resume"));
+  check(offered >= played - 1 && offered > 0, `the saved game is offered after a reload (${offered} moves)`);
+  await page.waitForTimeout(1500);
+  await page.screenshot({ path: join(out, "resume.png") });
+  check(errors.length === 0, `no errors on the page ${errors.join("; ")}`);
+} finally {
+  await browser.close();
+  server.close();
+}
+process.exit(failed ? 1 : 0);
