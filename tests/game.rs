@@ -132,6 +132,23 @@ fn run_until(app: &mut App, frames: usize, done: impl Fn(&App) -> bool) {
     );
 }
 
+/// Let the computer play every move to the end, checking after each that the sprites are the
+/// rules state's.
+fn play_to_the_end(app: &mut App) {
+    let mut moves = 0;
+    while phase(app) != Phase::Over {
+        let ply = pos(app).ply();
+        run_until(app, 20_000, |app| {
+            pos(app).ply() > ply || phase(app) == Phase::Over
+        });
+        run_until(app, 20_000, |app| phase(app) != Phase::Animating);
+        assert_sprites_match(app);
+        moves += 1;
+        assert!(moves < 400, "the game should end");
+    }
+    assert!(pos(app).places().is_some());
+}
+
 #[test]
 fn a_whole_computer_game_keeps_the_sprites_equal_to_the_rules() {
     let settings = Settings {
@@ -144,19 +161,7 @@ fn a_whole_computer_game_keeps_the_sprites_equal_to_the_rules() {
     };
     let mut app = app_with(settings, launch, None);
     assert_sprites_match(&mut app);
-    let mut moves = 0;
-    while phase(&app) != Phase::Over {
-        let ply = pos(&app).ply();
-        run_until(&mut app, 20_000, |app| {
-            phase(app) == Phase::Animating || phase(app) == Phase::Over
-        });
-        run_until(&mut app, 20_000, |app| phase(app) != Phase::Animating);
-        assert!(pos(&app).ply() > ply || pos(&app).is_over());
-        assert_sprites_match(&mut app);
-        moves += 1;
-        assert!(moves < 400, "the game should end");
-    }
-    assert!(pos(&app).is_over());
+    play_to_the_end(&mut app);
     // The game-over panel names the player with the higher score.
     app.update();
     let scores = pos(&app).scores();
@@ -513,17 +518,7 @@ fn a_three_player_game_plays_to_the_end_through_the_plugins() {
     let mut app = app_with(settings, launch, None);
     assert_eq!(pos(&app).players(), 3);
     assert_sprites_match(&mut app);
-    let mut moves = 0;
-    while phase(&app) != Phase::Over {
-        run_until(&mut app, 20_000, |app| {
-            phase(app) == Phase::Animating || phase(app) == Phase::Over
-        });
-        run_until(&mut app, 20_000, |app| phase(app) != Phase::Animating);
-        assert_sprites_match(&mut app);
-        moves += 1;
-        assert!(moves < 400, "the game should end");
-    }
-    assert!(pos(&app).places().is_some());
+    play_to_the_end(&mut app);
 }
 
 #[test]
@@ -621,14 +616,5 @@ fn the_computer_thinking_in_slices_plays_whole_games_too() {
         ..on_the_board()
     };
     let mut app = app_with(settings, launch, None);
-    let mut moves = 0;
-    while phase(&app) != Phase::Over {
-        let ply = pos(&app).ply();
-        run_until(&mut app, 20_000, |app| {
-            pos(app).ply() > ply || phase(app) == Phase::Over
-        });
-        assert_sprites_match(&mut app);
-        moves += 1;
-        assert!(moves < 400, "the game should end");
-    }
+    play_to_the_end(&mut app);
 }
