@@ -2,17 +2,16 @@
 
 use std::path::PathBuf;
 
-use bevy::asset::AssetMetaCheck;
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
 use clap::{Parser, ValueEnum};
 use o_an_quan::ai::Level;
 use o_an_quan::game::capture::CapturePlan;
 use o_an_quan::game::persist::{self, Import};
-use o_an_quan::game::state::{Files, Message};
-use o_an_quan::game::{self, Launch, Overlay, Prefs};
+use o_an_quan::game::start::Start;
+use o_an_quan::game::{self, Launch, Overlay};
 use o_an_quan::rules::presets;
-use o_an_quan::session::{Lang, Mode, Speed, Storage};
+use o_an_quan::session::{Lang, Mode, Speed};
 
 /// Ô ăn quan, the Vietnamese game of mandarin square capturing. Every option below overrides
 /// the saved settings (and is saved with them).
@@ -102,13 +101,8 @@ fn main() -> AppExit {
         eprintln!("o-an-quan: --size wants WIDTHxHEIGHT, like 1280x720");
         return AppExit::from_code(2);
     };
-    let files = Storage::config()
-        .zip(Storage::data())
-        .map(|(config, data)| Files { config, data });
-    let (mut settings, warning) = match &files {
-        Some(files) => persist::load_settings(&files.config),
-        None => (o_an_quan::session::Settings::first_start(), None),
-    };
+    let mut start = Start::from_storage();
+    let settings = &mut start.settings;
     if let Some(mode) = options.mode {
         settings.set_mode(match mode {
             ModeArg::Computer => Mode::Computer,
@@ -150,7 +144,7 @@ fn main() -> AppExit {
             LangArg::Vi => Lang::Vi,
         };
     }
-    let launch = Launch {
+    start.launch = Launch {
         autoplay: options
             .autoplay
             .then(|| Level::get(settings.level).unwrap_or_else(Level::medium)),
@@ -158,32 +152,9 @@ fn main() -> AppExit {
         resume: options.resume,
         ..Launch::default()
     };
-    let mut app = App::new();
-    app.add_plugins(
-        DefaultPlugins
-            .set(WindowPlugin {
-                primary_window: Some(Window {
-                    title: "Ô ăn quan".into(),
-                    resolution: WindowResolution::new(width, height),
-                    // On the web: the page's canvas, following the page's size.
-                    canvas: Some("#game".into()),
-                    fit_canvas_to_parent: true,
-                    ..default()
-                }),
-                ..default()
-            })
-            .set(AssetPlugin {
-                file_path: asset_root(),
-                meta_check: AssetMetaCheck::Never,
-                ..default()
-            }),
-    );
-    app.add_plugins(bevy_tweening::TweeningPlugin);
-    app.insert_resource(Prefs(settings));
-    app.insert_resource(launch);
-    if let Some(files) = files {
-        app.insert_resource(files);
-    }
+    start.window.resolution = WindowResolution::new(width, height);
+    start.asset_root = asset_root();
+    let mut app = game::start::app(start);
     if let Some(path) = options.screenshot {
         app.insert_resource(CapturePlan {
             path,
@@ -195,10 +166,6 @@ fn main() -> AppExit {
             }),
             started,
         });
-    }
-    app.add_plugins(game::plugin);
-    if let Some(note) = warning {
-        app.world_mut().resource_mut::<Message>().set(note);
     }
     if let Some(path) = options.import {
         let import: Import = persist::read_import(&path);

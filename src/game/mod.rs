@@ -19,6 +19,7 @@ mod page;
 pub mod pebbles;
 pub mod persist;
 mod sound;
+pub mod start;
 pub mod state;
 mod text;
 mod title;
