@@ -10,7 +10,7 @@ use super::art::{Art, INK, PLAYER_COLOURS};
 use super::layout::{self, Layout, Side};
 use super::state::{Game, Message, Note, Phase, Prefs, Screen};
 use super::text;
-use super::turn::Swept;
+use super::turn;
 use super::ui::{self, BUTTON, BUTTON_OFF, bold, button, panel, row};
 use crate::rules::{Move, geometry};
 use crate::session::Lang;
@@ -283,7 +283,6 @@ fn game_over(
     phase: Res<Phase>,
     game: Res<Game>,
     prefs: Res<Prefs>,
-    swept: Res<Swept>,
     art: Res<Art>,
     roots: Query<Entity, With<GameOverRoot>>,
 ) {
@@ -296,6 +295,7 @@ fn game_over(
     let lang = prefs.lang();
     let pos = game.pos();
     let Some(places) = pos.places() else { return };
+    let swept = turn::swept(&game);
     let players = pos.players();
     let winners: Vec<usize> = (0..players).filter(|&p| places[p] == 0).collect();
     let headline = if winners.len() > 1 {
@@ -323,7 +323,7 @@ fn game_over(
                     let line = format!(
                         "{}: {}",
                         text::who(&game, side, lang),
-                        text::final_count(pos, side, swept.0[side], lang)
+                        text::final_count(pos, side, swept[side], lang)
                     );
                     let colour = PLAYER_COLOURS[side].lighter(0.25);
                     p.spawn((

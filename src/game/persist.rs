@@ -60,7 +60,7 @@ pub fn load_settings(storage: &Storage) -> (Settings, Option<Note>) {
     let text = match storage.read(SETTINGS) {
         Ok(Some(text)) => text,
         Ok(None) => return (Settings::first_start(), None),
-        Err(e) => return (Settings::first_start(), Some(read_error(&e.to_string()))),
+        Err(e) => return (Settings::first_start(), Some(storage_error(&e.to_string()))),
     };
     match Settings::from_ron(&text) {
         Ok(settings) => (settings, None),
@@ -75,14 +75,15 @@ pub fn load_settings(storage: &Storage) -> (Settings, Option<Note>) {
     }
 }
 
-fn read_error(why: &str) -> Note {
-    Note::text("error.write", &[("why", &why)])
+/// A file that could not be read or written.
+fn storage_error(why: &str) -> Note {
+    Note::text("error.storage", &[("why", &why)])
 }
 
 fn save_settings(prefs: Res<Prefs>, files: Option<Res<Files>>, mut message: ResMut<Message>) {
     let Some(files) = files else { return };
     if let Err(e) = files.config.write(SETTINGS, &prefs.to_ron()) {
-        message.set(read_error(&e.to_string()));
+        message.set(storage_error(&e.to_string()));
     }
 }
 
@@ -105,7 +106,7 @@ fn find_saved_game(
             }
         },
         Ok(None) => {}
-        Err(e) => message.set(read_error(&e.to_string())),
+        Err(e) => message.set(storage_error(&e.to_string())),
     }
 }
 
@@ -147,7 +148,7 @@ fn save_after<E: Event>(
         files.data.remove(SAVED_GAME)
     };
     if let Err(e) = result {
-        message.0.push(read_error(&e.to_string()));
+        message.0.push(storage_error(&e.to_string()));
     }
 }
 
@@ -163,7 +164,7 @@ fn export(_: On<Export>, game: Res<Game>, files: Option<Res<Files>>, mut message
             let file = exports.path(&name).display().to_string();
             message.set(Note::text("menu.exported", &[("file", &file)]));
         }
-        Err(e) => message.set(read_error(&e.to_string())),
+        Err(e) => message.set(storage_error(&e.to_string())),
     }
 }
 

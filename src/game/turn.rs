@@ -15,36 +15,30 @@ use super::state::{
 use super::text;
 use crate::rules::Event;
 
-/// Stones each player swept from the row at the end, for the final count.
-#[derive(Resource, Default, Debug, Clone, Copy)]
-pub struct Swept(pub [u32; 3]);
-
-impl Swept {
-    /// What the last move of a finished game swept (nothing before the end).
-    fn of(game: &Game) -> Swept {
-        let mut swept = Swept::default();
-        let Some(last) = game.history.entries().last() else {
-            return swept;
-        };
-        if !game.pos().is_over() {
-            return swept;
-        }
-        let mut pos = last.before;
-        if let Ok(outcome) = pos.play(last.mv) {
-            for e in outcome.events {
-                if let Event::Sweep { player, stones, .. } = e {
-                    swept.0[usize::from(player)] += u32::from(stones);
-                }
+/// Stones each player swept from their row at the end, for the final count: what the last
+/// move of a finished game swept (nothing before the end).
+pub fn swept(game: &Game) -> [u32; 3] {
+    let mut swept = [0; 3];
+    let Some(last) = game.history.entries().last() else {
+        return swept;
+    };
+    if !game.pos().is_over() {
+        return swept;
+    }
+    let mut pos = last.before;
+    if let Ok(outcome) = pos.play(last.mv) {
+        for e in outcome.events {
+            if let Event::Sweep { player, stones, .. } = e {
+                swept[usize::from(player)] += u32::from(stones);
             }
         }
-        swept
     }
+    swept
 }
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Phase>()
         .init_resource::<Message>()
-        .init_resource::<Swept>()
         .add_observer(new_game)
         .add_observer(load_game)
         .add_observer(time_travel)
@@ -103,12 +97,10 @@ fn settle(
     mut phase: ResMut<Phase>,
     mut message: ResMut<Message>,
     mut script: ResMut<Script>,
-    mut swept: ResMut<Swept>,
     mut layout: ResMut<Layout>,
     art: Res<Art>,
 ) {
     script.events.clear();
-    *swept = Swept::of(&game);
     // The 3-player board when the game needs it; the board redraws itself on a change.
     layout.set_if_neq(Layout::new(game.pos().players()));
     pebbles::sync(&mut commands, &mut places, game.pos(), &art, &layout);
@@ -128,7 +120,6 @@ fn play_move(
     mut game: ResMut<Game>,
     mut phase: ResMut<Phase>,
     mut script: ResMut<Script>,
-    mut swept: ResMut<Swept>,
     mut message: ResMut<Message>,
     prefs: Res<Prefs>,
 ) {
@@ -140,11 +131,6 @@ fn play_move(
         // Input and the computer only offer legal moves; anything else is ignored.
         return;
     };
-    for e in &outcome.events {
-        if let Event::Sweep { player, stones, .. } = *e {
-            swept.0[usize::from(player)] += u32::from(stones);
-        }
-    }
     message.0.clear();
     let animated = prefs.speed.factor() > 0.0;
     if !animated {

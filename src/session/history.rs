@@ -3,7 +3,7 @@
 //! so the rules state after them is exactly the one before.
 
 use super::seat::Seat;
-use crate::rules::{Event, Move, Outcome, PlayError, Position, RuleSet};
+use crate::rules::{Move, Outcome, PlayError, Position, RuleSet};
 
 /// One move of the match.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -105,20 +105,10 @@ impl History {
     fn push(&mut self, mv: Move) -> Result<Outcome, PlayError> {
         let before = self.now;
         let outcome = self.now.play(mv)?;
-        let captured = outcome
-            .events
-            .iter()
-            .map(|e| match *e {
-                Event::Capture {
-                    stones, mandarin, ..
-                } => u32::from(stones) + if mandarin { 10 } else { 0 },
-                _ => 0,
-            })
-            .sum();
         self.played.push(Entry {
             mv,
             side: before.to_move(),
-            captured,
+            captured: outcome.captured(),
             before,
         });
         Ok(outcome)
