@@ -216,6 +216,17 @@ fn match_reports_the_result_of_both_seats() {
         text.contains("95% interval") && text.contains("ms per move on average"),
         "{text}"
     );
+    // A level without noise against itself plays each opening's two games alike, seats
+    // swapped: every opening is even.
+    let mirror = oaq(&[
+        "match", "--rules", "basic", "--a", "7", "--b", "7", "--games", "4", "--seed", "5",
+    ]);
+    let text = stdout(&mirror);
+    assert!(
+        text.contains("openings (both games): A won both 0, A ahead 0, even 2, B ahead 0"),
+        "{text}"
+    );
+    assert!(text.contains("the side that moves first from the opening scores"));
     let three = oaq(&[
         "match",
         "--rules",

@@ -211,6 +211,61 @@ fn keys_mean_the_screen_s_left_and_right_on_both_rows() {
     assert_eq!(pos(&app), expected);
 }
 
+/// The window became taller than wide: what `board::follow_window_shape` does with a window.
+fn stand_upright(app: &mut App, tall: bool) {
+    let layout = app.world().resource::<Layout>().for_window(tall);
+    app.insert_resource(layout);
+    app.update();
+}
+
+#[test]
+fn on_the_upright_board_the_keys_mean_the_screen_s_up_and_down() {
+    let settings = Settings {
+        mode: Mode::TwoPlayers,
+        speed: Speed::Off,
+        ..Settings::default()
+    };
+    let mut app = app(settings);
+    stand_upright(&mut app, true);
+    // Player 0's row runs up the right-hand side: ↓ from nothing selects its top pit (pit 5),
+    // and Z sows down the screen, toward pit 4.
+    press(&mut app, KeyCode::ArrowDown);
+    press(&mut app, KeyCode::KeyZ);
+    let mut expected = Position::new(presets::get("standard").unwrap().rules);
+    expected.play("5-".parse::<Move>().unwrap()).unwrap();
+    assert_eq!(pos(&app), expected);
+    // Player 1's row runs down the left-hand side: its top pit is pit 6, and down the screen
+    // is toward pit 7.
+    run_until(&mut app, 100, |app| phase(app) == Phase::Waiting);
+    press(&mut app, KeyCode::ArrowDown);
+    press(&mut app, KeyCode::KeyZ);
+    expected.play("6+".parse::<Move>().unwrap()).unwrap();
+    assert_eq!(pos(&app), expected);
+}
+
+#[test]
+fn the_board_turns_with_the_window_even_during_a_move_and_the_stones_follow() {
+    let settings = Settings {
+        mode: Mode::TwoPlayers,
+        speed: Speed::Normal,
+        ..Settings::default()
+    };
+    let mut app = app(settings);
+    press(&mut app, KeyCode::ArrowRight);
+    press(&mut app, KeyCode::KeyX);
+    assert_eq!(phase(&app), Phase::Animating);
+    stand_upright(&mut app, true);
+    run_until(&mut app, 10, |app| phase(app) == Phase::Waiting);
+    assert!(app.world().resource::<Layout>().upright());
+    assert_eq!(pos(&app).ply(), 1, "the move was finished, not lost");
+    assert_sprites_match(&mut app);
+    // And back, between moves.
+    stand_upright(&mut app, false);
+    app.update();
+    assert!(!app.world().resource::<Layout>().upright());
+    assert_sprites_match(&mut app);
+}
+
 #[test]
 fn input_during_a_move_is_ignored() {
     let settings = Settings {

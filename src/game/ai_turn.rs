@@ -10,7 +10,7 @@ use std::time::Duration;
 use bevy::prelude::*;
 
 use super::art::{Art, PLAYER_COLOURS};
-use super::layout::{Layout, Side};
+use super::layout::{ARROW, Layout, Side};
 use super::off_frame::{FRAME_SHARE, Job};
 use super::persist::Replay;
 use super::state::{Game, Launch, LoadGame, NewGame, Phase, PlayMove, Prefs, Screen, TimeTravel};
@@ -132,7 +132,7 @@ pub fn arrow_mark(
         Sprite {
             image: art.arrow.clone(),
             color: colour,
-            custom_size: Some(Vec2::splat(44.0)),
+            custom_size: Some(Vec2::splat(ARROW)),
             ..default()
         },
         arrow_transform(layout, pit, side),

@@ -68,7 +68,7 @@ fn load(images: &mut Assets<Image>, font: Handle<Font>, bold: Handle<Font>) -> A
         round_pit: images.add(pit(128, 128, 64.0)),
         board: images.add(wood(256, 128)),
         triangle_board: images.add(triangle_wood()),
-        arrow: images.add(arrow(64)),
+        arrow: images.add(arrow(96)),
         font,
         bold,
     }
@@ -125,11 +125,20 @@ fn pit(width: u32, height: u32, radius: f32) -> Image {
     })
 }
 
-/// A white triangle pointing right, with a soft edge; tinted by the sprite colour.
+/// A round dark button with a white triangle pointing right, soft-edged; the sprite colour
+/// tints the triangle (and darkens the button a little). The button keeps the arrow readable
+/// over stones and stores.
 fn arrow(size: u32) -> Image {
+    let s = size as f32;
     image(size, size, |u, v| {
-        let inside = (u - 0.15).min(1.0 - u - 2.0 * (v - 0.5).abs() * 0.85);
-        [1.0, 1.0, 1.0, (inside * size as f32 / 2.0).clamp(0.0, 1.0)]
+        let (dx, dy) = (u - 0.5, v - 0.5);
+        let disc = ((0.5 - (dx * dx + dy * dy).sqrt()) * s).clamp(0.0, 1.0);
+        let (x, y) = (0.5 + (u - 0.45) * 1.9, v);
+        let inside = (x - 0.28).min(1.0 - x - 2.0 * (y - 0.5).abs() * 0.85 - 0.08);
+        let tip = (inside * s / 2.0).clamp(0.0, 1.0);
+        let ring = (((dx * dx + dy * dy).sqrt() - 0.44) * s).clamp(0.0, 1.0) * 0.6;
+        let shade = 0.16 * (1.0 - tip) + tip + ring * (1.0 - tip);
+        [shade, shade, shade, disc.max(tip) * (0.88 + 0.12 * tip)]
     })
 }
 

@@ -5,7 +5,7 @@ use bevy::camera::ScalingMode;
 use bevy::prelude::*;
 
 use super::art::{Art, INK, PLAYER_COLOURS, WOOD};
-use super::layout::{Layout, WORLD};
+use super::layout::Layout;
 use super::pebbles::Places;
 use super::state::{Game, Phase, Prefs};
 use super::text;
@@ -31,6 +31,15 @@ struct BoardPart;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Layout>();
     app.add_systems(Startup, spawn_camera);
+    app.add_systems(
+        Update,
+        (
+            follow_window_shape,
+            fit_camera.run_if(resource_changed::<Layout>),
+        )
+            .chain()
+            .in_set(super::GameSet::Input),
+    );
     // Labels and glows change only when the stones, the game, the settings or the phase do.
     let stones_or_game = resource_changed::<Places>
         .or_eager(resource_changed::<Game>)
@@ -52,17 +61,41 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-fn spawn_camera(mut commands: Commands) {
+fn spawn_camera(mut commands: Commands, layout: Res<Layout>) {
     commands.spawn((
         Camera2d,
         Projection::Orthographic(OrthographicProjection {
-            scaling_mode: ScalingMode::AutoMin {
-                min_width: WORLD.x,
-                min_height: WORLD.y,
-            },
+            scaling_mode: scaling(&layout),
             ..OrthographicProjection::default_2d()
         }),
     ));
+}
+
+/// The camera shows the layout's whole world, as large as the window allows.
+fn scaling(layout: &Layout) -> ScalingMode {
+    let world = layout.world();
+    ScalingMode::AutoMin {
+        min_width: world.x,
+        min_height: world.y,
+    }
+}
+
+/// A window taller than wide stands the 2-player board upright (a phone held upright, a
+/// browser window made narrow); the board turns back when the window does.
+fn follow_window_shape(windows: Query<&Window>, mut layout: ResMut<Layout>) {
+    let Ok(window) = windows.single() else {
+        return;
+    };
+    let tall = window.height() > window.width();
+    layout.set_if_neq(layout.for_window(tall));
+}
+
+fn fit_camera(layout: Res<Layout>, mut projections: Query<&mut Projection, With<Camera2d>>) {
+    for mut projection in &mut projections {
+        if let Projection::Orthographic(ortho) = projection.as_mut() {
+            ortho.scaling_mode = scaling(&layout);
+        }
+    }
 }
 
 fn draw_board(
@@ -80,6 +113,7 @@ fn draw_board(
     } else {
         art.board.clone()
     };
+    let turn = Quat::from_rotation_z(layout.board_angle());
     commands.spawn((
         BoardPart,
         Sprite {
@@ -88,11 +122,11 @@ fn draw_board(
             custom_size: Some(board),
             ..default()
         },
-        Transform::from_translation(centre.extend(0.0)),
+        Transform::from_translation(centre.extend(0.0)).with_rotation(turn),
     ));
     let font = TextFont {
         font: art.bold.clone().into(),
-        font_size: FontSize::Px(17.0),
+        font_size: FontSize::Px(17.0 * layout.text_scale()),
         ..default()
     };
     for index in 0..layout.ring() {
@@ -140,7 +174,8 @@ fn draw_board(
         commands.spawn((
             BoardPart,
             Sprite::from_color(colour.with_alpha(0.25), store),
-            Transform::from_translation(layout.store_center(player).extend(0.2)),
+            Transform::from_translation(layout.store_center(player).extend(0.2))
+                .with_rotation(turn),
         ));
         commands.spawn((
             BoardPart,
@@ -148,7 +183,7 @@ fn draw_board(
             Text2d::new(""),
             TextFont {
                 font: art.font.clone().into(),
-                font_size: FontSize::Px(20.0),
+                font_size: FontSize::Px(20.0 * layout.text_scale()),
                 ..default()
             },
             TextColor(INK),

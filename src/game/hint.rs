@@ -53,10 +53,13 @@ impl Advice {
                 let pit = usize::from(pit);
                 let side = layout.side_for(geometry::owner(pit), dir);
                 let number = geometry::pit_number(pit).unwrap_or(0);
-                let dir = match side {
-                    Side::Left => lang.tr("dir.left"),
-                    Side::Right => lang.tr("dir.right"),
-                };
+                // The upright board's rows run up and down the screen.
+                let dir = lang.tr(match (side, layout.upright()) {
+                    (Side::Left, false) => "dir.left",
+                    (Side::Right, false) => "dir.right",
+                    (Side::Left, true) => "dir.down",
+                    (Side::Right, true) => "dir.up",
+                });
                 lang.trf(
                     "hint.line",
                     &[("pit", &number), ("dir", &dir), ("margin", &margin)],

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use super::actions::{Action, MovesShown};
 use super::ai_turn::Thinking;
 use super::art::{Art, INK, PLAYER_COLOURS};
-use super::layout::{self, Layout, Side};
+use super::layout::{Layout, Side};
 use super::state::{Game, Message, Note, Phase, Prefs, Screen};
 use super::text;
 use super::turn;
@@ -42,6 +42,7 @@ pub(super) fn plugin(app: &mut App) {
                 resource_changed::<Message>
                     .or_eager(resource_changed::<Prefs>)
                     .or_eager(resource_changed::<Game>)
+                    .or_eager(resource_changed::<Layout>)
                     .or_eager(state_changed::<Screen>),
             )
             .in_set(super::GameSet::Show),
@@ -65,6 +66,11 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
+/// Font sizes of the message line and the thinking label, in world units on the landscape
+/// board.
+const MESSAGE_SIZE: f32 = 22.0;
+const THINKING_SIZE: f32 = 20.0;
+
 /// The message line and the thinking label live in the world, under and beside the board.
 fn spawn_board_texts(mut commands: Commands, art: Res<Art>) {
     commands.spawn((
@@ -72,18 +78,22 @@ fn spawn_board_texts(mut commands: Commands, art: Res<Art>) {
         Text2d::new(""),
         TextFont {
             font: art.font.clone().into(),
-            font_size: FontSize::Px(22.0),
+            font_size: FontSize::Px(MESSAGE_SIZE),
             ..default()
         },
         TextColor(INK),
-        Transform::from_translation(layout::message_position().extend(10.0)),
+        TextLayout::justify(Justify::Center),
+        bevy::text::TextBounds::default(),
+        // A long message wraps upward, away from the window's edge.
+        bevy::sprite::Anchor::BOTTOM_CENTER,
+        Transform::default(),
     ));
     commands.spawn((
         ThinkingLabel,
         Text2d::new(""),
         TextFont {
             font: art.font.clone().into(),
-            font_size: FontSize::Px(20.0),
+            font_size: FontSize::Px(THINKING_SIZE),
             ..default()
         },
         TextColor(PLAYER_COLOURS[1]),
@@ -204,7 +214,15 @@ fn show_message(
     game: Res<Game>,
     layout: Res<Layout>,
     screen: Res<State<Screen>>,
-    mut line: Query<&mut Text2d, With<MessageLine>>,
+    mut line: Query<
+        (
+            &mut Text2d,
+            &mut TextFont,
+            &mut bevy::text::TextBounds,
+            &mut Transform,
+        ),
+        With<MessageLine>,
+    >,
 ) {
     // The title screen only passes on what was said about files, not the turn.
     let notes: Vec<Note> = match screen.get() {
@@ -217,9 +235,22 @@ fn show_message(
         Screen::Playing => message.0.clone(),
     };
     let shown = text::message(&notes, &game, &layout, prefs.lang());
-    for mut text in &mut line {
+    // Along the bottom of the world, wrapped to its width.
+    let at = layout.message_position().extend(10.0);
+    let width = Some(layout.world().x - 40.0);
+    let size = FontSize::Px(MESSAGE_SIZE * layout.text_scale());
+    for (mut text, mut font, mut bounds, mut transform) in &mut line {
         if text.0 != shown {
             text.0 = shown.clone();
+        }
+        if font.font_size != size {
+            font.font_size = size;
+        }
+        if bounds.width != width {
+            bounds.width = width;
+        }
+        if transform.translation != at {
+            transform.translation = at;
         }
     }
 }
@@ -228,15 +259,22 @@ fn show_thinking(
     thinking: Query<(), With<Thinking>>,
     prefs: Res<Prefs>,
     layout: Res<Layout>,
-    mut label: Query<(&mut Visibility, &mut Text2d, &mut Transform), With<ThinkingLabel>>,
+    mut label: Query<
+        (&mut Visibility, &mut Text2d, &mut TextFont, &mut Transform),
+        With<ThinkingLabel>,
+    >,
 ) {
     let shown = if thinking.is_empty() {
         Visibility::Hidden
     } else {
         Visibility::Visible
     };
-    for (mut visibility, mut text, mut transform) in &mut label {
+    let size = FontSize::Px(THINKING_SIZE * layout.text_scale());
+    for (mut visibility, mut text, mut font, mut transform) in &mut label {
         visibility.set_if_neq(shown);
+        if font.font_size != size {
+            font.font_size = size;
+        }
         let at = layout.thinking_position().extend(10.0);
         if transform.translation != at {
             transform.translation = at;
@@ -405,9 +443,11 @@ fn notation(layout: &Layout, mv: Move) -> String {
     match mv {
         Move::Sow { pit, dir } => {
             let pit = usize::from(pit);
-            let arrow = match layout.side_for(geometry::owner(pit), dir) {
-                Side::Left => "«",
-                Side::Right => "»",
+            let arrow = match (layout.side_for(geometry::owner(pit), dir), layout.upright()) {
+                (Side::Left, false) => "«",
+                (Side::Right, false) => "»",
+                (Side::Left, true) => "˅",
+                (Side::Right, true) => "˄",
             };
             format!("{} {arrow}", geometry::pit_number(pit).unwrap_or(0))
         }

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 
 use super::ai_turn::arrow_transform;
 use super::art::{Art, INK};
-use super::layout::{Layout, Side};
+use super::layout::{ARROW, Layout, Side};
 use super::persist::Replay;
 use super::state::{Game, Overlay, Phase, PlayMove, Screen, Skip};
 use crate::rules::{Direction, Move};
@@ -44,7 +44,8 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-/// The pits the player to move may sow from, left to right on screen.
+/// The pits the player to move may sow from, left to right on screen (bottom to top on the
+/// upright board).
 pub fn playable_pits(game: &Game, layout: &Layout) -> Vec<usize> {
     if !game.human_to_move() {
         return Vec::new();
@@ -61,7 +62,8 @@ pub fn playable_pits(game: &Game, layout: &Layout) -> Vec<usize> {
             _ => None,
         })
         .collect();
-    pits.sort_by(|&a, &b| layout.pit_center(a).x.total_cmp(&layout.pit_center(b).x));
+    let along = |pit: usize| layout.pit_center(pit).dot(layout.screen_axis());
+    pits.sort_by(|&a, &b| along(a).total_cmp(&along(b)));
     pits
 }
 
@@ -81,7 +83,7 @@ fn spawn_arrows(mut commands: Commands, art: Res<Art>) {
             Sprite {
                 image: art.arrow.clone(),
                 color: INK,
-                custom_size: Some(Vec2::splat(48.0)),
+                custom_size: Some(Vec2::splat(ARROW)),
                 ..default()
             },
             Transform::from_xyz(0.0, 0.0, 30.0),
@@ -123,7 +125,7 @@ fn pointer(
     if let Some(point) = pressed {
         if let Some(pit) = selection.0 {
             for side in [Side::Left, Side::Right] {
-                if point.distance(layout.arrow_position(pit, side)) < 34.0 {
+                if layout.arrow_hit(pit, side, point) {
                     commands.trigger(PlayMove(move_toward(&layout, pit, side)));
                     selection.0 = None;
                     return;
@@ -139,9 +141,9 @@ fn pointer(
     if let (Some((pit, start)), Some(now)) =
         (drag.0, cursor.filter(|_| mouse.pressed(MouseButton::Left)))
     {
-        let dx = now.x - start.x;
-        if dx.abs() > DRAG_THRESHOLD {
-            let side = if dx < 0.0 { Side::Left } else { Side::Right };
+        let along = (now - start).dot(layout.screen_axis());
+        if along.abs() > DRAG_THRESHOLD {
+            let side = if along < 0.0 { Side::Left } else { Side::Right };
             commands.trigger(PlayMove(move_toward(&layout, pit, side)));
             selection.0 = None;
             drag.0 = None;
@@ -163,12 +165,12 @@ fn keyboard(
     if keys.any_just_pressed([KeyCode::Space, KeyCode::KeyS]) {
         commands.trigger(Skip);
     }
-    let choosing = [
-        KeyCode::ArrowLeft,
-        KeyCode::ArrowRight,
-        KeyCode::KeyZ,
-        KeyCode::KeyX,
-    ];
+    // Up and down pick pits too, for the upright board.
+    let (back, on) = (
+        [KeyCode::ArrowLeft, KeyCode::ArrowDown],
+        [KeyCode::ArrowRight, KeyCode::ArrowUp],
+    );
+    let choosing = [back, on, [KeyCode::KeyZ, KeyCode::KeyX]].concat();
     if !keys.any_just_pressed(choosing) || *phase != Phase::Waiting || !game.human_to_move() {
         return;
     }
@@ -176,10 +178,10 @@ fn keyboard(
     let here = selection
         .0
         .and_then(|pit| pits.iter().position(|&p| p == pit));
-    if keys.just_pressed(KeyCode::ArrowRight) && !pits.is_empty() {
+    if keys.any_just_pressed(on) && !pits.is_empty() {
         selection.0 = Some(pits[here.map_or(0, |i| (i + 1).min(pits.len() - 1))]);
     }
-    if keys.just_pressed(KeyCode::ArrowLeft) && !pits.is_empty() {
+    if keys.any_just_pressed(back) && !pits.is_empty() {
         selection.0 = Some(pits[here.map_or(pits.len() - 1, |i| i.saturating_sub(1))]);
     }
     for (key, side) in [(KeyCode::KeyZ, Side::Left), (KeyCode::KeyX, Side::Right)] {

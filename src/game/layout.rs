@@ -1,8 +1,9 @@
-//! Where things are on screen, in world units: a fixed 1280 × 720 area that the camera fits to
-//! any window. Two boards: the 2-player rectangle (two rows, a half-moon mandarin pit at each
-//! end) and the 3-player triangle (a row along each side, a round mandarin pit at each corner).
-//! Pure functions of the board, so that hit tests and the direction mapping are tested without
-//! a window.
+//! Where things are on screen, in world units: a fixed area that the camera fits to any window
+//! (1280 × 720, or 720 × 1280 when the 2-player board stands upright in a portrait window).
+//! Two boards: the 2-player rectangle (two rows, a half-moon mandarin pit at each end) and the
+//! 3-player triangle (a row along each side, a round mandarin pit at each corner). Pure
+//! functions of the board, so that hit tests and the direction mapping are tested without a
+//! window.
 
 use bevy::math::{Rot2, Vec2};
 use bevy::prelude::Resource;
@@ -10,8 +11,11 @@ use bevy::prelude::Resource;
 use crate::rules::Direction;
 use crate::rules::geometry::{self, ROW_LEN};
 
-/// The area the camera always shows whole.
+/// The area the camera always shows whole, in a landscape window.
 pub const WORLD: Vec2 = Vec2::new(1280.0, 720.0);
+/// The area shown whole when the 2-player board stands upright: on a phone held upright, rows
+/// across the screen would leave pits too small to touch.
+pub const WORLD_UPRIGHT: Vec2 = Vec2::new(720.0, 1280.0);
 /// Side of a citizen pit on the 2-player board.
 pub const PIT: f32 = 118.0;
 /// Gap between two citizen pits on the 2-player board.
@@ -20,6 +24,8 @@ const GAP: f32 = 10.0;
 const ROW_SPACING: f32 = PIT + 14.0;
 /// Raise of the 2-player board above the window's centre, to leave room for the message line.
 const BOARD_Y: f32 = 20.0;
+/// The same on the upright board.
+const UPRIGHT_Y: f32 = 10.0;
 /// Half-moon mandarin pits of the 2-player board: width and height.
 pub const MANDARIN_PIT: Vec2 = Vec2::new(110.0, 2.0 * PIT + 14.0);
 /// The 3-player board: side of a citizen pit, step between pits, side of the triangle joining
@@ -29,20 +35,26 @@ const STEP3: f32 = 92.0;
 const SIDE3: f32 = 620.0;
 const MANDARIN3: f32 = 116.0;
 const BOTTOM3: f32 = -262.0;
+/// Side of an arrow beside a selected pit, and of its touch target: about 9 mm on a phone (see
+/// the tests).
+pub const ARROW: f32 = 110.0;
 /// Wood around the 3-player board's triangle of mandarin pits.
 pub const WOOD_MARGIN: f32 = MANDARIN3 / 2.0 + 20.0;
 
-/// A side of the screen, for the arrows: left and right always mean the screen's.
+/// A side of the screen, for the arrows: left and right always mean the screen's. On the
+/// upright board, whose rows run up and down, `Left` is down and `Right` is up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
     Left,
     Right,
 }
 
-/// The board on screen, for 2 or 3 players.
+/// The board on screen, for 2 or 3 players, in a landscape or a portrait window.
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     players: usize,
+    /// The window is taller than wide. Only the 2-player board turns upright for it.
+    tall_window: bool,
 }
 
 impl Default for Layout {
@@ -52,9 +64,74 @@ impl Default for Layout {
 }
 
 impl Layout {
+    /// The board for `players`, in a landscape window.
     pub fn new(players: usize) -> Layout {
         Layout {
             players: if players == 3 { 3 } else { 2 },
+            tall_window: false,
+        }
+    }
+
+    /// The same board in a window that is taller than wide (`tall`) or not.
+    pub fn for_window(self, tall: bool) -> Layout {
+        Layout {
+            tall_window: tall,
+            ..self
+        }
+    }
+
+    pub fn tall_window(&self) -> bool {
+        self.tall_window
+    }
+
+    /// The 2-player board stands upright: rows run up the screen, mandarin pits at the top and
+    /// the bottom, player 0's row on the right.
+    pub fn upright(&self) -> bool {
+        self.tall_window && !self.triangle()
+    }
+
+    /// The area the camera shows whole.
+    pub fn world(&self) -> Vec2 {
+        if self.upright() { WORLD_UPRIGHT } else { WORLD }
+    }
+
+    /// The screen direction that `Side::Right` means: right, or up on the upright board.
+    pub fn screen_axis(&self) -> Vec2 {
+        if self.upright() { Vec2::Y } else { Vec2::X }
+    }
+
+    /// A direction or offset of the landscape 2-player board as it appears on screen: turned a
+    /// quarter counter-clockwise on the upright board.
+    fn turn(&self, v: Vec2) -> Vec2 {
+        if self.upright() {
+            Vec2::new(-v.y, v.x)
+        } else {
+            v
+        }
+    }
+
+    /// A point of the landscape 2-player board as it appears on screen: the upright board is
+    /// turned about the board's centre and centred in its window.
+    fn place(&self, v: Vec2) -> Vec2 {
+        if self.upright() {
+            self.turn(v - Vec2::new(0.0, BOARD_Y)) + Vec2::new(0.0, UPRIGHT_Y)
+        } else {
+            v
+        }
+    }
+
+    /// Size of the words and numbers drawn in the world: larger on the upright board, which a
+    /// phone held upright shows at about half size.
+    pub fn text_scale(&self) -> f32 {
+        if self.upright() { 1.4 } else { 1.0 }
+    }
+
+    /// Rotation of the board and the stores on screen.
+    pub fn board_angle(&self) -> f32 {
+        if self.upright() {
+            std::f32::consts::FRAC_PI_2
+        } else {
+            0.0
         }
     }
 
@@ -92,9 +169,9 @@ impl Layout {
         if self.triangle() {
             (Layout::corner(p + 1) - Layout::corner(p)).normalize()
         } else if p == 0 {
-            Vec2::X
+            self.turn(Vec2::X)
         } else {
-            Vec2::NEG_X
+            self.turn(Vec2::NEG_X)
         }
     }
 
@@ -122,12 +199,12 @@ impl Layout {
         let bottom = BOARD_Y - ROW_SPACING / 2.0;
         let top = BOARD_Y + ROW_SPACING / 2.0;
         let mandarin_x = (half_row + 0.5) * step + MANDARIN_PIT.x / 2.0 + GAP / 2.0;
-        match index {
+        self.place(match index {
             0..=4 => Vec2::new((index as f32 - half_row) * step, bottom),
             5 => Vec2::new(mandarin_x, BOARD_Y),
             6..=10 => Vec2::new((half_row - (index - 6) as f32) * step, top),
             _ => Vec2::new(-mandarin_x, BOARD_Y),
-        }
+        })
     }
 
     /// Width and height of pit `index`, before its rotation.
@@ -145,7 +222,7 @@ impl Layout {
         if self.triangle() && !geometry::is_mandarin(index) {
             self.row_direction(geometry::owner(index)).to_angle()
         } else {
-            0.0
+            self.board_angle()
         }
     }
 
@@ -154,7 +231,7 @@ impl Layout {
         self.triangle()
     }
 
-    /// The wooden board's size and centre.
+    /// The wooden board's size (before its rotation, `board_angle`) and centre.
     pub fn board_rect(&self) -> (Vec2, Vec2) {
         if self.triangle() {
             let height = SIDE3 * 3f32.sqrt() / 2.0;
@@ -162,14 +239,14 @@ impl Layout {
             let centre = Vec2::new(0.0, BOTTOM3 + height / 2.0);
             return (size, centre);
         }
-        let width = 2.0 * self.pit_center(5).x + MANDARIN_PIT.x + 2.0 * 26.0;
+        let width = self.pit_center(5).distance(self.pit_center(11)) + MANDARIN_PIT.x + 2.0 * 26.0;
         (
             Vec2::new(width, MANDARIN_PIT.y + 2.0 * 26.0),
-            Vec2::new(0.0, BOARD_Y),
+            self.place(Vec2::new(0.0, BOARD_Y)),
         )
     }
 
-    /// Size of a store.
+    /// Size of a store, before its rotation (`board_angle`).
     pub fn store_size(&self) -> Vec2 {
         if self.triangle() {
             Vec2::new(250.0, 118.0)
@@ -190,11 +267,11 @@ impl Layout {
         }
         let (board, _) = self.board_rect();
         let offset = board.y / 2.0 + self.store_size().y / 2.0 + 18.0;
-        if player == 0 {
+        self.place(if player == 0 {
             Vec2::new(0.0, BOARD_Y - offset)
         } else {
             Vec2::new(0.0, BOARD_Y + offset)
-        }
+        })
     }
 
     /// Where the label of `player`'s store goes.
@@ -202,6 +279,17 @@ impl Layout {
         let store = self.store_size();
         if self.triangle() {
             self.store_center(player) - Vec2::new(0.0, store.y / 2.0 + 42.0)
+        } else if self.upright() {
+            // Beyond the ends of the board: player 0's under its row, on the right, player 1's
+            // over its row, on the left.
+            let (board, centre) = self.board_rect();
+            let beyond = board.x / 2.0 + 54.0;
+            let x = self.store_center(player).x;
+            if player == 0 {
+                Vec2::new(x - 30.0, centre.y - beyond)
+            } else {
+                Vec2::new(x + 30.0, centre.y + beyond)
+            }
         } else {
             self.store_center(player) + Vec2::new(store.x / 2.0 + 120.0, 0.0)
         }
@@ -211,15 +299,24 @@ impl Layout {
     pub fn thinking_position(&self) -> Vec2 {
         if self.triangle() {
             Vec2::new(0.0, -25.0)
+        } else if self.upright() {
+            let label = self.store_label_position(1);
+            Vec2::new(-label.x, label.y)
         } else {
             self.store_center(1) + Vec2::new(-420.0, 0.0)
         }
     }
 
-    /// Centre of the round table-flip button: right of the right-hand mandarin pit.
+    /// Centre of the round table-flip button: beyond player 0's mandarin pit (right of it, or
+    /// over it on the upright board).
     pub fn flip_button_position(&self) -> Vec2 {
         let (board, centre) = self.board_rect();
-        Vec2::new(board.x / 2.0 + 70.0, centre.y)
+        let beyond = board.x / 2.0 + 70.0;
+        if self.upright() {
+            Vec2::new(centre.x, centre.y + beyond)
+        } else {
+            Vec2::new(centre.x + beyond, centre.y)
+        }
     }
 
     /// Where the hand holds stones above `index` while sowing.
@@ -247,7 +344,7 @@ impl Layout {
             (true, true) => (Vec2::new(1.0, 0.6), Vec2::new(0.0, -18.0)),
             (false, _) => (Vec2::ONE, Vec2::ZERO),
         };
-        centre + Vec2::new(angle.cos(), angle.sin()) * r * squash
+        self.turn(centre + Vec2::new(angle.cos(), angle.sin()) * r * squash)
     }
 
     /// Where a mandarin piece sits in its mandarin pit.
@@ -255,7 +352,7 @@ impl Layout {
         if self.triangle() {
             Vec2::new(0.0, 20.0)
         } else {
-            Vec2::new(0.0, 50.0)
+            self.turn(Vec2::new(0.0, 50.0))
         }
     }
 
@@ -264,10 +361,10 @@ impl Layout {
         let store = self.store_size();
         let (per_row, rows) = if self.triangle() { (14, 5) } else { (36, 2) };
         let (row, col) = ((slot % (per_row * rows)) / per_row, slot % per_row);
-        Vec2::new(
+        self.turn(Vec2::new(
             -store.x / 2.0 + 60.0 + col as f32 * 13.5,
             store.y / 2.0 - 20.0 - row as f32 * 21.0,
-        )
+        ))
     }
 
     /// A captured mandarin's place in a store: at the left end.
@@ -275,10 +372,10 @@ impl Layout {
         let store = self.store_size();
         // The triangle's taller stores keep captured mandarins apart.
         let step = if self.triangle() { 38.0 } else { 26.0 };
-        Vec2::new(
+        self.turn(Vec2::new(
             -store.x / 2.0 + 22.0,
             store.y / 2.0 - 22.0 - slot as f32 * step,
-        )
+        ))
     }
 
     /// The ring index under `point`, if any.
@@ -297,8 +394,8 @@ impl Layout {
     /// Which sowing direction the screen's `side` means on `player`'s row.
     pub fn direction_for(&self, player: usize, side: Side) -> Direction {
         // Counter-clockwise is toward higher ring indices, along the row's direction: it goes
-        // right on screen when that direction points right.
-        let ccw_goes_right = self.row_direction(player).x > 0.0;
+        // right on screen (up on the upright board) when that direction points that way.
+        let ccw_goes_right = self.row_direction(player).dot(self.screen_axis()) > 0.0;
         if ccw_goes_right == (side == Side::Right) {
             Direction::CounterClockwise
         } else {
@@ -323,14 +420,22 @@ impl Layout {
         }
     }
 
-    /// Where the two arrows of a selected pit go: inside the pit, toward the board's edge, one
-    /// each way along the row.
+    /// Where the two arrows of a selected pit go: beside its row, one each way along the row;
+    /// on the player's side of the 2-player board, inside the triangle of the 3-player board.
+    /// They are big enough for a finger, so they may cover a neighbour or a store while they
+    /// show.
     pub fn arrow_position(&self, index: usize, side: Side) -> Vec2 {
         let owner = geometry::owner(index);
-        let inset = self.pit_size(index).y / 2.0 - 18.0;
+        let off_row = self.pit_size(index).y / 2.0 + ARROW / 2.0 - 14.0;
+        let away = if self.triangle() { -1.0 } else { 1.0 };
         self.pit_center(index)
-            + self.arrow_direction(owner, side) * 30.0
-            + self.outward(owner) * inset
+            + self.arrow_direction(owner, side) * (ARROW / 2.0 + 2.0)
+            + self.outward(owner) * off_row * away
+    }
+
+    /// The arrow of `side` beside the selected `pit` is under `point`.
+    pub fn arrow_hit(&self, pit: usize, side: Side, point: Vec2) -> bool {
+        point.distance(self.arrow_position(pit, side)) <= ARROW / 2.0
     }
 
     /// Where the count badge of pit `index` goes: a corner toward the middle of the board.
@@ -354,13 +459,13 @@ impl Layout {
             },
             14.0,
         );
-        self.pit_center(index) + size / 2.0 - corner
+        self.pit_center(index) + self.turn(size / 2.0 - corner)
     }
-}
 
-/// Where the message line sits.
-pub fn message_position() -> Vec2 {
-    Vec2::new(0.0, -WORLD.y / 2.0 + 28.0)
+    /// Where the message line's bottom sits: along the bottom of the world.
+    pub fn message_position(&self) -> Vec2 {
+        Vec2::new(0.0, -self.world().y / 2.0 + 10.0)
+    }
 }
 
 fn hash(mut x: u32) -> u32 {
@@ -375,7 +480,24 @@ fn hash(mut x: u32) -> u32 {
 mod tests {
     use super::*;
 
-    const BOARDS: [Layout; 2] = [Layout { players: 2 }, Layout { players: 3 }];
+    /// Both boards, in a landscape and in a portrait window.
+    fn boards() -> [Layout; 4] {
+        [
+            Layout::new(2),
+            Layout::new(3),
+            Layout::new(2).for_window(true),
+            Layout::new(3).for_window(true),
+        ]
+    }
+
+    /// Half the extent on screen of a `size` rectangle turned by `angle`.
+    fn half_extent(size: Vec2, angle: f32) -> Vec2 {
+        let (sin, cos) = angle.sin_cos();
+        Vec2::new(
+            size.x * cos.abs() + size.y * sin.abs(),
+            size.x * sin.abs() + size.y * cos.abs(),
+        ) / 2.0
+    }
 
     #[test]
     fn left_and_right_are_the_screen_s_on_every_row() {
@@ -389,7 +511,15 @@ mod tests {
             two.direction_for(1, Side::Left),
             Direction::CounterClockwise
         );
-        for layout in BOARDS {
+        // Upright, player 0's row runs up the right-hand side: up is its counter-clockwise.
+        let upright = two.for_window(true);
+        assert!(upright.pit_center(0).x > 0.0 && upright.pit_center(6).x < 0.0);
+        assert_eq!(
+            upright.direction_for(0, Side::Right),
+            Direction::CounterClockwise
+        );
+        for layout in boards() {
+            let axis = layout.screen_axis();
             for player in 0..layout.players() {
                 for side in [Side::Left, Side::Right] {
                     let dir = layout.direction_for(player, side);
@@ -400,16 +530,20 @@ mod tests {
                         Direction::CounterClockwise => pit + 1,
                         Direction::Clockwise => pit - 1,
                     };
-                    let dx = layout.pit_center(next).x - layout.pit_center(pit).x;
-                    assert_eq!(dx < 0.0, side == Side::Left, "{layout:?} {player} {side:?}");
+                    let along = (layout.pit_center(next) - layout.pit_center(pit)).dot(axis);
+                    assert_eq!(
+                        along < 0.0,
+                        side == Side::Left,
+                        "{layout:?} {player} {side:?}"
+                    );
                     // And its arrow is the one on that side.
                     let other = match side {
                         Side::Left => Side::Right,
                         Side::Right => Side::Left,
                     };
-                    let ax = layout.arrow_position(pit, side).x;
-                    let bx = layout.arrow_position(pit, other).x;
-                    assert_eq!(ax < bx, side == Side::Left);
+                    let a = layout.arrow_position(pit, side).dot(axis);
+                    let b = layout.arrow_position(pit, other).dot(axis);
+                    assert_eq!(a < b, side == Side::Left);
                 }
             }
         }
@@ -417,25 +551,50 @@ mod tests {
 
     #[test]
     fn every_pit_is_hit_at_its_centre_and_stones_stay_inside() {
-        for layout in BOARDS {
+        for layout in boards() {
             for i in 0..layout.ring() {
                 assert_eq!(layout.pit_at(layout.pit_center(i)), Some(i), "{layout:?}");
                 for slot in 0..40 {
                     let p = layout.pit_center(i) + layout.stone_offset(i, slot, 7);
                     assert_eq!(layout.pit_at(p), Some(i), "{layout:?} pit {i} slot {slot}");
                 }
-                let arrow = layout.arrow_position(i, Side::Left);
                 if !geometry::is_mandarin(i) {
-                    assert_eq!(layout.pit_at(arrow), Some(i), "arrows sit on their pit");
+                    // The two arrows are apart, and each is hit at its centre only.
+                    let left = layout.arrow_position(i, Side::Left);
+                    let right = layout.arrow_position(i, Side::Right);
+                    assert!(layout.arrow_hit(i, Side::Left, left));
+                    assert!(
+                        !layout.arrow_hit(i, Side::Right, left),
+                        "{layout:?} pit {i}"
+                    );
+                    assert!(!layout.arrow_hit(i, Side::Left, right));
                 }
             }
-            assert_eq!(layout.pit_at(Vec2::new(0.0, 355.0)), None);
+            let corner = layout.world() / 2.0 - 5.0;
+            assert_eq!(layout.pit_at(corner), None);
+        }
+    }
+
+    #[test]
+    fn pits_and_arrows_are_big_enough_for_a_finger_on_a_phone() {
+        // A phone of 390 × 844 points at 160 points per inch, held either way; 9 mm at least.
+        let points_per_mm = 160.0 / 25.4;
+        for (window, tall) in [
+            (Vec2::new(390.0, 844.0), true),
+            (Vec2::new(844.0, 390.0), false),
+        ] {
+            let layout = Layout::new(2).for_window(tall);
+            let world = layout.world();
+            let scale = (window.x / world.x).min(window.y / world.y);
+            let mm = |units: f32| units * scale / points_per_mm;
+            assert!(mm(PIT) >= 9.0, "pit {:.1} mm, tall {tall}", mm(PIT));
+            assert!(mm(ARROW) >= 9.0, "arrow {:.1} mm, tall {tall}", mm(ARROW));
         }
     }
 
     #[test]
     fn pits_do_not_overlap() {
-        for layout in BOARDS {
+        for layout in boards() {
             for a in 0..layout.ring() {
                 for b in a + 1..layout.ring() {
                     let distance = layout.pit_center(a).distance(layout.pit_center(b));
@@ -448,26 +607,54 @@ mod tests {
     }
 
     #[test]
-    fn the_board_and_stores_fit_the_world() {
-        for layout in BOARDS {
+    fn the_board_stores_and_arrows_fit_the_world() {
+        for layout in boards() {
+            let world = layout.world() / 2.0;
+            let inside = |centre: Vec2, half: Vec2| {
+                centre.x.abs() + half.x <= world.x + 1.0 && centre.y.abs() + half.y <= world.y + 1.0
+            };
             let (board, centre) = layout.board_rect();
-            assert!(board.x < WORLD.x && centre.y.abs() + board.y / 2.0 <= WORLD.y / 2.0 + 1.0);
+            let angle = layout.board_angle();
+            assert!(
+                inside(centre, half_extent(board, angle)),
+                "{layout:?} board"
+            );
             for p in 0..layout.players() {
-                let c = layout.store_center(p);
-                let store = layout.store_size();
+                let store = half_extent(layout.store_size(), angle);
                 assert!(
-                    c.y.abs() + store.y / 2.0 < WORLD.y / 2.0,
-                    "{layout:?} store {p}"
-                );
-                assert!(
-                    c.x.abs() + store.x / 2.0 < WORLD.x / 2.0,
+                    inside(layout.store_center(p), store),
                     "{layout:?} store {p}"
                 );
                 for slot in 0..75 {
                     let stone = layout.store_offset(slot);
-                    assert!(stone.x.abs() <= store.x / 2.0 && stone.y.abs() <= store.y / 2.0);
+                    assert!(stone.x.abs() <= store.x && stone.y.abs() <= store.y);
+                }
+                for pit in geometry::row(p) {
+                    for side in [Side::Left, Side::Right] {
+                        let arrow = layout.arrow_position(pit, side);
+                        assert!(inside(arrow, Vec2::splat(ARROW / 2.0)), "{layout:?} {pit}");
+                    }
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_upright_board_is_the_landscape_board_turned() {
+        let flat = Layout::new(2);
+        let upright = flat.for_window(true);
+        assert_eq!(upright.world(), WORLD_UPRIGHT);
+        // The 3-player triangle keeps its shape.
+        assert!(!Layout::new(3).for_window(true).upright());
+        for i in 0..flat.ring() {
+            for j in 0..flat.ring() {
+                let d_flat = flat.pit_center(i).distance(flat.pit_center(j));
+                let d_up = upright.pit_center(i).distance(upright.pit_center(j));
+                assert!((d_flat - d_up).abs() < 0.01);
+            }
+        }
+        // Mandarin pits at the top and the bottom.
+        assert!(upright.pit_center(5).y > upright.pit_center(2).y + 300.0);
+        assert!(upright.pit_center(11).y < upright.pit_center(2).y - 300.0);
     }
 }

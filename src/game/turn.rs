@@ -10,7 +10,7 @@ use super::layout::Layout;
 use super::pebbles::{self, Places};
 use super::state::{
     Game, Launch, LoadGame, Message, MovePlayed, MoveShown, NewGame, Note, Phase, PlayMove, Prefs,
-    TimeTravel,
+    Skip, TimeTravel,
 };
 use super::text;
 use crate::rules::Event;
@@ -45,6 +45,29 @@ pub(super) fn plugin(app: &mut App) {
         .add_observer(settle)
         .add_observer(play_move)
         .add_observer(move_shown);
+    app.add_systems(
+        Update,
+        follow_the_board
+            .run_if(resource_changed::<Layout>)
+            .in_set(super::GameSet::Input),
+    );
+}
+
+/// The board turned (the window changed shape) under the stones: a move being shown ends at
+/// once, and every stone goes to its place on the turned board.
+fn follow_the_board(
+    mut commands: Commands,
+    game: Res<Game>,
+    phase: Res<Phase>,
+    mut places: ResMut<Places>,
+    layout: Res<Layout>,
+    art: Res<Art>,
+) {
+    if *phase == Phase::Animating {
+        commands.trigger(Skip);
+    } else {
+        pebbles::sync(&mut commands, &mut places, game.pos(), &art, &layout);
+    }
 }
 
 fn new_game(
@@ -102,7 +125,8 @@ fn settle(
 ) {
     script.events.clear();
     // The 3-player board when the game needs it; the board redraws itself on a change.
-    layout.set_if_neq(Layout::new(game.pos().players()));
+    let players = Layout::new(game.pos().players()).for_window(layout.tall_window());
+    layout.set_if_neq(players);
     pebbles::sync(&mut commands, &mut places, game.pos(), &art, &layout);
     *phase = if game.pos().is_over() {
         Phase::Over

@@ -1,7 +1,8 @@
 // The web build in a real browser: Debian's Chromium, driven by playwright-core. Serves the
 // built folder on 127.0.0.1, waits for the board, plays a move by clicking a pit and an arrow,
-// plays on against the computer, reloads and checks that the saved game is offered. Prints
-// timings and saves screenshots in the output folder.
+// plays on against the computer, reloads and checks that the saved game is offered; then, on
+// a phone-sized page held upright, plays a move by touch on the upright board. Prints timings
+// and saves screenshots in the output folder.
 //
 // OAQ_NPM=DIR_WITH_NODE_MODULES node tests/web/browser.mjs DIST_DIR OUT_DIR
 
@@ -93,11 +94,12 @@ try {
   await page.waitForTimeout(1000);
   const before = await page.screenshot({ path: join(out, "board.png") });
 
-  // Pit 3 (bottom row, middle), then the arrow on its right.
+  // Pit 3 (bottom row, middle), then the arrow on its right, under the row.
   await recordFrames();
   await page.mouse.click(640, 406);
   await page.waitForTimeout(300);
-  await page.mouse.click(670, 447);
+  await page.screenshot({ path: join(out, "arrows.png") });
+  await page.mouse.click(697, 506);
   await waitFor('#game[data-ply="1"]', 10);
   check(true, "a click on a pit and an arrow plays the move");
   await page.waitForTimeout(2500);
@@ -116,7 +118,7 @@ try {
     for (const [x, y] of pits) {
       await page.mouse.click(x, y);
       await page.waitForTimeout(200);
-      await page.mouse.click(x + 30, y + 41);
+      await page.mouse.click(x + 57, y + 100);
       await page.waitForTimeout(300);
       if (Number(await attribute("data-ply")) > mine) break;
     }
@@ -132,6 +134,34 @@ try {
   check(offered >= played - 1 && offered > 0, `the saved game is offered after a reload (${offered} moves)`);
   await page.waitForTimeout(1500);
   await page.screenshot({ path: join(out, "resume.png") });
+
+  // A phone held upright (a fresh context: nothing saved). The board stands up, player 1's
+  // row on the right running up the screen; a finger taps a pit, then the arrow that points up.
+  // The world is 720 × 1280 units, shown at 390 / 720 of a unit per point about the centre.
+  const phone = await browser.newPage({
+    viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true,
+  });
+  phone.on("pageerror", (e) => {
+    if (!String(e).includes("Using exceptions for control flow")) errors.push(String(e));
+  });
+  const onPhone = (selector, seconds) =>
+    phone.waitForSelector(selector, { timeout: seconds * 1000, state: "attached" });
+  const scale = 390 / 720;
+  const at = (x, y) => [195 + x * scale, 422 - y * scale];
+  await phone.goto(url);
+  await onPhone('#game[data-screen="title"]', 240);
+  await phone.waitForTimeout(1500);
+  await phone.touchscreen.tap(195, 419);
+  await onPhone('#game[data-screen="playing"]', 30);
+  await phone.waitForTimeout(1000);
+  await phone.touchscreen.tap(...at(66, 10));
+  await phone.waitForTimeout(300);
+  await phone.screenshot({ path: join(out, "phone-arrows.png") });
+  await phone.touchscreen.tap(...at(166, 67));
+  await onPhone('#game[data-ply="1"]', 10);
+  check(true, "on a phone held upright, a tap on a pit and one on its arrow play the move");
+  await phone.waitForTimeout(2500);
+  await phone.screenshot({ path: join(out, "phone.png") });
   check(errors.length === 0, `no errors on the page ${errors.join("; ")}`);
 } finally {
   await browser.close();

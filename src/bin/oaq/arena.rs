@@ -16,6 +16,10 @@ pub const MOVE_LIMIT: u16 = 300;
 /// A finished game, seen from engine A.
 #[derive(Clone, Copy, Debug)]
 pub struct GameResult {
+    /// The opening's index: its two games share it.
+    pub opening: usize,
+    /// A moved first from the opening.
+    pub a_first: bool,
     /// 1 win, 0.5 draw, 0 loss.
     pub points: f64,
     /// A's final score minus B's.
@@ -84,9 +88,10 @@ where
                         break;
                     }
                     let a_seat = game % 2;
-                    let result = play_one(openings[game / 2], a_seat, |engine, pos| {
+                    let mut result = play_one(openings[game / 2], a_seat, |engine, pos| {
                         choose(engine, pos, game)
                     });
+                    result.opening = game / 2;
                     results
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
@@ -106,6 +111,7 @@ fn play_one(
     choose: impl Fn(usize, &Position) -> Move,
 ) -> GameResult {
     let mut pos = opening;
+    let a_first = pos.to_move() == a_seat;
     let mut time = [(Duration::ZERO, 0, Duration::ZERO); 2];
     // After a swap the engines control the other seats.
     let mut a_seat = a_seat;
@@ -131,6 +137,8 @@ fn play_one(
         std::cmp::Ordering::Greater => 0.0,
     };
     GameResult {
+        opening: 0,
+        a_first,
         points,
         margin: pos.score(a_seat) - pos.score(b_seat),
         time,

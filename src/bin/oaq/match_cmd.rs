@@ -53,6 +53,24 @@ pub fn run(args: Args) -> Result<(), Failure> {
     Ok(())
 }
 
+/// How A did over each opening's two games: openings decided by the seat, whoever holds it,
+/// say little about the levels.
+fn pairs(results: &[GameResult]) -> String {
+    let mut by_opening = std::collections::BTreeMap::<usize, f64>::new();
+    for r in results {
+        *by_opening.entry(r.opening).or_default() += r.points;
+    }
+    let count = |lo: f64, hi: f64| by_opening.values().filter(|&&p| p >= lo && p <= hi).count();
+    format!(
+        "openings (both games): A won both {}, A ahead {}, even {}, B ahead {}, B won both {}\n",
+        count(2.0, 2.0),
+        count(1.5, 1.5),
+        count(1.0, 1.0),
+        count(0.5, 0.5),
+        count(0.0, 0.0)
+    )
+}
+
 fn summary(args: &Args, results: &[GameResult]) -> String {
     let n = results.len() as f64;
     let wins = results.iter().filter(|r| r.points == 1.0).count();
@@ -72,6 +90,15 @@ fn summary(args: &Args, results: &[GameResult]) -> String {
     );
     text += &format!("A scores {:.1}% (draws count half)\n", 100.0 * points / n);
     text += &format!("score difference A - B: {mean:+.2} ± {half_width:.2} (95% interval)\n");
+    text += &pairs(results);
+    let first: Vec<f64> = results
+        .iter()
+        .map(|r| if r.a_first { r.points } else { 1.0 - r.points })
+        .collect();
+    text += &format!(
+        "the side that moves first from the opening scores {:.1}%\n",
+        100.0 * first.iter().sum::<f64>() / first.len().max(1) as f64
+    );
     for (engine, name) in ["A", "B"].iter().enumerate() {
         let (total, count, longest) =
             results
