@@ -244,7 +244,10 @@ fn update_store_labels(
             label += &format!("  ({})", lang.trf("store.owes", &[("n", &owed)]));
         }
         label += "\n";
-        let score = pos.score(*player);
+        // While a move is shown, the points follow the stones that have landed in the store.
+        let in_flight = (i32::from(store.stones) - stones)
+            + 10 * (i32::from(store.mandarins) - mandarins as i32);
+        let score = pos.score(*player) - in_flight;
         label += &match prefs.score_view {
             ScoreView::Points => lang.trf("store.points", &[("n", &score)]),
             ScoreView::Difference => {
