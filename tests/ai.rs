@@ -116,6 +116,26 @@ fn it_solves_a_small_endgame_exactly() {
 }
 
 #[test]
+fn master_on_several_threads_solves_the_endgame_alike() {
+    let pos = endgame();
+    let decision = Thinker::new(pos, Level::master(), 1, None).threads(3).run();
+    let report = decision.report;
+    assert!(report.solved, "helpers do not keep the main search from the end");
+    assert_eq!(report.score, solve(&pos, 0));
+    let mut after = pos;
+    after.play(decision.mv).unwrap();
+    assert_eq!(solve(&after, 0), report.score, "the move keeps the solved value");
+    // A level without `all_cores` stays on one thread, and a cancelled Master still moves.
+    assert!(!Level::hard().all_cores && Level::master().all_cores);
+    let cancel = Arc::new(AtomicBool::new(true));
+    let start = Position::new(rules("standard"));
+    let cancelled = Thinker::new(start, Level::master(), 1, Some(cancel))
+        .threads(4)
+        .run();
+    assert!(start.is_legal(cancelled.mv));
+}
+
+#[test]
 fn a_cancelled_search_still_returns_a_legal_move() {
     let pos = Position::new(rules("standard"));
     let cancel = Arc::new(AtomicBool::new(true));

@@ -20,6 +20,9 @@ pub struct Level {
     pub noise: f32,
     /// Relay pick-ups the level follows when it reads a move; a capture after more goes unseen.
     pub sight: Option<u8>,
+    /// The level may search on every core it is given (`Thinker::threads`).
+    #[serde(default)]
+    pub all_cores: bool,
 }
 
 #[derive(Debug, Deserialize)]

@@ -132,6 +132,14 @@ impl Search {
         }
     }
 
+    /// Begin with the iteration at `depth` rather than 1. Helpers searching beside a main
+    /// search start at different depths, so that they fill the shared table with different
+    /// results; a search that must always have a move starts at 1.
+    pub fn starting_at_depth(mut self, depth: u32) -> Search {
+        self.depth = depth.clamp(1, MAX_DEPTH) - 1;
+        self
+    }
+
     /// Give the table back, for the next search.
     pub fn into_table(self) -> Table {
         self.table

@@ -1,8 +1,9 @@
 //! A level's move: the search within the level's limits, then the level's way of misjudging
-//! what it found. Runs in one call or in slices.
+//! what it found. Runs in one call or in slices; in one call, a level that may use every core
+//! runs helper searches on other threads that share its transposition table.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use rand::rngs::StdRng;
@@ -35,6 +36,11 @@ pub struct Thinker {
     level: Level,
     rng: StdRng,
     search: Search,
+    /// What the helpers need to search beside the main search.
+    limits: Limits,
+    table: Table,
+    /// Searches in all, the main one included.
+    threads: usize,
 }
 
 impl Thinker {
@@ -69,8 +75,23 @@ impl Thinker {
             pos,
             level,
             rng: StdRng::seed_from_u64(seed),
-            search: Search::with_table(pos, Weights::shipped(), limits, table),
+            search: Search::with_table(pos, Weights::shipped(), limits.clone(), table.clone()),
+            limits,
+            table,
+            threads: 1,
         }
+    }
+
+    /// Search on up to `threads` threads in `run`, when the level may use every core (Master):
+    /// helpers start at other depths and share the table, so the main search goes deeper in
+    /// its time. Other levels, and `step`, use one.
+    pub fn threads(mut self, threads: usize) -> Thinker {
+        self.threads = if self.level.all_cores {
+            threads.max(1)
+        } else {
+            1
+        };
+        self
     }
 
     /// Think about `node_budget` more nodes; the decision once there is one.
@@ -81,8 +102,36 @@ impl Thinker {
 
     /// Think to the end of the level's limits.
     pub fn run(&mut self) -> Decision {
-        let report = self.search.run();
+        let report = if self.threads > 1 {
+            self.run_with_helpers()
+        } else {
+            self.search.run()
+        };
         self.decide(report)
+    }
+
+    /// The main search here, helpers on other threads until it is done. Only the main
+    /// search's report counts: helpers only fill the table.
+    fn run_with_helpers(&mut self) -> Report {
+        let done = Arc::new(AtomicBool::new(false));
+        let limits = Limits {
+            cancel: Some(done.clone()),
+            all_root_moves: false,
+            ..self.limits.clone()
+        };
+        let search = &mut self.search;
+        let (pos, table) = (self.pos, &self.table);
+        std::thread::scope(|scope| {
+            for helper in 1..self.threads {
+                let mut search =
+                    Search::with_table(pos, Weights::shipped(), limits.clone(), table.clone())
+                        .starting_at_depth(1 + (helper as u32 % 2));
+                scope.spawn(move || search.run());
+            }
+            let report = search.run();
+            done.store(true, Ordering::Relaxed);
+            report
+        })
     }
 
     pub fn into_table(self) -> Table {

@@ -72,7 +72,10 @@ fn start_thinking(
     let cancel = Arc::new(AtomicBool::new(false));
     let pos = *game.pos();
     let seed = launch.seed ^ u64::from(pos.ply()).wrapping_mul(0x9E37_79B9) ^ game.generation << 32;
-    let thinker = Thinker::new(pos, level, seed, Some(cancel.clone()));
+    // Master searches on every core but the one that draws the frames (none on the web).
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = if launch.sliced_ai { 1 } else { cores - 1 };
+    let thinker = Thinker::new(pos, level, seed, Some(cancel.clone())).threads(threads);
     commands.spawn(Thinking {
         job: Job::start(thinker, launch.sliced_ai),
         generation: game.generation,

@@ -42,6 +42,18 @@ impl Move {
             Move::Swap => u8::MAX - 1,
         }
     }
+
+    /// The move of a `code`, if it is one. Says nothing of whether a board has that pit.
+    pub fn from_code(code: u8) -> Option<Move> {
+        match code {
+            c if c == u8::MAX - 1 => Some(Move::Swap),
+            c if usize::from(c / 2) < geometry::MAX_RING => Some(Move::Sow {
+                pit: c / 2,
+                dir: Direction::ALL[usize::from(c % 2)],
+            }),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for Move {
@@ -162,9 +174,13 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for number in 1..=MAX_PIT_NUMBER {
             for dir in Direction::ALL {
-                assert!(seen.insert(Move::sow(number, dir).unwrap().code()));
+                let mv = Move::sow(number, dir).unwrap();
+                assert!(seen.insert(mv.code()));
+                assert_eq!(Move::from_code(mv.code()), Some(mv));
             }
         }
         assert!(seen.insert(Move::Swap.code()));
+        assert_eq!(Move::from_code(Move::Swap.code()), Some(Move::Swap));
+        assert_eq!(Move::from_code(u8::MAX), None);
     }
 }

@@ -135,11 +135,17 @@ try {
   await page.waitForTimeout(1500);
   await page.screenshot({ path: join(out, "resume.png") });
 
-  // A phone held upright (a fresh context: nothing saved). The board stands up, player 1's
-  // row on the right running up the screen; a finger taps a pit, then the arrow that points up.
-  // The world is 720 × 1280 units, shown at 390 / 720 of a unit per point about the centre.
+  // A phone held upright (a fresh context: no saved game), against Master: settings saved
+  // before the page starts. The board stands up, player 1's row on the right running up the
+  // screen; a finger taps a pit, then the arrow that points up. The world is 720 × 1280 units,
+  // shown at 390 / 720 of a unit per point about the centre.
   const phone = await browser.newPage({
     viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true,
+  });
+  await phone.addInitScript(() => {
+    if (!localStorage.getItem("o-an-quan/settings.ron")) {
+      localStorage.setItem("o-an-quan/settings.ron", "(level: 10, language: en)");
+    }
   });
   phone.on("pageerror", (e) => {
     if (!String(e).includes("Using exceptions for control flow")) errors.push(String(e));
@@ -157,10 +163,19 @@ try {
   await phone.touchscreen.tap(...at(66, 10));
   await phone.waitForTimeout(300);
   await phone.screenshot({ path: join(out, "phone-arrows.png") });
+  await phone.evaluate(() => {
+    window.frames_ = [];
+    let last = performance.now();
+    const tick = (now) => { window.frames_.push(now - last); last = now; requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  });
   await phone.touchscreen.tap(...at(166, 67));
   await onPhone('#game[data-ply="1"]', 10);
   check(true, "on a phone held upright, a tap on a pit and one on its arrow play the move");
-  await phone.waitForTimeout(2500);
+  await onPhone('#game[data-human="1"][data-phase="waiting"]', 120);
+  const phoneFrames = await phone.evaluate(() => window.frames_);
+  console.log(`phone, your move then Master thinks (2 s, in slices) and moves: ${summary(phoneFrames)}`);
+  check(Number(await phone.getAttribute("#game", "data-ply")) === 2, "Master answered");
   await phone.screenshot({ path: join(out, "phone.png") });
   check(errors.length === 0, `no errors on the page ${errors.join("; ")}`);
 } finally {

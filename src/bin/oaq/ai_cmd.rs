@@ -20,6 +20,9 @@ pub struct Args {
     /// Seed of the level's misjudgements.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Threads a level that may use every core (Master) searches on (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -46,7 +49,12 @@ fn answer(rules: RuleSet, args: &Args, line: &str) -> serde_json::Value {
     if pos.is_over() {
         return json!({ "error": "the game is over: there is no move to make" });
     }
-    let decision = Thinker::new(pos, args.level, args.seed, None).run();
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let decision = Thinker::new(pos, args.level, args.seed, None)
+        .threads(threads)
+        .run();
     let report = &decision.report;
     json!({
         "move": decision.mv.to_string(),

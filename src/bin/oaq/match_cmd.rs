@@ -24,7 +24,7 @@ pub struct Args {
     games: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Games played at once (default: one per core).
+    /// Games played at once (default: one per core); every engine searches on one thread.
     #[arg(long)]
     jobs: Option<usize>,
 }
