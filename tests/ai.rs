@@ -120,11 +120,18 @@ fn master_on_several_threads_solves_the_endgame_alike() {
     let pos = endgame();
     let decision = Thinker::new(pos, Level::master(), 1, None).threads(3).run();
     let report = decision.report;
-    assert!(report.solved, "helpers do not keep the main search from the end");
+    assert!(
+        report.solved,
+        "helpers do not keep the main search from the end"
+    );
     assert_eq!(report.score, solve(&pos, 0));
     let mut after = pos;
     after.play(decision.mv).unwrap();
-    assert_eq!(solve(&after, 0), report.score, "the move keeps the solved value");
+    assert_eq!(
+        solve(&after, 0),
+        report.score,
+        "the move keeps the solved value"
+    );
     // A level without `all_cores` stays on one thread, and a cancelled Master still moves.
     assert!(!Level::hard().all_cores && Level::master().all_cores);
     let cancel = Arc::new(AtomicBool::new(true));

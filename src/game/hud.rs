@@ -35,6 +35,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_board_texts);
     app.add_systems(OnEnter(Screen::Playing), spawn_bar);
     // The message line speaks on the title screen too (a saved game that could not be read).
+    app.add_systems(Update, place_message.in_set(super::GameSet::Show));
     app.add_systems(
         Update,
         show_message
@@ -214,15 +215,7 @@ fn show_message(
     game: Res<Game>,
     layout: Res<Layout>,
     screen: Res<State<Screen>>,
-    mut line: Query<
-        (
-            &mut Text2d,
-            &mut TextFont,
-            &mut bevy::text::TextBounds,
-            &mut Transform,
-        ),
-        With<MessageLine>,
-    >,
+    mut line: Query<&mut Text2d, With<MessageLine>>,
 ) {
     // The title screen only passes on what was said about files, not the turn.
     let notes: Vec<Note> = match screen.get() {
@@ -235,14 +228,31 @@ fn show_message(
         Screen::Playing => message.0.clone(),
     };
     let shown = text::message(&notes, &game, &layout, prefs.lang());
-    // Along the bottom of the world, wrapped to its width.
-    let at = layout.message_position().extend(10.0);
-    let width = Some(layout.world().x - 40.0);
-    let size = FontSize::Px(MESSAGE_SIZE * layout.text_scale());
-    for (mut text, mut font, mut bounds, mut transform) in &mut line {
+    for mut text in &mut line {
         if text.0 != shown {
             text.0 = shown.clone();
         }
+    }
+}
+
+/// The message line runs along the bottom of the window (below the world on a phone taller
+/// than the world), wrapped to the world's width.
+fn place_message(
+    layout: Res<Layout>,
+    projection: Single<&Projection, With<Camera2d>>,
+    mut line: Query<
+        (&mut TextFont, &mut bevy::text::TextBounds, &mut Transform),
+        With<MessageLine>,
+    >,
+) {
+    let bottom = match *projection {
+        Projection::Orthographic(ortho) => ortho.area.min.y,
+        _ => -layout.world().y / 2.0,
+    };
+    let at = Vec3::new(0.0, bottom + 10.0, 10.0);
+    let width = Some(layout.world().x - 40.0);
+    let size = FontSize::Px(MESSAGE_SIZE * layout.text_scale());
+    for (mut font, mut bounds, mut transform) in &mut line {
         if font.font_size != size {
             font.font_size = size;
         }

@@ -461,11 +461,6 @@ impl Layout {
         );
         self.pit_center(index) + self.turn(size / 2.0 - corner)
     }
-
-    /// Where the message line's bottom sits: along the bottom of the world.
-    pub fn message_position(&self) -> Vec2 {
-        Vec2::new(0.0, -self.world().y / 2.0 + 10.0)
-    }
 }
 
 fn hash(mut x: u32) -> u32 {
