@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
 use o_an_quan::ai::Level;
+use o_an_quan::game::ai_turn::Mark;
 use o_an_quan::game::layout::Layout;
 use o_an_quan::game::pebbles::{MandarinStone, Pebble, Places};
 use o_an_quan::game::persist::{Export, Import};
@@ -596,6 +597,26 @@ fn a_hint_shows_a_legal_move_and_what_it_expects() {
     let shown = texts(&mut app);
     assert!(
         shown.iter().any(|(_, t)| t.starts_with("Hint: pit")),
+        "{shown:?}"
+    );
+    // The board stands upright: the lit pit goes with it, and the words follow the screen.
+    stand_upright(&mut app, true);
+    app.update();
+    let layout = *app.world().resource::<Layout>();
+    let world = app.world_mut();
+    let mut marks = world.query::<(&Mark, &Transform)>();
+    let lit: Vec<(usize, Vec2)> = marks
+        .iter(world)
+        .filter(|(mark, _)| mark.side.is_none())
+        .map(|(mark, at)| (mark.pit, at.translation.truncate()))
+        .collect();
+    assert_eq!(lit.len(), 1);
+    assert_eq!(lit[0].1, layout.pit_center(lit[0].0));
+    let shown = texts(&mut app);
+    assert!(
+        shown
+            .iter()
+            .any(|(_, t)| t.starts_with("Hint: pit") && t.contains("ward")),
         "{shown:?}"
     );
 }

@@ -25,6 +25,14 @@ pub struct Thinking {
     cancel: Arc<AtomicBool>,
 }
 
+/// A lit pit, or the arrow of a side beside it (`pit_mark`, `arrow_mark`): kept in place when
+/// the board turns.
+#[derive(Component)]
+pub struct Mark {
+    pub pit: usize,
+    pub side: Option<Side>,
+}
+
 /// The computer's chosen move, shown for a moment before it is played.
 #[derive(Resource, Default)]
 pub struct Chosen {
@@ -49,6 +57,12 @@ pub(super) fn plugin(app: &mut App) {
         )
             .chain()
             .in_set(super::GameSet::Think),
+    );
+    app.add_systems(
+        Update,
+        follow_the_board
+            .run_if(resource_changed::<Layout>)
+            .in_set(super::GameSet::Show),
     );
     app.add_observer(forget::<NewGame>)
         .add_observer(forget::<LoadGame>)
@@ -117,10 +131,25 @@ fn poll_thinking(
 /// A glow over `pit`, to show a chosen or hinted move.
 pub fn pit_mark(layout: &Layout, pit: usize, colour: Color) -> impl Bundle {
     (
+        Mark { pit, side: None },
         Sprite::from_color(colour.with_alpha(0.8), layout.pit_size(pit) + 10.0),
-        Transform::from_translation(layout.pit_center(pit).extend(0.4))
-            .with_rotation(Quat::from_rotation_z(layout.pit_angle(pit))),
+        pit_mark_transform(layout, pit),
     )
+}
+
+fn pit_mark_transform(layout: &Layout, pit: usize) -> Transform {
+    Transform::from_translation(layout.pit_center(pit).extend(0.4))
+        .with_rotation(Quat::from_rotation_z(layout.pit_angle(pit)))
+}
+
+/// The board turned: every mark goes to its pit's new place.
+fn follow_the_board(layout: Res<Layout>, mut marks: Query<(&Mark, &mut Transform)>) {
+    for (mark, mut transform) in &mut marks {
+        *transform = match mark.side {
+            Some(side) => arrow_transform(&layout, mark.pit, side),
+            None => pit_mark_transform(&layout, mark.pit),
+        };
+    }
 }
 
 /// The arrow of a chosen or hinted move.
@@ -132,6 +161,10 @@ pub fn arrow_mark(
     colour: Color,
 ) -> impl Bundle {
     (
+        Mark {
+            pit,
+            side: Some(side),
+        },
         Sprite {
             image: art.arrow.clone(),
             color: colour,

@@ -3,7 +3,7 @@
 //! undo, sound and the saved game. The rules state is a resource; the screen only ever shows it.
 
 mod actions;
-mod ai_turn;
+pub mod ai_turn;
 mod animation;
 mod art;
 mod board;
