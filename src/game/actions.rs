@@ -211,6 +211,12 @@ impl Ctx<'_> {
                 self.close_panel(commands);
             }
             Action::ImportHow => {
+                // The browser has a file picker; a desktop window takes a dropped file.
+                #[cfg(target_arch = "wasm32")]
+                if let Err(e) = super::web_files::pick_file() {
+                    self.message.set(Note::text("error.import", &[("why", &e)]));
+                }
+                #[cfg(not(target_arch = "wasm32"))]
                 self.message.set(Note::text("menu.import.how", &[]));
                 self.close_panel(commands);
             }

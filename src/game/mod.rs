@@ -25,6 +25,8 @@ mod text;
 mod title;
 mod turn;
 mod ui;
+#[cfg(target_arch = "wasm32")]
+mod web_files;
 
 use bevy::prelude::*;
 
@@ -82,7 +84,7 @@ pub fn plugin(app: &mut App) {
         capture::plugin,
     ));
     #[cfg(target_arch = "wasm32")]
-    app.add_plugins(page::plugin);
+    app.add_plugins((page::plugin, web_files::plugin));
     app.add_systems(Startup, |mut commands: Commands| {
         commands.trigger(state::NewGame)
     });

@@ -157,15 +157,28 @@ fn export(_: On<Export>, game: Res<Game>, files: Option<Res<Files>>, mut message
     let stamp = web_time::SystemTime::now()
         .duration_since(web_time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    let exports = Storage::at(files.data.path("exports"));
     let name = format!("o-an-quan-{stamp}.ron");
-    match exports.write(&name, &Record::of(&game.history).to_ron()) {
-        Ok(()) => {
-            let file = exports.path(&name).display().to_string();
-            message.set(Note::text("menu.exported", &[("file", &file)]));
-        }
-        Err(e) => message.set(storage_error(&e.to_string())),
-    }
+    let text = Record::of(&game.history).to_ron();
+    message.set(match keep_export(&files, &name, &text) {
+        Ok(note) => note,
+        Err(e) => storage_error(&e),
+    });
+}
+
+/// In the browser an exported game is a download, where the player keeps their files.
+#[cfg(target_arch = "wasm32")]
+fn keep_export(_: &Files, name: &str, text: &str) -> Result<Note, String> {
+    super::web_files::download(name, text)?;
+    Ok(Note::text("menu.downloaded", &[("file", &name)]))
+}
+
+/// On a computer or a phone an exported game is a file in the exports folder.
+#[cfg(not(target_arch = "wasm32"))]
+fn keep_export(files: &Files, name: &str, text: &str) -> Result<Note, String> {
+    let exports = Storage::at(files.data.path("exports"));
+    exports.write(name, text).map_err(|e| e.to_string())?;
+    let file = exports.path(name).display().to_string();
+    Ok(Note::text("menu.exported", &[("file", &file)]))
 }
 
 fn dropped_files(mut commands: Commands, mut drops: MessageReader<FileDragAndDrop>) {
