@@ -60,8 +60,13 @@ pub fn pick_file() -> Result<(), String> {
         .map_err(|_| "not an input")?;
     input.set_type("file");
     input.set_accept(".ron,text/plain");
+    // In the page (hidden) while it is open: some browsers only open pickers of the page's own.
+    input.set_hidden(true);
+    let body = document.body().ok_or("the page has no body")?;
+    body.append_child(&input).map_err(describe)?;
     let picker = input.clone();
     let on_change = Closure::once_into_js(move |_: Event| {
+        picker.remove();
         let Some(file) = picker.files().and_then(|files| files.get(0)) else {
             return;
         };
