@@ -100,38 +100,32 @@ fn endgame() -> Position {
 fn it_solves_a_small_endgame_exactly() {
     let pos = endgame();
     let report = search(pos, 60);
+    assert_solved_exactly(pos, report.best, &report);
+    assert_eq!(report.pv[0], report.best);
+}
+
+/// `report` reached the end of every line, its value is plain minimax's, and `mv` keeps it.
+fn assert_solved_exactly(pos: Position, mv: Move, report: &o_an_quan::ai::Report) {
     assert!(
         report.solved,
         "the search should reach the end of every line"
     );
     assert_eq!(report.score, solve(&pos, 0));
     let mut after = pos;
-    after.play(report.best).unwrap();
+    after.play(mv).unwrap();
     assert_eq!(
         solve(&after, 0),
         report.score,
         "the move chosen keeps the solved value"
     );
-    assert_eq!(report.pv[0], report.best);
 }
 
 #[test]
 fn master_on_several_threads_solves_the_endgame_alike() {
     let pos = endgame();
     let decision = Thinker::new(pos, Level::master(), 1, None).threads(3).run();
-    let report = decision.report;
-    assert!(
-        report.solved,
-        "helpers do not keep the main search from the end"
-    );
-    assert_eq!(report.score, solve(&pos, 0));
-    let mut after = pos;
-    after.play(decision.mv).unwrap();
-    assert_eq!(
-        solve(&after, 0),
-        report.score,
-        "the move keeps the solved value"
-    );
+    // Helpers do not keep the main search from the end.
+    assert_solved_exactly(pos, decision.mv, &decision.report);
     // A level without `all_cores` stays on one thread, and a cancelled Master still moves.
     assert!(!Level::hard().all_cores && Level::master().all_cores);
     let cancel = Arc::new(AtomicBool::new(true));

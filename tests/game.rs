@@ -189,27 +189,37 @@ fn press(app: &mut App, key: KeyCode) {
     app.update();
 }
 
-#[test]
-fn keys_mean_the_screen_s_left_and_right_on_both_rows() {
+/// Two players, no animation, the board upright when `tall`: each player in turn presses
+/// `pick` and then their key of `sows`, which must play their move of `moves`.
+fn keys_play(tall: bool, pick: KeyCode, sows: [KeyCode; 2], moves: [&str; 2]) {
     let settings = Settings {
         mode: Mode::TwoPlayers,
         speed: Speed::Off,
         ..Settings::default()
     };
     let mut app = app(settings);
-    // Player 0: ← from nothing selects the rightmost pit (pit 5); X sows to the right.
-    press(&mut app, KeyCode::ArrowLeft);
-    press(&mut app, KeyCode::KeyX);
+    stand_upright(&mut app, tall);
     let mut expected = Position::new(presets::get("standard").unwrap().rules);
-    expected.play("5+".parse::<Move>().unwrap()).unwrap();
-    assert_eq!(pos(&app), expected);
+    for (sow, mv) in sows.into_iter().zip(moves) {
+        run_until(&mut app, 100, |app| phase(app) == Phase::Waiting);
+        press(&mut app, pick);
+        press(&mut app, sow);
+        expected.play(mv.parse::<Move>().unwrap()).unwrap();
+        assert_eq!(pos(&app), expected, "{pick:?} then {sow:?}");
+    }
+}
+
+#[test]
+fn keys_mean_the_screen_s_left_and_right_on_both_rows() {
+    // Player 0: ← from nothing selects the rightmost pit (pit 5); X sows to the right.
     // Player 1: the rightmost pit on screen is pit 6; Z sows to the left of the screen, which
     // on the top row is toward pit 7.
-    run_until(&mut app, 100, |app| phase(app) == Phase::Waiting);
-    press(&mut app, KeyCode::ArrowLeft);
-    press(&mut app, KeyCode::KeyZ);
-    expected.play("6+".parse::<Move>().unwrap()).unwrap();
-    assert_eq!(pos(&app), expected);
+    keys_play(
+        false,
+        KeyCode::ArrowLeft,
+        [KeyCode::KeyX, KeyCode::KeyZ],
+        ["5+", "6+"],
+    );
 }
 
 /// The window became taller than wide: what `board::follow_window_shape` does with a window.
@@ -221,27 +231,15 @@ fn stand_upright(app: &mut App, tall: bool) {
 
 #[test]
 fn on_the_upright_board_the_keys_mean_the_screen_s_up_and_down() {
-    let settings = Settings {
-        mode: Mode::TwoPlayers,
-        speed: Speed::Off,
-        ..Settings::default()
-    };
-    let mut app = app(settings);
-    stand_upright(&mut app, true);
     // Player 0's row runs up the right-hand side: ↓ from nothing selects its top pit (pit 5),
-    // and Z sows down the screen, toward pit 4.
-    press(&mut app, KeyCode::ArrowDown);
-    press(&mut app, KeyCode::KeyZ);
-    let mut expected = Position::new(presets::get("standard").unwrap().rules);
-    expected.play("5-".parse::<Move>().unwrap()).unwrap();
-    assert_eq!(pos(&app), expected);
-    // Player 1's row runs down the left-hand side: its top pit is pit 6, and down the screen
-    // is toward pit 7.
-    run_until(&mut app, 100, |app| phase(app) == Phase::Waiting);
-    press(&mut app, KeyCode::ArrowDown);
-    press(&mut app, KeyCode::KeyZ);
-    expected.play("6+".parse::<Move>().unwrap()).unwrap();
-    assert_eq!(pos(&app), expected);
+    // and Z sows down the screen, toward pit 4. Player 1's row runs down the left-hand side:
+    // its top pit is pit 6, and down the screen is toward pit 7.
+    keys_play(
+        true,
+        KeyCode::ArrowDown,
+        [KeyCode::KeyZ, KeyCode::KeyZ],
+        ["5-", "6+"],
+    );
 }
 
 #[test]
