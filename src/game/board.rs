@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use super::art::{Art, INK, PLAYER_COLOURS, WOOD};
 use super::layout::Layout;
 use super::pebbles::Places;
+use super::safe_area::SafeArea;
 use super::state::{Game, Phase, Prefs};
 use super::text;
 use crate::rules::geometry;
@@ -81,12 +82,14 @@ fn scaling(layout: &Layout) -> ScalingMode {
 }
 
 /// A window taller than wide stands the 2-player board upright (a phone held upright, a
-/// browser window made narrow); the board turns back when the window does.
-fn follow_window_shape(windows: Query<&Window>, mut layout: ResMut<Layout>) {
+/// browser window made narrow); the board turns back when the window does. What counts is the
+/// part of the window clear of the notch and system bars.
+fn follow_window_shape(windows: Query<&Window>, safe: Res<SafeArea>, mut layout: ResMut<Layout>) {
     let Ok(window) = windows.single() else {
         return;
     };
-    let tall = window.height() > window.width();
+    let size = safe.inner_size(window.size());
+    let tall = size.y > size.x;
     layout.set_if_neq(layout.for_window(tall));
 }
 

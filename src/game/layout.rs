@@ -16,6 +16,10 @@ pub const WORLD: Vec2 = Vec2::new(1280.0, 720.0);
 /// The area shown whole when the 2-player board stands upright: on a phone held upright, rows
 /// across the screen would leave pits too small to touch.
 pub const WORLD_UPRIGHT: Vec2 = Vec2::new(720.0, 1280.0);
+/// The area shown whole around the 3-player triangle in a window taller than wide: just wider
+/// than the triangle, with the stores in a row under it. (The triangle cannot turn to gain
+/// more: it is about as wide as it is tall.)
+pub const WORLD_TALL_TRIANGLE: Vec2 = Vec2::new(800.0, 1280.0);
 /// Side of a citizen pit on the 2-player board.
 pub const PIT: f32 = 118.0;
 /// Gap between two citizen pits on the 2-player board.
@@ -53,7 +57,8 @@ pub enum Side {
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     players: usize,
-    /// The window is taller than wide. Only the 2-player board turns upright for it.
+    /// The window is taller than wide: the 2-player board turns upright for it, the triangle
+    /// gets its stores under it.
     tall_window: bool,
 }
 
@@ -92,7 +97,18 @@ impl Layout {
 
     /// The area the camera shows whole.
     pub fn world(&self) -> Vec2 {
-        if self.upright() { WORLD_UPRIGHT } else { WORLD }
+        if self.upright() {
+            WORLD_UPRIGHT
+        } else if self.tall_triangle() {
+            WORLD_TALL_TRIANGLE
+        } else {
+            WORLD
+        }
+    }
+
+    /// The 3-player triangle in a window taller than wide.
+    fn tall_triangle(&self) -> bool {
+        self.tall_window && self.triangle()
     }
 
     /// The screen direction that `Side::Right` means: right, or up on the upright board.
@@ -120,10 +136,10 @@ impl Layout {
         }
     }
 
-    /// Size of the words and numbers drawn in the world: larger on the upright board, which a
-    /// phone held upright shows at about half size.
+    /// Size of the words and numbers drawn in the world: larger in a tall window, which a phone
+    /// held upright shows at about half size.
     pub fn text_scale(&self) -> f32 {
-        if self.upright() { 1.4 } else { 1.0 }
+        if self.tall_window { 1.4 } else { 1.0 }
     }
 
     /// Rotation of the board and the stores on screen.
@@ -256,8 +272,17 @@ impl Layout {
     }
 
     /// Centre of `player`'s store: under the bottom row and over the top row on the 2-player
-    /// board; in the free corners of the window beside the triangle.
+    /// board; in the free corners of the window beside the triangle, or in a row under it in a
+    /// tall window, each on its player's side (the left row's on the left).
     pub fn store_center(&self, player: usize) -> Vec2 {
+        if self.tall_triangle() {
+            let x = match player {
+                0 => 0.0,
+                1 => 262.0,
+                _ => -262.0,
+            };
+            return Vec2::new(x, -420.0);
+        }
         if self.triangle() {
             return match player {
                 0 => Vec2::new(500.0, -190.0),
@@ -584,6 +609,13 @@ mod tests {
             let mm = |units: f32| units * scale / points_per_mm;
             assert!(mm(PIT) >= 9.0, "pit {:.1} mm, tall {tall}", mm(PIT));
             assert!(mm(ARROW) >= 9.0, "arrow {:.1} mm, tall {tall}", mm(ARROW));
+            // Five pits and two mandarin pits along each side of the triangle leave it 6.5 mm
+            // pits at best across an upright phone; a tall window gets the most out of it.
+            let triangle = Layout::new(3).for_window(tall);
+            let world = triangle.world();
+            let scale = (window.x / world.x).min(window.y / world.y);
+            let pit = PIT3 * scale / points_per_mm;
+            assert!(pit >= 6.4, "3-player pit {pit:.1} mm, tall {tall}");
         }
     }
 

@@ -18,6 +18,7 @@ mod off_frame;
 mod page;
 pub mod pebbles;
 pub mod persist;
+pub mod safe_area;
 mod sound;
 pub mod start;
 pub mod state;
@@ -66,10 +67,14 @@ pub fn plugin(app: &mut App) {
         Screen::Title
     });
     app.init_state::<Overlay>();
+    // The screen first (art, where to draw, the board), then the play, then everything around it.
     app.add_plugins((
         art::plugin,
+        safe_area::plugin,
         pebbles::plugin,
         board::plugin,
+    ));
+    app.add_plugins((
         animation::plugin,
         turn::plugin,
         ai_turn::plugin,

@@ -86,6 +86,10 @@ pub fn pick_file() -> Result<(), String> {
         }
     });
     input.set_onchange(Some(on_change.unchecked_ref()));
+    // A cancelled picker leaves nothing behind in the page.
+    let cancelled = input.clone();
+    let on_cancel = Closure::once_into_js(move |_: Event| cancelled.remove());
+    input.set_oncancel(Some(on_cancel.unchecked_ref()));
     input.click();
     Ok(())
 }

@@ -1,6 +1,7 @@
 // The web build in a real browser: Debian's Chromium, driven by playwright-core. Serves the
 // built folder on 127.0.0.1, waits for the board, plays a move by clicking a pit and an arrow,
-// plays on against the computer, reloads and checks that the saved game is offered; then, on
+// plays on against the computer, exports the game and imports it back, reloads and checks that
+// the saved game is offered; then, on
 // a phone-sized page held upright, plays a move by touch on the upright board. Prints timings
 // and saves screenshots in the output folder.
 //
@@ -124,7 +125,8 @@ try {
     }
     check(Number(await attribute("data-ply")) > mine, `move ${turn + 2} played against the computer`);
   }
-  await page.waitForTimeout(3000);
+  // The computer has answered: the game stands still until the player moves.
+  await waitFor(yourTurn, 120);
   await page.screenshot({ path: join(out, "playing.png") });
   const played = Number(await attribute("data-ply"));
 
@@ -138,6 +140,31 @@ try {
   const exported = await readFile(await download.path(), "utf8");
   check(exported.includes("moves") && download.suggestedFilename().endsWith(".ron"),
     `the exported game downloads as ${download.suggestedFilename()}`);
+  const saved = join(out, download.suggestedFilename());
+  await download.saveAs(saved);
+
+  // Import: take back the last exchange (U), then open the menu's Import. The game adds a file
+  // input to the page and opens the browser's picker; the exported file is chosen in it, and
+  // the game is replayed move by move up to where it was.
+  await page.waitForTimeout(1500);
+  await page.keyboard.press("u");
+  await page.waitForFunction((n) => Number(document.querySelector("#game").dataset.ply) < n,
+    played, { timeout: 20000 });
+  await page.keyboard.press("Escape");
+  await page.waitForTimeout(1500);
+  await page.screenshot({ path: join(out, "menu.png") });
+  const [picker] = await Promise.all([
+    page.waitForEvent("filechooser", { timeout: 20000 }),
+    page.mouse.click(864, 637, { delay: 150 }),
+  ]);
+  check(true, "Import opens the browser's file picker");
+  await picker.setFiles(saved);
+  await page.waitForFunction((n) => Number(document.querySelector("#game").dataset.ply) === n,
+    played, { timeout: 180000 });
+  check(true, `the imported file replays the game to move ${played}`);
+  check(await page.$('input[type="file"]') === null, "the picker leaves nothing behind in the page");
+  await waitFor(yourTurn, 60);
+  await page.screenshot({ path: join(out, "imported.png") });
 
   await page.reload();
   await waitFor('#game[data-screen="title"]', 240);
