@@ -692,3 +692,31 @@ fn the_computer_thinking_in_slices_plays_whole_games_too() {
     let mut app = app_with(settings, launch, None);
     play_to_the_end(&mut app);
 }
+
+/// The height of the bar's buttons in a window of `width` × `height` points.
+fn bar_heights(width: u32, height: u32) -> Vec<Val> {
+    let mut app = app(Settings::default());
+    let mut window = Window::default();
+    window.resolution.set(width as f32, height as f32);
+    app.world_mut().spawn((window, bevy::window::PrimaryWindow));
+    app.update();
+    let world = app.world_mut();
+    world
+        .query::<(&Action, &Node)>()
+        .iter(world)
+        .filter(|(action, _)| matches!(action, Action::OpenMenu | Action::Undo | Action::Skip))
+        .map(|(_, node)| node.min_height)
+        .collect()
+}
+
+#[test]
+fn buttons_grow_to_a_finger_s_size_on_a_phone() {
+    for (width, height) in [(390, 844), (844, 390)] {
+        assert_eq!(
+            bar_heights(width, height),
+            vec![Val::Px(44.0); 3],
+            "{width}×{height}"
+        );
+    }
+    assert_eq!(bar_heights(1280, 720), vec![Val::Px(40.0); 3]);
+}

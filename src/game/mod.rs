@@ -67,10 +67,12 @@ pub fn plugin(app: &mut App) {
         Screen::Title
     });
     app.init_state::<Overlay>();
-    // The screen first (art, where to draw, the board), then the play, then everything around it.
+    // The screen first (art, where to draw, button sizes, the board), then the play, then
+    // everything around it.
     app.add_plugins((
         art::plugin,
         safe_area::plugin,
+        ui::plugin,
         pebbles::plugin,
         board::plugin,
     ));

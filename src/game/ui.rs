@@ -1,7 +1,8 @@
 //! Spawn helpers for the screens and panels: buttons, text and the dark panel they sit on, in
-//! one look.
+//! one look; buttons grow to a finger's size on a phone.
 
 use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
 
 use super::actions::Action;
 use super::art::{Art, INK};
@@ -13,6 +14,49 @@ pub const BUTTON_HOVER: Color = Color::srgba(0.32, 0.19, 0.09, 0.95);
 pub const BUTTON_OFF: Color = Color::srgba(0.15, 0.09, 0.05, 0.35);
 // Blending is linear: a panel must be nearly opaque to hide bright pebbles behind it.
 const PANEL: Color = Color::srgba(0.10, 0.06, 0.03, 0.985);
+
+/// The height of a button under a mouse pointer, and on a phone's screen (the window's shorter
+/// side under 600 points): 44 points, the least touch target phone makers ask for.
+const MOUSE_HEIGHT: f32 = 40.0;
+const FINGER_HEIGHT: f32 = 44.0;
+const PHONE_SIDE: f32 = 600.0;
+
+/// A button sized for the screen it is on: `square` ones as wide as tall.
+#[derive(Component)]
+pub struct TouchTarget {
+    square: bool,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Update, size_touch_targets.in_set(super::GameSet::Show));
+}
+
+/// How tall a button is in a window of `size` logical pixels.
+pub fn button_height(size: Vec2) -> f32 {
+    if size.min_element() < PHONE_SIDE {
+        FINGER_HEIGHT
+    } else {
+        MOUSE_HEIGHT
+    }
+}
+
+/// New buttons, and all of them when the window changes size.
+fn size_touch_targets(
+    window: Single<Ref<Window>, With<PrimaryWindow>>,
+    mut targets: Query<(Ref<TouchTarget>, &mut Node)>,
+) {
+    let height = px(button_height(window.size()));
+    for (target, mut node) in &mut targets {
+        if !window.is_changed() && !target.is_added() {
+            continue;
+        }
+        node.min_height = height;
+        if target.square {
+            node.width = height;
+            node.height = height;
+        }
+    }
+}
 
 /// Text in the regular face.
 pub fn text(art: &Art, value: impl Into<String>, size: f32) -> impl Bundle {
@@ -50,9 +94,10 @@ pub fn button(art: &Art, action: Action, label: impl Into<String>) -> impl Bundl
     (
         Button,
         action,
+        TouchTarget { square: false },
         Node {
             padding: UiRect::axes(px(14), px(9)),
-            min_height: px(40),
+            min_height: px(MOUSE_HEIGHT),
             align_items: AlignItems::Center,
             justify_content: JustifyContent::Center,
             border_radius: BorderRadius::all(px(10)),
@@ -68,9 +113,10 @@ pub fn small_button(art: &Art, action: Action, label: &str) -> impl Bundle {
     (
         Button,
         action,
+        TouchTarget { square: true },
         Node {
-            width: px(40),
-            height: px(40),
+            width: px(MOUSE_HEIGHT),
+            height: px(MOUSE_HEIGHT),
             align_items: AlignItems::Center,
             justify_content: JustifyContent::Center,
             border_radius: BorderRadius::all(px(10)),
