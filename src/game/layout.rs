@@ -603,18 +603,20 @@ mod tests {
             (Vec2::new(390.0, 844.0), true),
             (Vec2::new(844.0, 390.0), false),
         ] {
-            let layout = Layout::new(2).for_window(tall);
-            let world = layout.world();
-            let scale = (window.x / world.x).min(window.y / world.y);
-            let mm = |units: f32| units * scale / points_per_mm;
-            assert!(mm(PIT) >= 9.0, "pit {:.1} mm, tall {tall}", mm(PIT));
-            assert!(mm(ARROW) >= 9.0, "arrow {:.1} mm, tall {tall}", mm(ARROW));
+            // Millimetres on the phone of `units` of `players`' world, shown whole.
+            let mm = |players: usize, units: f32| {
+                let world = Layout::new(players).for_window(tall).world();
+                units * (window.x / world.x).min(window.y / world.y) / points_per_mm
+            };
+            assert!(mm(2, PIT) >= 9.0, "pit {:.1} mm, tall {tall}", mm(2, PIT));
+            assert!(
+                mm(2, ARROW) >= 9.0,
+                "arrow {:.1} mm, tall {tall}",
+                mm(2, ARROW)
+            );
             // Five pits and two mandarin pits along each side of the triangle leave it 6.5 mm
             // pits at best across an upright phone; a tall window gets the most out of it.
-            let triangle = Layout::new(3).for_window(tall);
-            let world = triangle.world();
-            let scale = (window.x / world.x).min(window.y / world.y);
-            let pit = PIT3 * scale / points_per_mm;
+            let pit = mm(3, PIT3);
             assert!(pit >= 6.4, "3-player pit {pit:.1} mm, tall {tall}");
         }
     }

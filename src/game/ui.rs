@@ -32,7 +32,7 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// How tall a button is in a window of `size` logical pixels.
-pub fn button_height(size: Vec2) -> f32 {
+fn button_height(size: Vec2) -> f32 {
     if size.min_element() < PHONE_SIDE {
         FINGER_HEIGHT
     } else {
@@ -40,14 +40,16 @@ pub fn button_height(size: Vec2) -> f32 {
     }
 }
 
-/// New buttons, and all of them when the window changes size.
+/// New buttons, and all of them when the window changes. The window also changes whenever the
+/// pointer moves, so a node is only touched when its height really differs (a touched node is
+/// laid out again).
 fn size_touch_targets(
     window: Single<Ref<Window>, With<PrimaryWindow>>,
     mut targets: Query<(Ref<TouchTarget>, &mut Node)>,
 ) {
     let height = px(button_height(window.size()));
     for (target, mut node) in &mut targets {
-        if !window.is_changed() && !target.is_added() {
+        if !window.is_changed() && !target.is_added() || node.min_height == height {
             continue;
         }
         node.min_height = height;
