@@ -15,6 +15,7 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::excerpt;
 use crate::rules::{Position, PositionError, RuleSet, Setup, Store};
 
 /// A position as the JSON object the tools print.
@@ -35,7 +36,7 @@ struct StateJson<'a> {
 struct StoreJson<'a> {
     stones: i16,
     mandarins: u8,
-    owes: &'a [u8],
+    owes: &'a [u16],
 }
 
 /// `pos` as one line of JSON.
@@ -108,7 +109,7 @@ pub fn parse(rules: RuleSet, text: &str) -> Result<Position, StateError> {
     };
     if let Some(unknown) = object.keys().find(|k| !FIELDS.contains(&k.as_str())) {
         return Err(field_error(
-            unknown.as_str(),
+            excerpt::plain(unknown),
             format!("unknown field; the fields are {}", FIELDS.join(", ")),
         ));
     }
@@ -171,14 +172,22 @@ fn uint(v: &Value, field: &str, max: u64) -> Result<u64, StateError> {
         Some(n) if n <= max => Ok(n),
         _ => Err(field_error(
             field,
-            format!("expected a whole number from 0 to {max}, found {v}"),
+            format!(
+                "expected a whole number from 0 to {max}, found {}",
+                found(v)
+            ),
         )),
     }
 }
 
+/// A bad value as an error quotes it.
+fn found(v: &Value) -> String {
+    excerpt::plain(&v.to_string())
+}
+
 fn boolean(v: &Value, field: &str) -> Result<bool, StateError> {
     v.as_bool()
-        .ok_or_else(|| field_error(field, format!("expected true or false, found {v}")))
+        .ok_or_else(|| field_error(field, format!("expected true or false, found {}", found(v))))
 }
 
 fn array<T>(
@@ -187,7 +196,10 @@ fn array<T>(
     item: impl Fn(&Value, &str) -> Result<T, StateError>,
 ) -> Result<Vec<T>, StateError> {
     let Some(items) = v.as_array() else {
-        return Err(field_error(field, format!("expected an array, found {v}")));
+        return Err(field_error(
+            field,
+            format!("expected an array, found {}", found(v)),
+        ));
     };
     items
         .iter()
@@ -200,7 +212,10 @@ fn parse_store(v: &Value, field: &str, players: usize) -> Result<Store, StateErr
     let Some(object) = v.as_object() else {
         return Err(field_error(
             field,
-            format!("expected an object with stones, mandarins and owes, found {v}"),
+            format!(
+                "expected an object with stones, mandarins and owes, found {}",
+                found(v)
+            ),
         ));
     };
     if let Some(unknown) = object
@@ -208,7 +223,7 @@ fn parse_store(v: &Value, field: &str, players: usize) -> Result<Store, StateErr
         .find(|k| !["stones", "mandarins", "owes"].contains(&k.as_str()))
     {
         return Err(field_error(
-            format!("{field}.{unknown}"),
+            format!("{field}.{}", excerpt::plain(unknown)),
             "unknown field; a store has stones, mandarins and owes",
         ));
     }
@@ -220,7 +235,12 @@ fn parse_store(v: &Value, field: &str, players: usize) -> Result<Store, StateErr
             .ok_or_else(|| {
                 field_error(
                     format!("{field}.stones"),
-                    format!("expected a whole number, found {v}"),
+                    format!(
+                        "expected a whole number from {} to {}, found {}",
+                        i16::MIN,
+                        i16::MAX,
+                        found(v)
+                    ),
                 )
             })?;
     }
@@ -229,7 +249,9 @@ fn parse_store(v: &Value, field: &str, players: usize) -> Result<Store, StateErr
     }
     if let Some(v) = object.get("owes") {
         let field = format!("{field}.owes");
-        let owes = array(v, &field, |v, f| uint(v, f, 255).map(|n| n as u8))?;
+        let owes = array(v, &field, |v, f| {
+            uint(v, f, u16::MAX.into()).map(|n| n as u16)
+        })?;
         if owes.len() != players {
             return Err(field_error(
                 field,

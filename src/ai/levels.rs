@@ -96,8 +96,8 @@ impl fmt::Display for ParseLevelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{:?} is not a level: give 1 to 10, or easy, medium, hard or master",
-            self.0
+            "{} is not a level: give 1 to 10, or easy, medium, hard or master",
+            crate::excerpt::quoted(&self.0)
         )
     }
 }

@@ -11,5 +11,5 @@ pub mod zobrist;
 pub use eval::Weights;
 pub use levels::{Level, ParseLevelError};
 pub use search::{Limits, Report, Search};
-pub use thinker::{Decision, Thinker};
+pub use thinker::{Decision, MAX_THREADS, Thinker};
 pub use tt::Table;

@@ -15,6 +15,10 @@ use super::search::{Limits, Report, Search};
 use super::tt::Table;
 use crate::rules::{Event, Move, Position};
 
+/// The most threads one search uses: past the cores of any machine it plays on, more only
+/// share the table more thinly.
+pub const MAX_THREADS: usize = 64;
+
 /// The move a level chose, and the search behind it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decision {
@@ -87,7 +91,7 @@ impl Thinker {
     /// its time. Other levels, and `step`, use one.
     pub fn threads(mut self, threads: usize) -> Thinker {
         self.threads = if self.level.all_cores {
-            threads.max(1)
+            threads.clamp(1, MAX_THREADS)
         } else {
             1
         };
@@ -126,7 +130,13 @@ impl Thinker {
                 let mut search =
                     Search::with_table(pos, Weights::shipped(), limits.clone(), table.clone())
                         .starting_at_depth(1 + (helper as u32 % 2));
-                scope.spawn(move || search.run());
+                // A machine out of threads gets fewer helpers, not a failed search.
+                let spawned = std::thread::Builder::new()
+                    .name(format!("search helper {helper}"))
+                    .spawn_scoped(scope, move || search.run());
+                if spawned.is_err() {
+                    break;
+                }
             }
             let report = search.run();
             done.store(true, Ordering::Relaxed);

@@ -1,13 +1,21 @@
 //! Zobrist keys: a 64-bit fingerprint of everything in a position that changes its future.
 
+use crate::ai::search::MAX_DEPTH;
 use crate::rules::Position;
 use crate::rules::geometry::{MAX_PLAYERS, MAX_RING};
 
-/// Values a pit can hold: every stone of the largest game in one pit.
-const MAX_STONES: usize = 106;
-/// Store stones are keyed from this offset, so that a `deduct` debt below zero has keys too.
+/// Values a pit can hold: every value of its byte.
+const MAX_STONES: usize = 256;
+/// Store stones are keyed from a table from this offset, so that a `deduct` score below zero
+/// has keys too; rarer values get a key computed on the spot.
 const STORE_OFFSET: i32 = 40;
 const STORE_VALUES: usize = 160;
+/// Debts up to this have keys in a table; larger ones get a computed key.
+const OWES_VALUES: usize = 64;
+/// Moves left before a protection or the move limit runs out are keyed up to this: from
+/// further away no search reaches it, so positions that differ only there play alike.
+const PLIES_LEFT: usize = 256;
+const _: () = assert!(MAX_DEPTH < PLIES_LEFT as u32);
 
 /// A fixed, well-mixed sequence: keys are the same in every build and on every platform.
 const fn splitmix(state: u64) -> u64 {
@@ -30,10 +38,11 @@ const fn table<const N: usize>(salt: u64) -> [u64; N] {
 static PITS: [u64; MAX_RING * MAX_STONES] = table(1);
 static STORE_STONES: [u64; MAX_PLAYERS * STORE_VALUES] = table(2);
 static STORE_MANDARINS: [u64; MAX_PLAYERS * 4] = table(3);
-static OWES: [u64; MAX_PLAYERS * MAX_PLAYERS * 64] = table(4);
+static OWES: [u64; MAX_PLAYERS * MAX_PLAYERS * OWES_VALUES] = table(4);
 static QUAN: [u64; MAX_PLAYERS] = table(5);
 static TO_MOVE: [u64; MAX_PLAYERS] = table(6);
-static PLY: [u64; 256] = table(7);
+static PROTECTION_LEFT: [u64; PLIES_LEFT] = table(7);
+static LIMIT_LEFT: [u64; PLIES_LEFT] = table(10);
 static RECENT: [u64; 6 * 256] = table(8);
 static FLAGS: [u64; 4] = table(9);
 
@@ -43,32 +52,39 @@ pub fn key(pos: &Position) -> u64 {
     let players = pos.players();
     let mut k = TO_MOVE[pos.to_move()];
     for (i, &stones) in pos.pits().iter().enumerate() {
-        k ^= PITS[i * MAX_STONES + usize::from(stones).min(MAX_STONES - 1)];
+        k ^= PITS[i * MAX_STONES + usize::from(stones)];
     }
     for p in 0..players {
         if pos.has_mandarin(p) {
             k ^= QUAN[p];
         }
         let store = pos.store(p);
-        let stones =
-            (i32::from(store.stones) + STORE_OFFSET).clamp(0, STORE_VALUES as i32 - 1) as usize;
-        k ^= STORE_STONES[p * STORE_VALUES + stones];
+        let stones = i32::from(store.stones) + STORE_OFFSET;
+        k ^= match usize::try_from(stones) {
+            Ok(i) if i < STORE_VALUES => STORE_STONES[p * STORE_VALUES + i],
+            _ => splitmix(0x5354_4F4E_4553 ^ (p as u64) << 32 ^ u64::from(store.stones as u16)),
+        };
         k ^= STORE_MANDARINS[p * 4 + usize::from(store.mandarins.min(3))];
         for (q, &owed) in store.owes.iter().enumerate().take(players) {
-            if owed > 0 {
-                k ^= OWES[(p * MAX_PLAYERS + q) * 64 + usize::from(owed.min(63))];
-            }
+            let slot = p * MAX_PLAYERS + q;
+            k ^= match usize::from(owed) {
+                0 => 0,
+                i if i < OWES_VALUES => OWES[slot * OWES_VALUES + i],
+                _ => splitmix(0x4F57_4553 ^ (slot as u64) << 32 ^ u64::from(owed)),
+            };
         }
     }
     let rules = pos.rules();
-    // The ply changes the future while a protection by plies is live, or a move limit counts.
-    let ply_matters = rules
-        .protection
-        .and_then(|p| p.plies)
-        .is_some_and(|plies| pos.ply() < u32::from(plies))
-        || rules.move_limit.is_some();
-    if ply_matters {
-        k ^= PLY[(pos.ply() & 0xFF) as usize];
+    // The ply changes the future while a protection by plies is live, and as the move limit
+    // nears.
+    let left = |until: u32| (until - pos.ply()).min(PLIES_LEFT as u32 - 1) as usize;
+    if let Some(plies) = rules.protection.and_then(|p| p.plies)
+        && pos.ply() < u32::from(plies)
+    {
+        k ^= PROTECTION_LEFT[left(u32::from(plies))];
+    }
+    if pos.ply() <= rules.max_plies() {
+        k ^= LIMIT_LEFT[left(rules.max_plies())];
     }
     if rules.repetition {
         for (i, code) in pos.recent_moves().into_iter().enumerate() {

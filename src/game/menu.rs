@@ -242,6 +242,7 @@ fn help(commands: &mut Commands, art: &Art, prefs: &Prefs) -> Entity {
     if rules.repetition {
         keys.push("help.variant.repetition");
     }
+    let limit = lang.trf("help.limit", &[("n", &rules.max_plies())]);
     let title = format!(
         "{} — {}",
         lang.tr("help.title"),
@@ -251,8 +252,12 @@ fn help(commands: &mut Commands, art: &Art, prefs: &Prefs) -> Entity {
         .spawn(panel(1000.0))
         .with_children(|p| {
             p.spawn(bold(art, title, 24.0));
-            for key in keys {
-                p.spawn(text(art, lang.tr(key), 16.0));
+            for line in keys
+                .into_iter()
+                .map(|key| lang.tr(key).to_owned())
+                .chain([limit])
+            {
+                p.spawn(text(art, line, 16.0));
             }
             p.spawn(Node {
                 justify_content: JustifyContent::Center,

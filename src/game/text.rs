@@ -107,7 +107,12 @@ pub fn narrate(event: &Event, game: &Game, lang: Lang) -> Option<String> {
                 lang.trf("over.no_lender", &[("who", &who(player))])
             }
             EndReason::Repetition => lang.tr("over.repetition").to_owned(),
-            EndReason::MoveLimit => lang.tr("over.move_limit").to_owned(),
+            EndReason::MoveLimit => {
+                lang.trf("over.move_limit", &[("n", &game.pos().rules().max_plies())])
+            }
+            EndReason::BoardFull { player } => {
+                lang.trf("over.board_full", &[("who", &who(player))])
+            }
             EndReason::MandarinsCaptured => lang.tr("over.mandarins").to_owned(),
         },
         _ => return None,

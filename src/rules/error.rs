@@ -15,8 +15,8 @@ impl fmt::Display for ParseMoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{:?} is not a move: write a citizen pit number (1-15) followed by + or -, or swap",
-            self.text
+            "{} is not a move: write a citizen pit number (1 to 10, or to 15 on the 3-player board) followed by + or -, or swap",
+            crate::excerpt::quoted(&self.text)
         )
     }
 }

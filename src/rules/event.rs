@@ -76,8 +76,22 @@ pub enum EndReason {
     Forfeit { player: u8 },
     /// The same pair of moves was played three times in a row.
     Repetition,
-    /// The rule set's move limit was reached.
+    /// The rule set's move limit was reached (or the longest game any rule set allows).
     MoveLimit,
+    /// `player` had to refill under the deduct rule, but the board already holds as many
+    /// stones as it can (`limits::MAX_BOARD_STONES`).
+    BoardFull { player: u8 },
+}
+
+impl EndReason {
+    /// Whether the end sets aside what the mandarin pits hold, instead of the game ending
+    /// because they are empty.
+    pub fn sets_mandarin_pits_aside(self) -> bool {
+        matches!(
+            self,
+            EndReason::Repetition | EndReason::MoveLimit | EndReason::BoardFull { .. }
+        )
+    }
 }
 
 /// Where `play` writes its events. The fast path uses [`NoEvents`], which the compiler removes.

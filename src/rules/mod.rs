@@ -15,6 +15,7 @@
 mod error;
 mod event;
 pub mod geometry;
+pub mod limits;
 mod moves;
 mod outcome;
 mod perft;

@@ -17,7 +17,7 @@ pub struct Store {
     /// Captured mandarin pieces, 10 points each.
     pub mandarins: u8,
     /// Stones owed to each player, borrowed for refills and repaid at the end.
-    pub owes: [u8; MAX_PLAYERS],
+    pub owes: [u16; MAX_PLAYERS],
 }
 
 impl Store {

@@ -135,7 +135,15 @@ mod tests {
             plies: None,
             min_stones: Some(5),
         });
-        assert_eq!(p("standard"), RuleSet::default());
+        // Every preset ends: two players repeating themselves stop at the move limit.
+        assert!(all().iter().all(|p| p.rules.move_limit == Some(200)));
+        assert_eq!(
+            p("standard"),
+            RuleSet {
+                move_limit: Some(200),
+                ..RuleSet::default()
+            }
+        );
         assert_eq!(
             p("young-mandarin").protection,
             Some(Protection {

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::error::RuleSetError;
+use super::limits::MAX_PLIES;
 
 /// What a mandarin pit holds at the start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -64,7 +65,7 @@ pub struct RuleSet {
     /// The second player may `swap` sides right after the opening move (2 players only).
     #[serde(default)]
     pub table_flip: bool,
-    /// End the game after this many moves.
+    /// End the game after this many moves (at most [`MAX_PLIES`], where every game ends).
     #[serde(default)]
     pub move_limit: Option<u16>,
 }
@@ -146,12 +147,24 @@ impl RuleSet {
         if self.move_limit == Some(0) {
             return invalid("move_limit", "a game needs at least one move".into());
         }
+        if let Some(limit) = self.move_limit.filter(|&l| u32::from(l) > MAX_PLIES) {
+            return invalid(
+                "move_limit",
+                format!("{limit} moves: no game may last more than {MAX_PLIES}"),
+            );
+        }
         Ok(())
     }
 
     /// Number of players, as an index bound.
     pub fn player_count(&self) -> usize {
         usize::from(self.players)
+    }
+
+    /// The move at which the game ends by the move limit: the rule set's own, or the limit
+    /// every game has.
+    pub fn max_plies(&self) -> u32 {
+        self.move_limit.map_or(MAX_PLIES, u32::from).min(MAX_PLIES)
     }
 
     /// What the board and stores are worth in all: 70 on the 2-player board, 105 on the 3-player.
@@ -186,6 +199,10 @@ mod tests {
                 "protection.min_stones",
             ),
             ("(players: 2, move_limit: Some(0))", "move_limit"),
+            (
+                "(players: 2, move_limit: Some(1001))",
+                "no game may last more than 1000",
+            ),
             ("(players: 2, refill: lend)", "lend"),
             ("(players: 2, colour: 3)", "colour"),
             (

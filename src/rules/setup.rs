@@ -2,6 +2,7 @@
 
 use super::error::PositionError;
 use super::geometry;
+use super::limits::{self, MAX_BOARD_STONES, MAX_PLIES};
 use super::position::{Position, Store};
 use super::ruleset::{MandarinStart, Refill, RuleSet};
 
@@ -68,6 +69,8 @@ impl Setup {
     fn validate_stores(&self, rules: &RuleSet) -> Result<(), PositionError> {
         let players = rules.player_count();
         let pieces = |store: &Store| usize::from(store.mandarins);
+        // Refills are what make debts and negative stores: at most one a move, five stones each.
+        let refilled = limits::most_refilled(self.ply);
         let mut captured = 0;
         for (p, store) in self.stores.iter().enumerate() {
             if store.stones < 0 && rules.refill != Refill::Deduct {
@@ -76,6 +79,18 @@ impl Setup {
                     "below zero, which only the deduct refill allows",
                 ));
             }
+            if i64::from(store.stones) < -i64::from(refilled) {
+                return Err(PositionError::new(
+                    format!("stores[{p}].stones"),
+                    format!(
+                        "{} after {} moves, but refills take at most {} points a move",
+                        store.stones,
+                        self.ply,
+                        limits::REFILL_COST
+                    ),
+                ));
+            }
+
             if rules.mandarin_start == MandarinStart::TenStones && store.mandarins > 0 {
                 return Err(PositionError::new(
                     format!("stores[{p}].mandarins"),
@@ -96,6 +111,25 @@ impl Setup {
                         "only the borrow refill lends stones",
                     ));
                 }
+                if owed > 0 && self.stores.get(q).is_some_and(|s| s.owes[p] > 0) {
+                    return Err(PositionError::new(
+                        format!("stores[{p}].owes[{q}]"),
+                        format!(
+                            "players {p} and {q} owe each other; a new loan pays off the old one first"
+                        ),
+                    ));
+                }
+            }
+            let owed: u32 = store.owes.iter().map(|&o| u32::from(o)).sum();
+            if owed > refilled {
+                return Err(PositionError::new(
+                    format!("stores[{p}].owes"),
+                    format!(
+                        "{owed} stones owed after {} moves, but a refill borrows at most {} a move",
+                        self.ply,
+                        limits::REFILL_COST
+                    ),
+                ));
             }
         }
         // A refill can change a captured mandarin into ten stones, so pieces can only be fewer.
@@ -119,8 +153,16 @@ impl Setup {
     /// Stones are conserved: board and stores add up to 35 per player (until a repetition or
     /// move-limit end sets aside what was left in the mandarin pits).
     fn validate_total(&self, rules: &RuleSet) -> Result<(), PositionError> {
-        let board: i32 = self.pits.iter().map(|&n| i32::from(n)).sum::<i32>()
-            + 10 * self.quan.iter().filter(|&&q| q).count() as i32;
+        let small: u32 = self.pits.iter().map(|&n| u32::from(n)).sum();
+        if small > MAX_BOARD_STONES {
+            return Err(PositionError::new(
+                "pits",
+                format!(
+                    "{small} small stones on the board, which holds at most {MAX_BOARD_STONES}"
+                ),
+            ));
+        }
+        let board = small as i32 + 10 * self.quan.iter().filter(|&&q| q).count() as i32;
         let stores: i32 = self.stores.iter().map(Store::worth).sum();
         let total = board + stores;
         let expected = rules.total_value();
@@ -157,16 +199,22 @@ impl Setup {
                 "only a table-flip game can be swapped, after the opening move",
             ));
         }
+        if self.ply > MAX_PLIES {
+            return Err(PositionError::new(
+                "ply",
+                format!("{}: no game lasts more than {MAX_PLIES} moves", self.ply),
+            ));
+        }
         if self.over {
             return Ok(());
         }
-        if rules
-            .move_limit
-            .is_some_and(|limit| self.ply >= u32::from(limit))
-        {
+        if self.ply >= rules.max_plies() {
             return Err(PositionError::new(
                 "ply",
-                "the move limit is reached, but over is false",
+                format!(
+                    "the move limit ({}) is reached, but over is false",
+                    rules.max_plies()
+                ),
             ));
         }
         let mandarin_pits = (0..players).map(geometry::mandarin_pit);

@@ -3,6 +3,7 @@
 
 use super::event::{EndReason, Event, EventSink, Loan};
 use super::geometry::{self, ROW_LEN};
+use super::limits::MAX_BOARD_STONES;
 use super::position::Position;
 use super::ruleset::Refill;
 
@@ -20,11 +21,7 @@ impl Position {
             self.end_game(EndReason::MandarinsCaptured, sink);
         } else if self.rules.repetition && self.repeated_three_times() {
             self.end_game(EndReason::Repetition, sink);
-        } else if self
-            .rules
-            .move_limit
-            .is_some_and(|limit| self.ply >= u32::from(limit))
-        {
+        } else if self.ply >= self.rules.max_plies() {
             self.end_game(EndReason::MoveLimit, sink);
         } else if self.row_is_empty(self.to_move()) {
             self.refill(sink);
@@ -52,6 +49,15 @@ impl Position {
         let mut paid = REFILL;
         let mut loan = None;
         match self.rules.refill {
+            Refill::Deduct if self.board_stones() + REFILL as u32 > MAX_BOARD_STONES => {
+                self.end_game(
+                    EndReason::BoardFull {
+                        player: player as u8,
+                    },
+                    sink,
+                );
+                return;
+            }
             Refill::Deduct => {}
             Refill::Forfeit if store.stones < REFILL => {
                 self.forfeit = Some(player as u8);
@@ -79,7 +85,7 @@ impl Position {
                     return;
                 }
                 self.stores[lender].stones -= need;
-                self.record_debt(player, lender, need as u8);
+                self.record_debt(player, lender, need as u16);
                 loan = Some(Loan {
                     lender: lender as u8,
                     stones: need as u8,
@@ -128,14 +134,19 @@ impl Position {
     }
 
     /// `borrower` now owes `lender` `stones` more, net of what `lender` already owed them.
-    fn record_debt(&mut self, borrower: usize, lender: usize, stones: u8) {
+    fn record_debt(&mut self, borrower: usize, lender: usize, stones: u16) {
         let cancelled = stones.min(self.stores[lender].owes[borrower]);
         self.stores[lender].owes[borrower] -= cancelled;
         self.stores[borrower].owes[lender] += stones - cancelled;
     }
 
-    /// Each player takes the stones left on their own row; at a repetition or move-limit end,
-    /// whatever is in the mandarin pits is set aside.
+    /// Small stones on the whole board.
+    fn board_stones(&self) -> u32 {
+        self.pits().iter().map(|&n| u32::from(n)).sum()
+    }
+
+    /// Each player takes the stones left on their own row; at a repetition, move-limit or
+    /// full-board end, whatever is in the mandarin pits is set aside.
     fn end_game<S: EventSink>(&mut self, reason: EndReason, sink: &mut S) {
         for player in 0..self.players() {
             for pit in geometry::row(player) {
@@ -150,7 +161,7 @@ impl Position {
                 }
             }
         }
-        if matches!(reason, EndReason::Repetition | EndReason::MoveLimit) {
+        if reason.sets_mandarin_pits_aside() {
             for player in 0..self.players() {
                 let pit = geometry::mandarin_pit(player);
                 if !self.is_empty_pit(pit) {

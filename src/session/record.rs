@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::history::History;
 use super::seat::Seat;
-use crate::rules::{Move, RuleSet};
+use crate::rules::{Move, RuleSet, presets};
 
 /// The format's version, written into every file.
 pub const VERSION: u32 = 1;
@@ -35,6 +35,8 @@ pub enum RecordError {
     /// Not RON, or not a record's shape; the message says where.
     Syntax(String),
     Version(u32),
+    /// The preset id is not one of the game's.
+    Preset(String),
     Rules(String),
     /// The seat list does not fit the rules.
     Seats {
@@ -64,6 +66,15 @@ impl fmt::Display for RecordError {
                     "version {v} of the format is not known (this game reads {VERSION})"
                 )
             }
+            RecordError::Preset(id) => {
+                let ids: Vec<&str> = presets::all().iter().map(|p| p.id.as_str()).collect();
+                write!(
+                    f,
+                    "preset: {} is not a rule set of this game (they are {})",
+                    crate::excerpt::quoted(id),
+                    ids.join(", ")
+                )
+            }
             RecordError::Rules(e) => write!(f, "rules: {e}"),
             RecordError::Seats { found, players } => {
                 write!(f, "seats: {found} given for a {players}-player game")
@@ -72,7 +83,11 @@ impl fmt::Display for RecordError {
                 number,
                 text,
                 reason,
-            } => write!(f, "move {number} ({text:?}): {reason}"),
+            } => write!(
+                f,
+                "move {number} ({}): {reason}",
+                crate::excerpt::quoted(text)
+            ),
             RecordError::Scores { file, replayed } => write!(
                 f,
                 "scores: the file says {file:?} but its moves give {replayed:?}"
@@ -113,6 +128,18 @@ impl Record {
     pub fn replay(&self) -> Result<History, RecordError> {
         if self.version != VERSION {
             return Err(RecordError::Version(self.version));
+        }
+        match presets::get(&self.preset) {
+            None => return Err(RecordError::Preset(self.preset.clone())),
+            // The rules may differ from the preset's (the young-mandarin switch), but not its
+            // board.
+            Some(preset) if preset.rules.players != self.rules.players => {
+                return Err(RecordError::Rules(format!(
+                    "players: {} for the {}-player preset {}",
+                    self.rules.players, preset.rules.players, preset.id
+                )));
+            }
+            Some(_) => {}
         }
         self.rules
             .validate()
@@ -156,7 +183,6 @@ impl Record {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::presets;
 
     fn a_match(moves: usize) -> History {
         let rules = presets::get("standard").unwrap().rules;
@@ -212,6 +238,17 @@ mod tests {
         let mut seats = record.clone();
         seats.seats.push(Seat::Human);
         assert!(seats.replay().unwrap_err().to_string().starts_with("seats"));
+
+        for id in ["chess", "", &"x".repeat(100_000)] {
+            let mut preset = record.clone();
+            preset.preset = id.to_owned();
+            let error = preset.replay().unwrap_err().to_string();
+            assert!(error.starts_with("preset: "), "{error}");
+            assert!(error.len() < 300, "the error quotes the whole id: {error}");
+        }
+        let mut board = record.clone();
+        board.rules.players = 3;
+        assert!(board.replay().unwrap_err().to_string().contains("players"));
 
         let mut version = record;
         version.version = 99;

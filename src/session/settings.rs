@@ -217,7 +217,10 @@ impl Settings {
         match presets::get(&self.preset) {
             None => invalid(
                 "preset",
-                format!("{:?} is not a rule set of this game", self.preset),
+                format!(
+                    "{} is not a rule set of this game",
+                    crate::excerpt::quoted(&self.preset)
+                ),
             ),
             Some(p) if p.rules.players != self.mode.players() => invalid(
                 "preset",

@@ -62,9 +62,9 @@ impl Reference {
             quan: self.quan.clone(),
             stores: (0..self.players)
                 .map(|p| {
-                    let mut owes = [0u8; 3];
+                    let mut owes = [0u16; 3];
                     for (owed, &amount) in owes.iter_mut().zip(&self.owes[p]) {
-                        *owed = amount as u8;
+                        *owed = amount as u16;
                     }
                     Store {
                         stones: self.stones[p] as i16,
@@ -198,10 +198,7 @@ impl Reference {
             && self.moves[l - 3] == self.moves[l - 5]
             && self.moves[l - 2] == self.moves[l - 4]
             && self.moves[l - 4] == self.moves[l - 6];
-        let limit = self
-            .rules
-            .move_limit
-            .is_some_and(|k| self.ply >= u32::from(k));
+        let limit = self.ply >= self.rules.max_plies();
         if quan_pits_empty {
             self.finish(false);
         } else if repeated || limit {
@@ -218,6 +215,11 @@ impl Reference {
             self.stones[p] += 10;
         }
         match self.rules.refill {
+            // A board that cannot take five more stones ends the game.
+            Refill::Deduct if self.pits.iter().sum::<i32>() + 5 > 255 => {
+                self.finish(true);
+                return;
+            }
             Refill::Deduct => self.stones[p] -= 5,
             Refill::Forfeit => {
                 if self.stones[p] < 5 {

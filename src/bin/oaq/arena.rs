@@ -28,6 +28,14 @@ pub struct GameResult {
     pub time: [(Duration, u32, Duration); 2],
 }
 
+/// Games at once: as asked, or one per core.
+pub fn jobs(asked: Option<u16>) -> usize {
+    asked.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    )
+}
+
 /// Random two-move openings, reproducible from `seed`.
 pub fn openings(rules: RuleSet, count: usize, seed: u64) -> Vec<Position> {
     let rules = RuleSet {

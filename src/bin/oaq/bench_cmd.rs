@@ -6,14 +6,15 @@ use std::time::Duration;
 use o_an_quan::ai::{Limits, Search, Weights};
 use o_an_quan::rules::{Move, Position};
 
-use crate::{Failure, rules_arg};
+use crate::{Failure, bounds, rules_arg};
 
 #[derive(clap::Args)]
+#[command(allow_negative_numbers = true)]
 pub struct Args {
     #[arg(long, default_value = "standard")]
     rules: String,
-    /// Thinking time per position.
-    #[arg(long, default_value_t = 1.0)]
+    /// Thinking time per position, in seconds (up to 600).
+    #[arg(long, default_value_t = 1.0, value_parser = bounds::seconds)]
     seconds: f64,
 }
 

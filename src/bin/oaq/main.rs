@@ -4,6 +4,7 @@
 mod ai_cmd;
 mod arena;
 mod bench_cmd;
+mod bounds;
 mod match_cmd;
 mod perft;
 mod replay;

@@ -6,9 +6,10 @@ use std::time::Duration;
 use o_an_quan::ai::{Level, Thinker};
 
 use crate::arena::{self, GameResult};
-use crate::{Failure, rules_arg};
+use crate::{Failure, bounds, rules_arg};
 
 #[derive(clap::Args)]
+#[command(allow_negative_numbers = true)]
 pub struct Args {
     /// A 2-player preset name (`oaq rules`) or a preset file.
     #[arg(long)]
@@ -19,14 +20,16 @@ pub struct Args {
     /// Level of engine B.
     #[arg(long)]
     b: Level,
-    /// Games in all (each opening is played twice, seats swapped).
-    #[arg(long, default_value_t = 200)]
+    /// Games in all, an even number up to 100000 (each opening is played twice, seats
+    /// swapped).
+    #[arg(long, default_value_t = 200, value_parser = bounds::games)]
     games: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Games played at once (default: one per core); every engine searches on one thread.
-    #[arg(long)]
-    jobs: Option<usize>,
+    /// Games played at once, 1 to 256 (default: one per core); every engine searches on one
+    /// thread.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(bounds::JOBS))]
+    jobs: Option<u16>,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -34,10 +37,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
     if rules.players != 2 {
         return Err(Failure("match plays 2-player rule sets".into()));
     }
-    let openings = arena::openings(rules, args.games.div_ceil(2), args.seed);
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let openings = arena::openings(rules, args.games / 2, args.seed);
+    let jobs = arena::jobs(args.jobs);
     let levels = [args.a, args.b];
     let results = arena::play_all(
         &openings,

@@ -4,15 +4,16 @@ use std::time::Instant;
 
 use o_an_quan::rules::{Position, perft};
 
-use crate::{Failure, rules_arg};
+use crate::{Failure, bounds, rules_arg};
 
 #[derive(clap::Args)]
+#[command(allow_negative_numbers = true)]
 pub struct Args {
     /// A preset name (`oaq rules`) or a preset file.
     #[arg(long)]
     rules: String,
-    /// Count sequences of 1 to this many moves.
-    #[arg(long)]
+    /// Count sequences of 1 to this many moves (at most 12).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(bounds::PERFT_DEPTH))]
     depth: u32,
 }
 

@@ -13,7 +13,8 @@ pub fn resolve(arg: &str) -> Result<RuleSet, Failure> {
     if !arg.ends_with(".ron") {
         let names: Vec<&str> = presets::all().iter().map(|p| p.id.as_str()).collect();
         return Err(Failure(format!(
-            "no preset {arg:?}: the presets are {}, or give a FILE.ron",
+            "no preset {}: the presets are {}, or give a FILE.ron",
+            o_an_quan::excerpt::quoted(arg),
             names.join(", ")
         )));
     }

@@ -7,29 +7,31 @@ use std::io::IsTerminal;
 use o_an_quan::ai::{Limits, Search, Weights};
 
 use crate::arena;
-use crate::{Failure, rules_arg};
+use crate::{Failure, bounds, rules_arg};
 
 #[derive(clap::Args)]
+#[command(allow_negative_numbers = true)]
 pub struct Args {
     /// A 2-player preset name (`oaq rules`) or a preset file.
     #[arg(long)]
     rules: String,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Changes to try.
-    #[arg(long, default_value_t = 24)]
-    rounds: usize,
-    /// Games per trial (each opening twice, seats swapped).
-    #[arg(long, default_value_t = 100)]
+    /// Changes to try, up to 10000.
+    #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u16).range(0..=10_000))]
+    rounds: u16,
+    /// Games per trial, an even number up to 100000 (each opening twice, seats swapped).
+    #[arg(long, default_value_t = 100, value_parser = bounds::games)]
     games: usize,
-    /// Search depth of both sides during tuning.
-    #[arg(long, default_value_t = 4)]
+    /// Search depth of both sides during tuning, 1 to 12.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(bounds::TUNE_DEPTH))]
     depth: u32,
     /// Where to write the weights (RON); standard output if left out.
     #[arg(long)]
     out: Option<std::path::PathBuf>,
-    #[arg(long)]
-    jobs: Option<usize>,
+    /// Games played at once, 1 to 256 (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(bounds::JOBS))]
+    jobs: Option<u16>,
 }
 
 /// A change must score at least this share of the points to be kept.
@@ -40,12 +42,20 @@ pub fn run(args: Args) -> Result<(), Failure> {
     if rules.players != 2 {
         return Err(Failure("tune plays 2-player rule sets".into()));
     }
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    // A path that cannot be written is refused before the rounds, not after them. Opening it
+    // without truncating keeps what it holds until the new weights are ready.
+    if let Some(path) = &args.out {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|e| Failure(format!("--out {}: {e}", path.display())))?;
+    }
+    let jobs = arena::jobs(args.jobs);
     let mut weights = Weights::shipped().to_array();
     let mut steps = weights.map(|w| (w.abs() / 2).max(4));
-    for round in 0..args.rounds {
+    for round in 0..usize::from(args.rounds) {
         let index = round % weights.len();
         let sign = if (round / weights.len()).is_multiple_of(2) {
             1
@@ -54,11 +64,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         };
         let mut candidate = weights;
         candidate[index] += sign * steps[index];
-        let openings = arena::openings(
-            rules,
-            args.games.div_ceil(2),
-            args.seed.wrapping_add(round as u64),
-        );
+        let openings = arena::openings(rules, args.games / 2, args.seed.wrapping_add(round as u64));
         let sides = [Weights::from_array(candidate), Weights::from_array(weights)];
         let results = arena::play_all(
             &openings,
