@@ -240,3 +240,160 @@ fn match_reports_the_result_of_both_seats() {
     ]);
     assert_eq!(three.status.code(), Some(2));
 }
+
+#[test]
+fn out_of_range_arguments_are_refused_with_the_range_before_anything_runs() {
+    let cases: [(&[&str], &str); 14] = [
+        (&["bench", "--seconds=-1"], "give more than 0"),
+        (&["bench", "--seconds", "-1"], "give more than 0"),
+        (&["bench", "--seconds", "NaN"], "give more than 0"),
+        (&["bench", "--seconds", "inf"], "give more than 0"),
+        (&["bench", "--seconds", "1e30"], "give more than 0"),
+        (
+            &[
+                "match",
+                "--rules",
+                "basic",
+                "--a",
+                "1",
+                "--b",
+                "1",
+                "--games",
+                "18446744073709551615",
+            ],
+            "games",
+        ),
+        (
+            &[
+                "match",
+                "--rules",
+                "basic",
+                "--a",
+                "1",
+                "--b",
+                "1",
+                "--games",
+                "100000000000",
+            ],
+            "give 2 to 100000",
+        ),
+        (
+            &[
+                "match", "--rules", "basic", "--a", "1", "--b", "1", "--games", "0",
+            ],
+            "give 2 to 100000",
+        ),
+        (
+            &[
+                "match", "--rules", "basic", "--a", "1", "--b", "1", "--games", "1",
+            ],
+            "odd",
+        ),
+        (
+            &[
+                "match", "--rules", "basic", "--a", "1", "--b", "1", "--games", "-1",
+            ],
+            "games",
+        ),
+        (
+            &["tune", "--rules", "basic", "--games", "0"],
+            "give 2 to 100000",
+        ),
+        (&["perft", "--rules", "basic", "--depth", "1000"], "1..=12"),
+        (&["tune", "--rules", "basic", "--depth", "1000"], "1..=12"),
+        (
+            &[
+                "ai",
+                "--rules",
+                "basic",
+                "--level",
+                "master",
+                "--threads",
+                "40000",
+            ],
+            "1..=64",
+        ),
+    ];
+    for (args, expected) in cases {
+        let out = oaq(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let error = stderr(&out);
+        assert!(error.contains(expected), "{args:?}: {error}");
+        assert!(!error.contains("unexpected argument"), "{args:?}: {error}");
+    }
+}
+
+#[test]
+fn tune_refuses_an_output_it_cannot_write_before_the_first_round() {
+    let out = oaq(&[
+        "tune",
+        "--rules",
+        "basic",
+        "--rounds",
+        "1",
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--out",
+        "/no/such/dir/w.ron",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let error = stderr(&out);
+    assert!(error.contains("/no/such/dir/w.ron"), "{error}");
+    assert!(
+        !error.contains("round 0"),
+        "played before refusing: {error}"
+    );
+}
+
+#[test]
+fn errors_quote_a_long_bad_value_cut_short() {
+    let long = "7".repeat(60_000);
+    for args in [
+        vec!["replay", "--rules", "standard", "--moves", long.as_str()],
+        vec!["replay", "--rules", long.as_str(), "--moves", "1+"],
+        vec!["ai", "--rules", "standard", "--level", long.as_str()],
+    ] {
+        let out = oaq(&args);
+        assert_eq!(out.status.code(), Some(2));
+        let error = stderr(&out);
+        assert!(
+            error.len() < 400,
+            "{} bytes: {}",
+            error.len(),
+            &error[..200]
+        );
+        assert!(error.contains("60000 characters"), "{error}");
+    }
+}
+
+#[test]
+fn ai_answers_a_line_that_is_not_utf8_and_reads_on() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oaq"))
+        .args(["ai", "--rules", "standard", "--level", "hard"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"\xff\xfe{\n{\"pits\":[5,5,5,5,5,0,5,5,5,5,5,0]}\n")
+        .unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(lines[0]["error"].as_str().unwrap().contains("not UTF-8"));
+    assert!(lines[1]["move"].is_string());
+    // Scores are rounded as decimals: an f32 printed as f64 shows a long binary tail.
+    let score = lines[1]["score"].to_string();
+    assert!(
+        score.split('.').nth(1).is_none_or(|d| d.len() <= 2),
+        "{score}"
+    );
+}

@@ -75,12 +75,19 @@ pub enum RuleSetError {
     Invalid { field: &'static str, reason: String },
 }
 
+impl RuleSetError {
+    /// What is wrong, without the "rules: " that the message starts with.
+    pub fn detail(&self) -> String {
+        match self {
+            RuleSetError::Syntax(message) => message.clone(),
+            RuleSetError::Invalid { field, reason } => format!("{field}: {reason}"),
+        }
+    }
+}
+
 impl fmt::Display for RuleSetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RuleSetError::Syntax(message) => write!(f, "rules: {message}"),
-            RuleSetError::Invalid { field, reason } => write!(f, "rules: {field}: {reason}"),
-        }
+        write!(f, "rules: {}", self.detail())
     }
 }
 

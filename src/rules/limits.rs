@@ -15,9 +15,10 @@
 //! `Position::from_setup` refuses what could not have arisen within these bounds, so that
 //! whatever it accepts, `play` handles exactly for any sequence of moves.
 
-/// No game lasts longer than this many moves: a rule set's own move limit may be lower, and a
-/// rule set without one ends here as at a move limit. Real games take 40 to 120 moves; only two
-/// players repeating themselves for ever get near it.
+/// No game lasts longer than this many moves: a rule set's own move limit may be lower (every
+/// preset's is: 100 moves for each player), and a rule set without one ends here as at a move
+/// limit. Games between the computer's levels take 20 to 75 moves on the 2-player board, up to
+/// 175 on the 3-player one; only players repeating themselves for ever get near a limit.
 pub const MAX_PLIES: u32 = 1_000;
 
 /// The most small stones the board may hold in all (and so any one pit). The stones begin at 70

@@ -135,8 +135,12 @@ mod tests {
             plies: None,
             min_stones: Some(5),
         });
-        // Every preset ends: two players repeating themselves stop at the move limit.
-        assert!(all().iter().all(|p| p.rules.move_limit == Some(200)));
+        // Every preset ends: players repeating themselves stop at 100 moves each.
+        assert!(
+            all()
+                .iter()
+                .all(|p| p.rules.move_limit == Some(100 * u16::from(p.rules.players)))
+        );
         assert_eq!(
             p("standard"),
             RuleSet {

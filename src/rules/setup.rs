@@ -31,7 +31,7 @@ impl Setup {
     pub(super) fn validate(&self, rules: &RuleSet) -> Result<(), PositionError> {
         rules
             .validate()
-            .map_err(|e| PositionError::new("rules", e.to_string()))?;
+            .map_err(|e| PositionError::new("rules", e.detail()))?;
         let players = rules.player_count();
         let ring = geometry::ring_len(players);
         let count = |field: &str, found: usize, expected: usize| {

@@ -51,6 +51,21 @@ impl<E: std::fmt::Display> From<E> for Failure {
     }
 }
 
+/// Prints clap's message (help, version, or a refused argument) and exits as clap would, but
+/// with any long argument it quotes cut short.
+fn refuse_arguments(e: clap::Error) -> ExitCode {
+    let mut message = e.render().to_string();
+    for arg in std::env::args().filter(|a| a.chars().count() > 60) {
+        message = message.replace(&arg, &o_an_quan::excerpt::plain(&arg));
+    }
+    if e.use_stderr() {
+        eprint!("{message}");
+    } else {
+        print!("{message}");
+    }
+    ExitCode::from(e.exit_code().clamp(0, 255) as u8)
+}
+
 fn main() -> ExitCode {
     // `oaq ... | head` should stop quietly when the reader goes away, as other tools do.
     #[cfg(unix)]
@@ -58,7 +73,10 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return refuse_arguments(e),
+    };
     let result = match cli.command {
         Command::Rules(args) => rules_cmd::run(args),
         Command::Replay(args) => replay::run(args),
