@@ -25,7 +25,7 @@ use proptest::test_runner::{Config, TestCaseError, TestRunner};
 
 /// Cases each part tries in `cargo test`, and in the long run unless `OAQ_FUZZ_CASES` says.
 const SHORT: u32 = 2_000;
-const LONG: u32 = 20_000;
+const LONG: u32 = 200_000;
 
 fn cases(short: bool) -> u32 {
     if short {

@@ -1,11 +1,14 @@
 //! In the browser: the game's state as attributes of its canvas (`data-screen`, `data-ply`,
-//! `data-phase`, `data-human` when a human is to move, `data-resume`), for the page and for
-//! browser tests to read.
+//! `data-phase`, `data-human` when a human is to move, `data-legal` moves, `data-selected` for
+//! the picked pit's ring index, `data-resume`, `data-overlay` for the panel on top), for the page and for browser tests to read. They are written last in the
+//! frame, once the panel they announce has been laid out, so a test that waits for one can
+//! click what it shows.
 
 use bevy::prelude::*;
 
+use super::input::Selection;
 use super::persist::SavedGame;
-use super::state::{Game, Phase, Screen};
+use super::state::{Game, Overlay, Phase, Screen};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
@@ -14,12 +17,21 @@ pub(super) fn plugin(app: &mut App) {
             resource_changed::<Game>
                 .or_eager(resource_changed::<Phase>)
                 .or_eager(state_changed::<Screen>)
+                .or_eager(state_changed::<Overlay>)
+                .or_eager(resource_changed::<Selection>)
                 .or_eager(resource_changed::<SavedGame>),
         ),
     );
 }
 
-fn publish(game: Res<Game>, phase: Res<Phase>, screen: Res<State<Screen>>, saved: Res<SavedGame>) {
+fn publish(
+    game: Res<Game>,
+    phase: Res<Phase>,
+    screen: Res<State<Screen>>,
+    overlay: Res<State<Overlay>>,
+    selection: Res<Selection>,
+    saved: Res<SavedGame>,
+) {
     let Some(canvas) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("game"))
@@ -40,6 +52,15 @@ fn publish(game: Res<Game>, phase: Res<Phase>, screen: Res<State<Screen>>, saved
         ("data-phase", format!("{:?}", *phase).to_lowercase()),
         ("data-human", u8::from(game.human_to_move()).to_string()),
         ("data-resume", resume.to_string()),
+        (
+            "data-overlay",
+            format!("{:?}", overlay.get()).to_lowercase(),
+        ),
+        ("data-legal", game.pos().legal_moves().to_string()),
+        (
+            "data-selected",
+            selection.0.map_or("none".to_owned(), |pit| pit.to_string()),
+        ),
     ] {
         // A page without the attribute loses nothing but the tests' view.
         let _ = canvas.set_attribute(name, &value);

@@ -89,7 +89,20 @@ impl Position {
         }
     }
 
-    /// A position from its parts, checked against the rule set.
+    /// A position from its parts, checked against the rule set: refused, with the field at
+    /// fault named, unless it could have arisen within the bounds of [`super::limits`]. Whatever
+    /// it accepts, `play` then handles exactly for any sequence of moves.
+    ///
+    /// ```
+    /// use o_an_quan::rules::{Position, RuleSet, Setup};
+    /// let mut setup = Setup::start(&RuleSet::default());
+    /// setup.stores[1].owes[0] = 30;
+    /// let error = Position::from_setup(RuleSet::default(), &setup).unwrap_err();
+    /// assert_eq!(error.field, "stores[1].owes");
+    /// // Six refills could have borrowed as much.
+    /// setup.ply = 6;
+    /// assert!(Position::from_setup(RuleSet::default(), &setup).is_ok());
+    /// ```
     pub fn from_setup(rules: RuleSet, setup: &Setup) -> Result<Position, PositionError> {
         setup.validate(&rules)?;
         let mut pos = Position::new(rules);

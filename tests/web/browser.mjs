@@ -95,10 +95,11 @@ try {
   await page.waitForTimeout(1000);
   const before = await page.screenshot({ path: join(out, "board.png") });
 
-  // Pit 3 (bottom row, middle), then the arrow on its right, under the row.
+  // Pit 3 (bottom row, middle), then the arrow on its right, under the row. The canvas says
+  // when the pit is picked (its arrows are then on the board).
   await recordFrames();
   await page.mouse.click(640, 406);
-  await page.waitForTimeout(300);
+  await waitFor('#game:not([data-selected="none"])', 30);
   await page.screenshot({ path: join(out, "arrows.png") });
   await page.mouse.click(697, 506);
   await waitFor('#game[data-ply="1"]', 10);
@@ -116,13 +117,15 @@ try {
     await waitFor(yourTurn, 120);
     console.log(`while the computer thinks and moves: ${summary(await frames())}`);
     const mine = Number(await attribute("data-ply"));
-    for (const [x, y] of pits) {
-      await page.mouse.click(x, y);
-      await page.waitForTimeout(200);
-      await page.mouse.click(x + 57, y + 100);
-      await page.waitForTimeout(300);
-      if (Number(await attribute("data-ply")) > mine) break;
-    }
+    // The first of the player's pits with a move (ring indices 0..4 are pits 1..5).
+    const legal = (await attribute("data-legal")).split(" ");
+    const pit = [0, 1, 2, 3, 4].find((i) => legal.includes(`${i + 1}+`));
+    const [x, y] = pits[pit];
+    await page.mouse.click(x, y);
+    await waitFor(`#game[data-selected="${pit}"]`, 30);
+    await page.mouse.click(x + 57, y + 100);
+    await page.waitForFunction((n) => Number(document.querySelector("#game").dataset.ply) > n,
+      mine, { timeout: 30000 });
     check(Number(await attribute("data-ply")) > mine, `move ${turn + 2} played against the computer`);
   }
   // The computer has answered: the game stands still until the player moves.
@@ -130,9 +133,10 @@ try {
   await page.screenshot({ path: join(out, "playing.png") });
   const played = Number(await attribute("data-ply"));
 
-  // Export from the menu (Esc) is a download of the game's file.
+  // Export from the menu (Esc) is a download of the game's file. The canvas says when the menu
+  // is open and laid out; only then is there a button to click.
   await page.keyboard.press("Escape");
-  await page.waitForTimeout(1500);
+  await waitFor('#game[data-overlay="menu"]', 30);
   const [download] = await Promise.all([
     page.waitForEvent("download", { timeout: 20000 }),
     page.mouse.click(690, 637),
@@ -150,8 +154,9 @@ try {
   await page.keyboard.press("u");
   await page.waitForFunction((n) => Number(document.querySelector("#game").dataset.ply) < n,
     played, { timeout: 20000 });
+  await waitFor('#game[data-overlay="none"]', 30);
   await page.keyboard.press("Escape");
-  await page.waitForTimeout(1500);
+  await waitFor('#game[data-overlay="menu"]', 30);
   await page.screenshot({ path: join(out, "menu.png") });
   const [picker] = await Promise.all([
     page.waitForEvent("filechooser", { timeout: 20000 }),
@@ -199,7 +204,7 @@ try {
   await onPhone('#game[data-screen="playing"]', 30);
   await phone.waitForTimeout(1000);
   await phone.touchscreen.tap(...at(66, 10));
-  await phone.waitForTimeout(300);
+  await onPhone('#game:not([data-selected="none"])', 30);
   await phone.screenshot({ path: join(out, "phone-arrows.png") });
   await phone.evaluate(() => {
     window.frames_ = [];

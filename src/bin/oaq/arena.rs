@@ -9,10 +9,6 @@ use o_an_quan::rules::{Move, Position, RuleSet};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-/// Games end here at the latest, as a draw on the board's count: two engines can repeat moves
-/// forever under rules without a repetition end.
-pub const MOVE_LIMIT: u16 = 300;
-
 /// A finished game, seen from engine A.
 #[derive(Clone, Copy, Debug)]
 pub struct GameResult {
@@ -36,12 +32,9 @@ pub fn jobs(asked: Option<u16>) -> usize {
     )
 }
 
-/// Random two-move openings, reproducible from `seed`.
+/// Random two-move openings, reproducible from `seed`. Every game ends: by the rule set's move
+/// limit, or at the longest game any rule set allows.
 pub fn openings(rules: RuleSet, count: usize, seed: u64) -> Vec<Position> {
-    let rules = RuleSet {
-        move_limit: Some(MOVE_LIMIT),
-        ..rules
-    };
     let mut rng = StdRng::seed_from_u64(seed);
     (0..count)
         .map(|_| {
