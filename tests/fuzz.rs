@@ -244,7 +244,7 @@ fn balanced(mut setup: Setup, rules: &RuleSet, slot: usize) -> Setup {
         .sum();
     let missing = i64::from(rules.total_value()) - board - stores;
     let pits = setup.pits.len();
-    if slot % 2 == 0 && pits > 0 {
+    if slot.is_multiple_of(2) && pits > 0 {
         let pit = &mut setup.pits[slot / 2 % pits];
         if let Ok(n) = u8::try_from(i64::from(*pit) + missing) {
             *pit = n;

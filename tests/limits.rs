@@ -102,7 +102,7 @@ fn a_deduct_refill_that_would_overfill_the_board_ends_the_game() {
 
     // 251: five more would pass the bound, so the game ends, the rows swept (player 1 takes
     // one stone) and the mandarin pits set aside.
-    assert!(2 * 124 + 3 + 5 > MAX_BOARD_STONES);
+    const { assert!(2 * 124 + 3 + 5 > MAX_BOARD_STONES) };
     let (pos, before) = deduct_refill_with(124);
     assert!(pos.is_over());
     assert!(pos.pits().iter().all(|&n| n == 0));
