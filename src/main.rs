@@ -169,7 +169,8 @@ fn main() -> AppExit {
     }
     if let Some(path) = options.import {
         let import: Import = persist::read_import(&path);
-        app.add_systems(Startup, move |mut commands: Commands| {
+        // After start-up's new game, which would otherwise end the replay before it begins.
+        app.add_systems(PostStartup, move |mut commands: Commands| {
             commands.trigger(import.clone());
         });
     }
