@@ -130,6 +130,38 @@ mod tests {
     }
 
     #[test]
+    fn large_debts_stores_and_pits_have_keys_of_their_own() {
+        use crate::rules::{Refill, RuleSet, Setup};
+        let key_at = |refill: Refill, owed: u16, pit: u8| {
+            let rules = RuleSet {
+                refill,
+                ..RuleSet::default()
+            };
+            let mut setup = Setup::start(&rules);
+            setup.ply = 900;
+            setup.stores[1].owes[0] = owed;
+            // Keep the count right: stones move between pit 1 and the first store, which only
+            // the deduct refill lets go below zero.
+            setup.pits[0] = pit;
+            setup.stores[0].stones = 5 - i16::from(pit);
+            key(&Position::from_setup(rules, &setup).unwrap())
+        };
+        // Past the tables' ends (debts of 63, pits of 105, stores of −40) values key apart.
+        assert_ne!(
+            key_at(Refill::Borrow, 100, 5),
+            key_at(Refill::Borrow, 101, 5)
+        );
+        assert_ne!(
+            key_at(Refill::Deduct, 0, 120),
+            key_at(Refill::Deduct, 0, 121)
+        );
+        assert_ne!(
+            key_at(Refill::Deduct, 0, 200),
+            key_at(Refill::Deduct, 0, 201)
+        );
+    }
+
+    #[test]
     fn the_swap_right_is_part_of_the_key() {
         let rules = presets::get("table-flip").unwrap().rules;
         let mut pos = Position::new(rules);
