@@ -150,6 +150,20 @@ fn any_setup(players: usize) -> impl Strategy<Value = Setup> {
         )
 }
 
+/// Where a game from the start under `rules` stands after the moves `choices` pick (each an
+/// index into the legal moves), or where it ended.
+fn random_game(rules: RuleSet, choices: &[u16]) -> Position {
+    let mut pos = Position::new(rules);
+    for &c in choices {
+        if pos.is_over() {
+            break;
+        }
+        let legal = pos.legal_moves();
+        pos.play_unchecked(legal[usize::from(c) % legal.len()]);
+    }
+    pos
+}
+
 /// A setup from a random game under `rules`, then one or two of its fields set to any value.
 fn edited_setup(rules: RuleSet) -> impl Strategy<Value = Setup> {
     let players = rules.player_count().clamp(2, 3);
@@ -164,17 +178,7 @@ fn edited_setup(rules: RuleSet) -> impl Strategy<Value = Setup> {
                 ..rules
             };
             let mut setup = match board.validate() {
-                Ok(()) => {
-                    let mut pos = Position::new(board);
-                    for c in choices {
-                        if pos.is_over() {
-                            break;
-                        }
-                        let legal = pos.legal_moves();
-                        pos.play_unchecked(legal[usize::from(c) % legal.len()]);
-                    }
-                    pos.setup()
-                }
+                Ok(()) => random_game(board, &choices).setup(),
                 Err(_) => other.clone(),
             };
             for field in fields {
@@ -329,15 +333,7 @@ fn played_line() -> impl Strategy<Value = (RuleSet, String)> {
     )
         .prop_map(|(i, choices)| {
             let rules = o_an_quan::rules::presets::all()[i].rules;
-            let mut pos = Position::new(rules);
-            for c in choices {
-                if pos.is_over() {
-                    break;
-                }
-                let legal = pos.legal_moves();
-                pos.play_unchecked(legal[usize::from(c) % legal.len()]);
-            }
-            (rules, state_json::to_line(&pos))
+            (rules, state_json::to_line(&random_game(rules, &choices)))
         })
 }
 
