@@ -4,6 +4,7 @@ pub mod ai;
 pub mod excerpt;
 #[cfg(feature = "gui")]
 pub mod game;
+pub mod net;
 pub mod rules;
 pub mod session;
 pub mod state_json;

@@ -1,0 +1,344 @@
+//! One WebSocket connection: `hello` first, then lobby and room commands, each answered or
+//! refused with a typed error. The server pings; a connection silent for two pings is dropped
+//! and its seat stays held. A refused message changes nothing.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use axum::extract::ws::{CloseFrame, Message, WebSocket, close_code};
+use futures_util::{SinkExt, StreamExt};
+use o_an_quan::net::protocol::{
+    ClientMessage, ErrorCode, MAX_FRAME, Notice, PROTOCOL, ServerMessage, is_room_code,
+    parse_client,
+};
+use tokio::sync::{Notify, mpsc, oneshot};
+
+use crate::identity;
+use crate::limits::Bucket;
+use crate::room::{Action, Command, ConnRef, Frame, RoomHandle};
+use crate::rooms;
+use crate::server::{Server, now_ms};
+
+/// Frames waiting to go out to one connection; a connection this far behind is closed.
+const OUTBOX: usize = 256;
+/// Refusals for rate after which the connection is closed.
+const MAX_RATE_REFUSALS: u32 = 50;
+
+struct Conn {
+    server: Arc<Server>,
+    addr: SocketAddr,
+    me: Option<ConnRef>,
+    room: Option<(String, RoomHandle)>,
+    tx: mpsc::Sender<Frame>,
+    close: Arc<Notify>,
+    id: u64,
+}
+
+pub async fn serve(socket: WebSocket, server: Arc<Server>, addr: SocketAddr) {
+    server.counters.connections.fetch_add(1, Ordering::Relaxed);
+    let (mut sink, mut stream) = socket.split();
+    let (tx, mut rx) = mpsc::channel::<Frame>(OUTBOX);
+    let close = Arc::new(Notify::new());
+    let mut conn = Conn {
+        id: server.next_id(),
+        server: server.clone(),
+        addr,
+        me: None,
+        room: None,
+        tx,
+        close: close.clone(),
+    };
+    let settings = server.settings.clone();
+    let mut bucket = Bucket::new(settings.messages_per_second, settings.message_burst);
+    let mut rate_refusals = 0;
+    let mut ping = tokio::time::interval(settings.ping_every);
+    ping.tick().await;
+    let mut heard = Instant::now();
+    let mut stopping = server.stopping.clone();
+    loop {
+        tokio::select! {
+            incoming = stream.next() => {
+                let Some(Ok(msg)) = incoming else { break };
+                heard = Instant::now();
+                let text = match msg {
+                    Message::Text(text) => text,
+                    Message::Binary(bytes) => {
+                        conn.error(ErrorCode::BadMessage, format!(
+                            "a binary frame of {} bytes: the protocol is JSON text", bytes.len()));
+                        continue;
+                    }
+                    Message::Close(_) => break,
+                    Message::Ping(_) | Message::Pong(_) => continue,
+                };
+                if !bucket.take() {
+                    rate_refusals += 1;
+                    conn.error(ErrorCode::RateLimited, format!(
+                        "more than {} messages a second", settings.messages_per_second));
+                    if rate_refusals >= MAX_RATE_REFUSALS {
+                        break;
+                    }
+                    continue;
+                }
+                match parse_client(&text) {
+                    Ok(msg) => conn.handle(msg).await,
+                    Err((code, message)) => conn.error(code, message),
+                }
+            }
+            Some(frame) = rx.recv() => {
+                if sink.send(Message::Text(frame)).await.is_err() {
+                    break;
+                }
+            }
+            _ = ping.tick() => {
+                if heard.elapsed() > 2 * settings.ping_every {
+                    tracing::debug!(%addr, "silent for two pings: dropped");
+                    break;
+                }
+                if sink.send(Message::Ping(Default::default())).await.is_err() {
+                    break;
+                }
+            }
+            _ = close.notified() => {
+                tracing::debug!(%addr, "too slow to take its frames: closed");
+                break;
+            }
+            _ = stopping.changed() => {
+                // Stopping: say so, then close; the client connects again and catches up.
+                let bye = ServerMessage::Notice(Notice::Reconnect { after_ms: 1_000 });
+                let _ = sink.send(Message::Text(bye.to_json().into())).await;
+                let _ = sink.send(Message::Close(Some(CloseFrame {
+                    code: close_code::RESTART,
+                    reason: "server restarting".into(),
+                }))).await;
+                break;
+            }
+        }
+    }
+    conn.gone().await;
+    server.counters.connections.fetch_sub(1, Ordering::Relaxed);
+}
+
+impl Conn {
+    fn send(&self, msg: &ServerMessage) {
+        if self.tx.try_send(msg.to_json().into()).is_err() {
+            self.close.notify_one();
+        }
+    }
+
+    fn error(&self, code: ErrorCode, message: impl Into<String>) {
+        self.send(&ServerMessage::error(code, message));
+    }
+
+    async fn handle(&mut self, msg: ClientMessage) {
+        if let ClientMessage::Ping { id } = msg {
+            self.send(&ServerMessage::Notice(Notice::Pong {
+                id,
+                at_ms: now_ms(),
+            }));
+            return;
+        }
+        let Some(me) = self.me.clone() else {
+            return match msg {
+                ClientMessage::Hello {
+                    protocol,
+                    name,
+                    token,
+                } => self.hello(protocol, &name, token.as_deref()).await,
+                _ => self.error(ErrorCode::BadMessage, "say `hello` first"),
+            };
+        };
+        match msg {
+            ClientMessage::Hello { .. } => {
+                self.error(ErrorCode::NotAllowed, "`hello` comes once per connection")
+            }
+            ClientMessage::Ping { .. } => unreachable!("answered above"),
+            ClientMessage::Lobby => match self.server.store.lobby(100).await {
+                Ok(rooms) => self.send(&ServerMessage::Notice(Notice::Lobby { rooms })),
+                Err(e) => self.unavailable(e),
+            },
+            ClientMessage::Create {
+                rules,
+                clock,
+                first,
+                public,
+            } => {
+                let (preset, rules) = match rules.resolve() {
+                    Ok(r) => r,
+                    Err(e) => return self.error(ErrorCode::BadMessage, e),
+                };
+                if let Err(e) = clock.validate() {
+                    return self.error(ErrorCode::BadMessage, e);
+                }
+                self.leave_room().await;
+                match rooms::open_room(
+                    &self.server,
+                    preset,
+                    rules,
+                    clock,
+                    first,
+                    public,
+                    std::slice::from_ref(&me.player),
+                )
+                .await
+                {
+                    Ok(code) => {
+                        self.send(&ServerMessage::Notice(Notice::Created {
+                            code: code.clone(),
+                        }));
+                        self.enter(&code, None, false).await;
+                    }
+                    Err(e) => self.unavailable(e),
+                }
+            }
+            ClientMessage::Join { code, since } => self.enter(&code, since, false).await,
+            ClientMessage::Watch { code, since } => self.enter(&code, since, true).await,
+            ClientMessage::Leave => match self.room.take() {
+                Some((_, room)) => {
+                    let _ = room.tx.send(Command::Leave { conn: self.id }).await;
+                }
+                None => self.error(ErrorCode::NotAllowed, "you are in no room"),
+            },
+            ClientMessage::Move { ply, mv, think_ms } => {
+                self.act(Action::Move { ply, mv, think_ms }).await
+            }
+            ClientMessage::Resign => self.act(Action::Resign).await,
+            ClientMessage::OfferDraw => self.act(Action::OfferDraw).await,
+            ClientMessage::AcceptDraw => self.act(Action::AcceptDraw).await,
+            ClientMessage::Rematch => self.act(Action::Rematch).await,
+            ClientMessage::Claim => self.act(Action::Claim).await,
+        }
+    }
+
+    async fn hello(&mut self, protocol: u32, name: &str, token: Option<&str>) {
+        if protocol != PROTOCOL {
+            return self.error(
+                ErrorCode::UnsupportedProtocol,
+                format!("protocol {protocol}: this server speaks {PROTOCOL}"),
+            );
+        }
+        match identity::sign_in(&self.server.store, name, token).await {
+            Ok((player, token)) => {
+                self.me = Some(ConnRef {
+                    id: self.id,
+                    player: player.clone(),
+                    tx: self.tx.clone(),
+                    close: self.close.clone(),
+                });
+                self.send(&ServerMessage::Notice(Notice::Welcome {
+                    protocol: PROTOCOL,
+                    player,
+                    token,
+                }));
+            }
+            Err(identity::SignInError::Name(e)) => self.error(ErrorCode::BadMessage, e),
+            Err(identity::SignInError::Store(e)) => self.unavailable(e),
+        }
+    }
+
+    /// Join or watch room `code`, leaving the room this connection was in.
+    async fn enter(&mut self, code: &str, since: Option<u64>, watch: bool) {
+        let Some(me) = self.me.clone() else { return };
+        let code = code.trim().to_ascii_uppercase();
+        if !self.server.misses.allow(self.addr.ip()) {
+            return self.error(
+                ErrorCode::RateLimited,
+                "too many room codes that do not exist: wait a minute",
+            );
+        }
+        if !is_room_code(&code) {
+            self.server.misses.missed(self.addr.ip());
+            return self.error(
+                ErrorCode::NoSuchRoom,
+                format!(
+                    "{} is not a room code (six letters and digits)",
+                    o_an_quan::excerpt::quoted(&code)
+                ),
+            );
+        }
+        if self.room.as_ref().is_some_and(|(c, _)| *c != code) {
+            self.leave_room().await;
+        }
+        // A room task may be leaving memory just as we find it: then load it again.
+        for _ in 0..3 {
+            let room = match rooms::find(&self.server, &code).await {
+                Ok(Some(room)) => room,
+                Ok(None) => {
+                    self.server.misses.missed(self.addr.ip());
+                    return self.error(ErrorCode::NoSuchRoom, format!("no room {code}"));
+                }
+                Err(e) => return self.unavailable(e),
+            };
+            let (done, answer) = oneshot::channel();
+            let command = Command::Join {
+                conn: me.clone(),
+                since,
+                watch,
+                done,
+            };
+            if room.tx.send(command).await.is_err() {
+                continue;
+            }
+            if let Ok(joined) = answer.await {
+                if joined {
+                    self.room = Some((code, room));
+                }
+                return;
+            }
+        }
+        self.error(
+            ErrorCode::Unavailable,
+            format!("room {code} could not be loaded"),
+        );
+    }
+
+    async fn act(&mut self, action: Action) {
+        let Some((_, room)) = &self.room else {
+            return self.error(ErrorCode::NotAllowed, "join a room first");
+        };
+        if room
+            .tx
+            .send(Command::Act {
+                conn: self.id,
+                action,
+            })
+            .await
+            .is_err()
+        {
+            self.room = None;
+            self.error(ErrorCode::Unavailable, "the room is gone: join it again");
+        }
+    }
+
+    async fn leave_room(&mut self) {
+        if let Some((_, room)) = self.room.take() {
+            let _ = room.tx.send(Command::Leave { conn: self.id }).await;
+        }
+    }
+
+    async fn gone(&mut self) {
+        if let Some((_, room)) = self.room.take() {
+            let _ = room.tx.send(Command::Gone { conn: self.id }).await;
+        }
+    }
+
+    fn unavailable(&self, e: impl std::fmt::Display) {
+        tracing::error!("store: {e}");
+        self.error(
+            ErrorCode::Unavailable,
+            "the server could not reach its store; nothing changed: try again",
+        );
+    }
+}
+
+/// The WebSocket settings: frames up to four times the protocol's limit are read (and refused
+/// with `too_large`); beyond that the connection is closed. Small buffers keep an idle
+/// connection cheap.
+pub fn limits(upgrade: axum::extract::WebSocketUpgrade) -> axum::extract::WebSocketUpgrade {
+    upgrade
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(0)
+        .max_message_size(4 * MAX_FRAME)
+        .max_frame_size(4 * MAX_FRAME)
+}

@@ -1,0 +1,149 @@
+//! The server's HTTP side: `/ws` (the game's WebSocket), `/health`, `/players/ID`,
+//! `/leaderboard`, `/games/CODE` (a room's game as the game's own replay file) and, with
+//! `--web DIR`, the web build's files on the same origin.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use axum::Router;
+use axum::extract::{ConnectInfo, Path, State, WebSocketUpgrade};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use o_an_quan::net::protocol::{RoomEvent, is_room_code};
+use o_an_quan::session::{History, Record, Seat};
+use serde_json::json;
+
+use crate::room::state::RoomState;
+use crate::server::Server;
+
+pub fn router(server: Arc<Server>, web: Option<PathBuf>) -> Router {
+    let router = Router::new()
+        .route("/ws", get(ws))
+        .route("/health", get(health))
+        .route("/players/{id}", get(player))
+        .route("/leaderboard", get(leaderboard))
+        .route("/games/{code}", get(game))
+        .with_state(server);
+    match web {
+        Some(dir) => router.fallback_service(tower_http::services::ServeDir::new(dir)),
+        None => router,
+    }
+}
+
+async fn ws(
+    upgrade: WebSocketUpgrade,
+    State(server): State<Arc<Server>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+) -> Response {
+    if server.is_stopping() {
+        return (StatusCode::SERVICE_UNAVAILABLE, "stopping").into_response();
+    }
+    crate::conn::limits(upgrade).on_upgrade(move |socket| crate::conn::serve(socket, server, addr))
+}
+
+fn problem(status: StatusCode, message: impl Into<String>) -> Response {
+    (status, axum::Json(json!({ "error": message.into() }))).into_response()
+}
+
+fn store_down(e: impl std::fmt::Display) -> Response {
+    tracing::error!("store: {e}");
+    problem(StatusCode::SERVICE_UNAVAILABLE, "the store does not answer")
+}
+
+/// For load balancers: 200 while this node can serve, 503 while stopping or without its store.
+async fn health(State(server): State<Arc<Server>>) -> Response {
+    let store = server.store.ping().await;
+    let redis = match &server.cluster {
+        Some(c) => Some(c.ping().await),
+        None => None,
+    };
+    let ok = store && redis.unwrap_or(true) && !server.is_stopping();
+    let body = json!({
+        "status": if ok { "ok" } else { "unavailable" },
+        "node": server.settings.node,
+        "store": store,
+        "redis": redis,
+        "connections": server.counters.connections.load(Ordering::Relaxed),
+        "rooms": server.rooms.lock().await.len(),
+        "moves": server.counters.moves.load(Ordering::Relaxed),
+    });
+    let status = if ok {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    (status, axum::Json(body)).into_response()
+}
+
+async fn player(State(server): State<Arc<Server>>, Path(id): Path<String>) -> Response {
+    if id.len() > 64 {
+        return problem(StatusCode::NOT_FOUND, "no such player");
+    }
+    let row = match server.store.player(&id).await {
+        Ok(Some(row)) => row,
+        Ok(None) => return problem(StatusCode::NOT_FOUND, format!("no player {id}")),
+        Err(e) => return store_down(e),
+    };
+    let (recent, rank) = match (
+        server.store.recent_games(&id, 20).await,
+        server.store.rank(row.rating.rating).await,
+    ) {
+        (Ok(recent), Ok(rank)) => (recent, rank),
+        (Err(e), _) | (_, Err(e)) => return store_down(e),
+    };
+    let place = (row.info.games > 0).then_some(rank + 1);
+    axum::Json(json!({ "player": row.info, "place": place, "recent": recent })).into_response()
+}
+
+async fn leaderboard(State(server): State<Arc<Server>>) -> Response {
+    match server.store.leaderboard(100).await {
+        Ok(players) => axum::Json(json!({ "players": players })).into_response(),
+        Err(e) => store_down(e),
+    }
+}
+
+/// Room `code`'s game as a replay file (RON), which the game's Import reads.
+async fn game(State(server): State<Arc<Server>>, Path(code): Path<String>) -> Response {
+    let code = code.to_ascii_uppercase();
+    if !is_room_code(&code) {
+        return problem(StatusCode::NOT_FOUND, "not a room code");
+    }
+    let events = match server.store.events(&code, None).await {
+        Ok(events) if events.is_empty() => {
+            return problem(StatusCode::NOT_FOUND, format!("no room {code}"));
+        }
+        Ok(events) => events,
+        Err(e) => return store_down(e),
+    };
+    let room = match RoomState::from_log(&events) {
+        Ok(room) => room,
+        Err(e) => return store_down(e.0),
+    };
+    if !events
+        .iter()
+        .any(|e| matches!(e, RoomEvent::Started { .. }))
+    {
+        return problem(StatusCode::CONFLICT, format!("room {code} has not begun"));
+    }
+    let mut history = History::new(&room.preset, room.rules, vec![Seat::Human; room.players()]);
+    for &mv in &room.moves {
+        if let Err(e) = history.play(mv) {
+            return store_down(format!("room {code}: its own move {mv}: {e}"));
+        }
+    }
+    let record = Record::of(&history);
+    (
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (
+                header::CONTENT_DISPOSITION,
+                "attachment; filename=\"o-an-quan-online.ron\"",
+            ),
+        ],
+        record.to_ron(),
+    )
+        .into_response()
+}

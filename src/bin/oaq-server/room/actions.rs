@@ -1,0 +1,460 @@
+//! What a room does with each command: checks it against the state (a refusal changes
+//! nothing), then writes what follows from it.
+
+use o_an_quan::net::protocol::{
+    ClockSpec, EndCause, ErrorCode, First, GameResult, Notice, RatingChange, RoomEvent,
+    ServerMessage,
+};
+use o_an_quan::rules::Move;
+use o_an_quan::state_json;
+use rand::seq::SliceRandom;
+
+use super::state::{Phase, RoomState};
+use super::{Action, ConnRef, Decided, Refusal, Room};
+use crate::ratings::{self, Rating};
+use crate::server::{Settings, now_ms};
+
+fn refuse(code: ErrorCode, message: impl Into<String>) -> Decided {
+    Err(Refusal::To(code, message.into()))
+}
+
+/// When the room must act by itself, in server time: the end of the opening's grace, or the
+/// running clock's fall.
+pub fn deadline_ms(state: &RoomState, settings: &Settings) -> Option<i64> {
+    if state.pos.is_over() {
+        // The game ended on the board but the end is not written yet: write it now.
+        return Some(0);
+    }
+    let clock = state
+        .clock
+        .as_ref()
+        .and_then(|c| c.deadline())
+        .map(|(_, at)| at);
+    if state.in_opening() {
+        let grace = state.turn_started_ms + settings.first_move.as_millis() as i64;
+        return Some(clock.map_or(grace, |c| c.min(grace)));
+    }
+    clock
+}
+
+impl Room {
+    /// Take `conn` into the room: back into its seat, into a free seat, or (`watch`) as a
+    /// spectator. Returns whether it is in.
+    pub(super) async fn join(&mut self, conn: ConnRef, since: Option<u64>, watch: bool) -> bool {
+        let lease = match self.lease().await {
+            Ok(l) => l,
+            Err(r) => {
+                self.refused(&conn, r);
+                return false;
+            }
+        };
+        let result = self.join_leased(&conn, since, watch).await;
+        self.release(lease).await;
+        match result {
+            Ok(()) => true,
+            Err(r) => {
+                self.refused(&conn, r);
+                false
+            }
+        }
+    }
+
+    async fn join_leased(&mut self, conn: &ConnRef, since: Option<u64>, watch: bool) -> Decided {
+        let code = self.state.code.clone();
+        let held = self.state.seat_of_player(&conn.player.id);
+        let seat = match (watch, held) {
+            (true, _) => None,
+            (false, Some(seat)) => Some(seat),
+            (false, None) => {
+                if self.state.phase != Phase::Waiting {
+                    return refuse(
+                        ErrorCode::RoomFull,
+                        format!("room {code} has begun: `watch` it instead"),
+                    );
+                }
+                match self.state.free_seat() {
+                    Some(seat) => Some(seat),
+                    None => {
+                        return refuse(ErrorCode::RoomFull, format!("room {code} is full"));
+                    }
+                }
+            }
+        };
+        self.subs.add(conn.clone(), seat);
+        self.catch_up(conn, since).await?;
+        conn.reply(&ServerMessage::Notice(Notice::Seat {
+            code: code.clone(),
+            seat,
+        }));
+        let Some(seat) = seat else { return Ok(()) };
+        if held.is_none() {
+            self.commit(RoomEvent::Seated {
+                seat,
+                player: conn.player.clone(),
+            })
+            .await?;
+            if self.state.free_seat().is_none() {
+                self.start().await?;
+            }
+        } else if self.state.away[seat].is_some() {
+            self.commit(RoomEvent::Back {
+                seat,
+                at_ms: now_ms(),
+            })
+            .await?;
+        }
+        Ok(())
+    }
+
+    /// Every seat is taken: decide who moves first and start the clocks.
+    async fn start(&mut self) -> Decided {
+        let n = self.state.players();
+        let mut order: Vec<usize> = (0..n).collect();
+        match self.state.first {
+            First::Me => {}
+            First::Them => order.rotate_left(1),
+            First::Random => order.shuffle(&mut rand::rng()),
+        }
+        let clocks = match self.state.clock_spec {
+            ClockSpec::Untimed(_) => None,
+            ClockSpec::Fischer { base_ms, .. } => Some(vec![base_ms as i64; n]),
+        };
+        self.commit(RoomEvent::Started {
+            order,
+            clocks,
+            at_ms: now_ms(),
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// `conn` leaves (`asked`) or its connection dropped.
+    pub(super) async fn leave(&mut self, conn: u64, asked: bool) {
+        let Some(sub) = self.subs.remove(conn) else {
+            return;
+        };
+        if asked {
+            sub.conn.reply(&ServerMessage::Notice(Notice::Left {
+                code: self.state.code.clone(),
+            }));
+        }
+        let Some(seat) = sub.seat else { return };
+        if self.subs.holds(seat) {
+            return;
+        }
+        let Ok(lease) = self.lease().await else {
+            return;
+        };
+        let event = match self.state.phase {
+            Phase::Waiting if asked => Some(RoomEvent::Unseated { seat }),
+            Phase::Waiting | Phase::Playing if self.state.away[seat].is_none() => {
+                Some(RoomEvent::Away {
+                    seat,
+                    at_ms: now_ms(),
+                })
+            }
+            _ => None,
+        };
+        if let Some(event) = event
+            && let Err(e) = self.commit(event).await
+        {
+            tracing::warn!(room = %self.state.code, "writing a departure: {e}");
+        }
+        self.release(lease).await;
+    }
+
+    pub(super) async fn act(&mut self, conn: u64, action: Action) {
+        let Some(sub) = self.subs.get(conn) else {
+            return;
+        };
+        let (reply_to, seat) = (sub.conn.clone(), sub.seat);
+        let lease = match self.lease().await {
+            Ok(l) => l,
+            Err(r) => {
+                self.refused(&reply_to, r);
+                return;
+            }
+        };
+        let result = match seat {
+            None => refuse(
+                ErrorCode::NotYourTurn,
+                "you are watching this room: only its players act in it",
+            ),
+            Some(seat) => self.act_for(seat, action).await,
+        };
+        self.release(lease).await;
+        if let Err(r) = result {
+            self.refused(&reply_to, r);
+        }
+    }
+
+    async fn act_for(&mut self, seat: usize, action: Action) -> Decided {
+        if let Action::Rematch = action {
+            return self.rematch().await;
+        }
+        if self.state.phase != Phase::Playing {
+            let why = match self.state.phase {
+                Phase::Waiting => "the game has not begun: waiting for players",
+                _ => "the game is over",
+            };
+            return refuse(
+                if matches!(action, Action::Move { .. }) {
+                    ErrorCode::NotYourTurn
+                } else {
+                    ErrorCode::NotAllowed
+                },
+                why,
+            );
+        }
+        match action {
+            Action::Move { ply, mv, think_ms } => self.play(seat, ply, &mv, think_ms).await,
+            Action::Resign => {
+                let result = self.state.result_against(seat, EndCause::Resign);
+                self.end(result).await
+            }
+            Action::OfferDraw | Action::AcceptDraw => {
+                let offered = (0..self.state.players()).any(|s| s != seat && self.state.draw[s]);
+                if matches!(action, Action::AcceptDraw) && !offered {
+                    return refuse(ErrorCode::NotAllowed, "no draw has been offered");
+                }
+                if self.state.draw[seat] {
+                    return refuse(ErrorCode::NotAllowed, "you have offered a draw already");
+                }
+                self.commit(RoomEvent::DrawOffered { seat }).await?;
+                if self.state.draw.iter().all(|&d| d) {
+                    let n = self.state.players();
+                    let result = GameResult {
+                        cause: EndCause::Agreed,
+                        places: vec![0; n],
+                        scores: self.state.scores_by_seat(),
+                        by: None,
+                    };
+                    self.end(result).await?;
+                }
+                Ok(())
+            }
+            Action::Claim => {
+                let now = now_ms();
+                let limit = self.server.settings.claim_after.as_millis() as i64;
+                let gone = (0..self.state.players())
+                    .filter(|&s| s != seat)
+                    .find(|&s| self.state.away[s].is_some_and(|at| now - at >= limit));
+                match gone {
+                    Some(gone) => {
+                        let result = self.state.result_against(gone, EndCause::Abandoned);
+                        self.end(result).await
+                    }
+                    None => {
+                        let away = (0..self.state.players())
+                            .filter(|&s| s != seat)
+                            .filter_map(|s| self.state.away[s].map(|at| (s, now - at)))
+                            .max_by_key(|&(_, gone)| gone);
+                        let message = match away {
+                            Some((s, gone)) => format!(
+                                "seat {s} has been gone {:.0} s; a claim needs {:.0} s",
+                                gone as f64 / 1000.0,
+                                limit as f64 / 1000.0
+                            ),
+                            None => "your opponent is here".to_owned(),
+                        };
+                        refuse(ErrorCode::NotAllowed, message)
+                    }
+                }
+            }
+            Action::Rematch => unreachable!("handled above"),
+        }
+    }
+
+    async fn play(&mut self, seat: usize, ply: u32, text: &str, think_ms: Option<u64>) -> Decided {
+        let now = now_ms();
+        let state = &self.state;
+        // The ply first: a move sent again after it was played is stale, whoever's turn it is.
+        if ply != state.turn() {
+            return refuse(
+                ErrorCode::StalePly,
+                format!("ply {ply}: the game is at ply {}", state.turn()),
+            );
+        }
+        if state.mover() != Some(seat) {
+            return refuse(ErrorCode::NotYourTurn, "it is not your turn");
+        }
+        let legal: Vec<String> = state
+            .pos
+            .legal_moves()
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        let illegal = |message: String| Err(Refusal::Legal(message, legal));
+        let mv = match text.parse::<Move>() {
+            Ok(mv) => mv,
+            Err(e) => {
+                return illegal(format!("{}: {e}", o_an_quan::excerpt::quoted(text)));
+            }
+        };
+        let mut after = state.pos;
+        if let Err(e) = after.play(mv) {
+            return illegal(e.to_string());
+        }
+        if self.flag_fell(now) {
+            return self.on_timer_at(now).await;
+        }
+        let (clocks, spent_ms, lag_ms) = match state.clock.clone() {
+            None => (None, now - state.turn_started_ms, 0),
+            Some(mut clock) => match clock.on_move(seat, now, think_ms) {
+                Ok(t) => (Some(clock.all_remaining(now)), t.spent_ms, t.lag_ms),
+                Err(_) => return self.on_timer_at(now).await,
+            },
+        };
+        let event = RoomEvent::Moved {
+            ply,
+            mv: mv.to_string(),
+            seat,
+            state: serde_json::from_str(&state_json::to_line(&after))
+                .unwrap_or(serde_json::Value::Null),
+            clocks,
+            spent_ms,
+            lag_ms,
+            at_ms: now,
+        };
+        self.commit(event).await?;
+        if let Some(result) = self.state.result_by_rules() {
+            self.end(result).await?;
+        }
+        Ok(())
+    }
+
+    /// Whether the opening's grace or the mover's clock has run out at `now`.
+    fn flag_fell(&self, now: i64) -> bool {
+        deadline_ms(&self.state, &self.server.settings).is_some_and(|at| now >= at)
+    }
+
+    pub(super) async fn on_timer(&mut self) {
+        let lease = match self.lease().await {
+            Ok(l) => l,
+            Err(_) => return,
+        };
+        if let Err(Refusal::Store(e)) = self.on_timer_at(now_ms()).await {
+            tracing::warn!(room = %self.state.code, "ending on time: {e}");
+        }
+        self.release(lease).await;
+    }
+
+    /// Write what the clock decided: an abort in the opening, a loss on time, or the end of a
+    /// game the board has finished.
+    async fn on_timer_at(&mut self, now: i64) -> Decided {
+        if self.state.phase != Phase::Playing {
+            return Ok(());
+        }
+        if let Some(result) = self.state.result_by_rules() {
+            return self.end(result).await;
+        }
+        if !self.flag_fell(now) {
+            return Ok(());
+        }
+        let Some(mover) = self.state.mover() else {
+            return Ok(());
+        };
+        let result = if self.state.in_opening() {
+            GameResult {
+                cause: EndCause::Aborted,
+                places: Vec::new(),
+                scores: self.state.scores_by_seat(),
+                by: Some(mover),
+            }
+        } else {
+            self.state.result_against(mover, EndCause::Time)
+        };
+        self.end(result).await
+    }
+
+    /// End the game with `result`, rating it when it was played out between people.
+    async fn end(&mut self, result: GameResult) -> Decided {
+        let mut changes = Vec::new();
+        let mut stored = Vec::new();
+        let ids: Vec<String> = self
+            .state
+            .seats
+            .iter()
+            .map(|s| s.as_ref().map(|p| p.id.clone()).unwrap_or_default())
+            .collect();
+        if result.cause != EndCause::Aborted && result.places.len() == ids.len() {
+            let mut before = Vec::new();
+            for id in &ids {
+                let row = self.server.store.player(id).await?;
+                before.push(row.map_or_else(Rating::new, |r| r.rating));
+            }
+            let after = ratings::after_game(&before, &result.places);
+            for (seat, (b, a)) in before.iter().zip(&after).enumerate() {
+                changes.push(RatingChange {
+                    seat,
+                    before: ratings::shown(b.rating),
+                    after: ratings::shown(a.rating),
+                });
+                stored.push((ids[seat].clone(), *a));
+            }
+        }
+        self.commit_rated(
+            RoomEvent::Ended {
+                result,
+                ratings: changes,
+                at_ms: now_ms(),
+            },
+            &stored,
+        )
+        .await?;
+        Ok(())
+    }
+
+    /// A new room with the same rules and both players in it, seats turned round (whoever
+    /// moved second moves first).
+    async fn rematch(&mut self) -> Decided {
+        if !matches!(self.state.phase, Phase::Ended(_)) {
+            return refuse(ErrorCode::NotAllowed, "a rematch comes after the game");
+        }
+        if let Some(code) = &self.state.rematch {
+            return refuse(
+                ErrorCode::NotAllowed,
+                format!("the rematch is open: join room {code}"),
+            );
+        }
+        let n = self.state.players();
+        let mut players = Vec::with_capacity(n);
+        for side in 0..n {
+            let seat = self.state.order[(side + 1) % n];
+            match &self.state.seats[seat] {
+                Some(p) => players.push(p.clone()),
+                None => return refuse(ErrorCode::NotAllowed, "a seat of this game is empty"),
+            }
+        }
+        let code = crate::rooms::open_room(
+            &self.server,
+            self.state.preset.clone(),
+            self.state.rules,
+            self.state.clock_spec,
+            First::Me,
+            false,
+            &players,
+        )
+        .await?;
+        self.commit(RoomEvent::Rematch { room: code }).await?;
+        Ok(())
+    }
+
+    pub(super) fn refused(&self, conn: &ConnRef, refusal: Refusal) {
+        match refusal {
+            Refusal::To(code, message) => conn.error(code, message),
+            Refusal::Legal(message, legal) => conn.reply(&ServerMessage::Notice(Notice::Error {
+                code: ErrorCode::IllegalMove,
+                message,
+                legal: Some(legal),
+            })),
+            Refusal::Store(e) => {
+                tracing::error!(room = %self.state.code, "store: {e}");
+                conn.error(
+                    ErrorCode::Unavailable,
+                    "the server could not store this; nothing changed: try again",
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,322 @@
+//! A room as its log makes it: folding the events in order gives the seats, the position (every
+//! move played again by the rules), the clocks and the result. The room task decides what to
+//! write; this only applies what was written, so a room rebuilt from the store after a restart
+//! is the room that was.
+
+use o_an_quan::net::clock::GameClock;
+use o_an_quan::net::protocol::{
+    ClockSpec, EndCause, First, GameResult, PlayerInfo, RoomEvent, RoomSummary,
+};
+use o_an_quan::rules::{Move, Position, RuleSet};
+
+use crate::store::RoomStatus;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Phase {
+    Waiting,
+    Playing,
+    Ended(GameResult),
+}
+
+#[derive(Clone, Debug)]
+pub struct RoomState {
+    pub code: String,
+    pub preset: String,
+    pub rules: RuleSet,
+    pub clock_spec: ClockSpec,
+    pub first: First,
+    pub public: bool,
+    pub seats: Vec<Option<PlayerInfo>>,
+    /// `order[side]`: the seat that played that side at the start.
+    pub order: Vec<usize>,
+    pub pos: Position,
+    pub moves: Vec<Move>,
+    pub clock: Option<GameClock>,
+    pub phase: Phase,
+    /// Seats that offered (or accepted) a draw since the last move.
+    pub draw: Vec<bool>,
+    /// Since when each seat has been away (`None`: here).
+    pub away: Vec<Option<i64>>,
+    /// When the turn now being played began.
+    pub turn_started_ms: i64,
+    pub rematch: Option<String>,
+    /// The number of events applied (the next event's `seq`).
+    pub next_seq: u64,
+}
+
+/// A log that does not fold into a room (a corrupt store).
+#[derive(Debug)]
+pub struct BadLog(pub String);
+
+impl RoomState {
+    /// The room of a log; the first event must be `opened`.
+    pub fn from_log(events: &[RoomEvent]) -> Result<RoomState, BadLog> {
+        let Some(RoomEvent::Opened {
+            code,
+            preset,
+            rules,
+            clock,
+            first,
+            public,
+            at_ms,
+        }) = events.first()
+        else {
+            return Err(BadLog("the log does not begin with `opened`".into()));
+        };
+        let players = usize::from(rules.players);
+        let mut room = RoomState {
+            code: code.clone(),
+            preset: preset.clone(),
+            rules: *rules,
+            clock_spec: *clock,
+            first: *first,
+            public: *public,
+
+            seats: vec![None; players],
+            order: (0..players).collect(),
+            pos: Position::new(*rules),
+            moves: Vec::new(),
+            clock: None,
+            phase: Phase::Waiting,
+            draw: vec![false; players],
+            away: vec![None; players],
+            turn_started_ms: *at_ms,
+            rematch: None,
+            next_seq: 1,
+        };
+        for event in &events[1..] {
+            room.apply(event)?;
+        }
+        Ok(room)
+    }
+
+    pub fn players(&self) -> usize {
+        self.seats.len()
+    }
+
+    /// The seat that plays `side` of the board now (a table flip exchanges the first two).
+    pub fn seat_of_side(&self, side: usize) -> usize {
+        let side = if self.pos.swapped() && side < 2 {
+            1 - side
+        } else {
+            side
+        };
+        self.order[side]
+    }
+
+    /// The seat whose turn it is, while the game is played.
+    pub fn mover(&self) -> Option<usize> {
+        (self.phase == Phase::Playing).then(|| self.seat_of_side(self.pos.to_move()))
+    }
+
+    pub fn seat_of_player(&self, player: &str) -> Option<usize> {
+        self.seats
+            .iter()
+            .position(|s| s.as_ref().is_some_and(|p| p.id == player))
+    }
+
+    pub fn free_seat(&self) -> Option<usize> {
+        self.seats.iter().position(Option::is_none)
+    }
+
+    pub fn seated(&self) -> usize {
+        self.seats.iter().filter(|s| s.is_some()).count()
+    }
+
+    pub fn status(&self) -> RoomStatus {
+        match self.phase {
+            Phase::Waiting => RoomStatus::Waiting,
+            Phase::Playing => RoomStatus::Playing,
+            Phase::Ended(_) => RoomStatus::Finished,
+        }
+    }
+
+    /// The board's scores by seat.
+    pub fn scores_by_seat(&self) -> Vec<i32> {
+        let mut scores = vec![0; self.players()];
+        for side in 0..self.players() {
+            scores[self.seat_of_side(side)] = self.pos.score(side);
+        }
+        scores
+    }
+
+    /// The room as the lobby lists it.
+    pub fn summary(&self) -> RoomSummary {
+        let creator = self
+            .seats
+            .iter()
+            .flatten()
+            .next()
+            .cloned()
+            .unwrap_or(PlayerInfo {
+                id: String::new(),
+                name: String::new(),
+                rating: 0.0,
+                deviation: 0.0,
+                games: 0,
+            });
+        RoomSummary {
+            code: self.code.clone(),
+            preset: self.preset.clone(),
+            players: self.rules.players,
+            clock: self.clock_spec,
+            creator,
+            seated: self.seated() as u8,
+        }
+    }
+
+    /// Clocks by seat at `now`, for a timed game that has started.
+    pub fn clocks_at(&self, now: i64) -> Option<Vec<i64>> {
+        self.clock.as_ref().map(|c| c.all_remaining(now))
+    }
+
+    /// The number of moves played, a table flip's `swap` included: the `ply` of the next move
+    /// in the protocol (the position's own ply does not count the swap).
+    pub fn turn(&self) -> u32 {
+        self.moves.len() as u32
+    }
+
+    /// Whether the game is still in its first moves, which abort instead of losing on time.
+    pub fn in_opening(&self) -> bool {
+        self.moves.len() < self.players()
+    }
+
+    /// Apply event number `next_seq` of the log.
+    pub fn apply(&mut self, event: &RoomEvent) -> Result<(), BadLog> {
+        let bad = |what: String| Err(BadLog(format!("event {}: {what}", self.next_seq)));
+        match event {
+            RoomEvent::Opened { .. } => return bad("a second `opened`".into()),
+            RoomEvent::Seated { seat, player } => match self.seats.get_mut(*seat) {
+                Some(slot @ None) => *slot = Some(player.clone()),
+                _ => return bad(format!("seat {seat} is not free")),
+            },
+            RoomEvent::Unseated { seat } => match self.seats.get_mut(*seat) {
+                Some(slot @ Some(_)) => *slot = None,
+                _ => return bad(format!("seat {seat} is empty")),
+            },
+            RoomEvent::Started {
+                order,
+                clocks,
+                at_ms,
+            } => {
+                let mut sorted = order.clone();
+                sorted.sort_unstable();
+                if sorted != (0..self.players()).collect::<Vec<_>>() {
+                    return bad(format!("order {order:?} is not one seat per side"));
+                }
+                self.order = order.clone();
+                self.phase = Phase::Playing;
+                if let (
+                    ClockSpec::Fischer {
+                        base_ms,
+                        increment_ms,
+                    },
+                    Some(clocks),
+                ) = (self.clock_spec, clocks)
+                {
+                    let mut clock = GameClock::new(self.players(), base_ms, increment_ms);
+                    clock.restore(clocks);
+                    self.clock = Some(clock);
+                }
+                self.start_turn(*at_ms);
+            }
+            RoomEvent::Moved {
+                ply,
+                mv,
+                seat,
+                clocks,
+                at_ms,
+                ..
+            } => {
+                if self.mover() != Some(*seat) || *ply != self.turn() {
+                    return bad(format!("move {mv} by seat {seat} out of turn"));
+                }
+                let Ok(m) = mv.parse::<Move>() else {
+                    return bad(format!("{mv:?} is not a move"));
+                };
+                if let Err(e) = self.pos.play(m) {
+                    return bad(format!("{mv}: {e}"));
+                }
+                self.moves.push(m);
+                if let (Some(clock), Some(clocks)) = (self.clock.as_mut(), clocks) {
+                    clock.restore(clocks);
+                }
+                self.draw.iter_mut().for_each(|d| *d = false);
+                self.start_turn(*at_ms);
+            }
+            RoomEvent::DrawOffered { seat } => match self.draw.get_mut(*seat) {
+                Some(d) => *d = true,
+                None => return bad(format!("no seat {seat}")),
+            },
+            RoomEvent::Away { seat, at_ms } => match self.away.get_mut(*seat) {
+                Some(a) => *a = Some(*at_ms),
+                None => return bad(format!("no seat {seat}")),
+            },
+            RoomEvent::Back { seat, .. } => match self.away.get_mut(*seat) {
+                Some(a) => *a = None,
+                None => return bad(format!("no seat {seat}")),
+            },
+            RoomEvent::Resumed { at_ms } => {
+                // The clocks stand as the last move left them; the turn starts again now.
+                if self.phase == Phase::Playing {
+                    if let Some(clock) = self.clock.as_mut() {
+                        let left = clock.all_remaining(self.turn_started_ms);
+                        clock.restore(&left);
+                    }
+                    self.start_turn(*at_ms);
+                }
+            }
+            RoomEvent::Ended { result, at_ms, .. } => {
+                if let Some(clock) = self.clock.as_mut() {
+                    clock.stop(*at_ms);
+                }
+                self.phase = Phase::Ended(result.clone());
+            }
+            RoomEvent::Rematch { room } => self.rematch = Some(room.clone()),
+        }
+        self.next_seq += 1;
+        Ok(())
+    }
+
+    fn start_turn(&mut self, at_ms: i64) {
+        self.turn_started_ms = at_ms;
+        if self.pos.is_over() {
+            return;
+        }
+        let mover = self.seat_of_side(self.pos.to_move());
+        if let Some(clock) = self.clock.as_mut() {
+            clock.start_turn(mover, at_ms);
+        }
+    }
+
+    /// How the game ended under the rules, once the position is over.
+    pub fn result_by_rules(&self) -> Option<GameResult> {
+        let places = self.pos.places()?;
+        let mut by_seat = vec![0; self.players()];
+        for side in 0..self.players() {
+            by_seat[self.seat_of_side(side)] = places[side];
+        }
+        Some(GameResult {
+            cause: EndCause::Rules,
+            places: by_seat,
+            scores: self.scores_by_seat(),
+            by: None,
+        })
+    }
+
+    /// The result when `loser` loses for `cause` (time, resignation, abandonment): the loser
+    /// last, everyone else by score.
+    pub fn result_against(&self, loser: usize, cause: EndCause) -> GameResult {
+        let scores = self.scores_by_seat();
+        let rank = |s: usize| (s == loser, -scores[s]);
+        let places = (0..self.players())
+            .map(|s| (0..self.players()).filter(|&t| rank(t) < rank(s)).count() as u8)
+            .collect();
+        GameResult {
+            cause,
+            places,
+            scores,
+            by: Some(loser),
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! The rooms of this node: opening new ones under fresh codes, and finding a room by its code,
+//! loading it from the store (and bringing its clocks back) when it is not in memory.
+
+use std::sync::Arc;
+
+use o_an_quan::net::protocol::{CODE_ALPHABET, CODE_LEN, ClockSpec, First, PlayerInfo, RoomEvent};
+use o_an_quan::rules::RuleSet;
+use rand::RngExt;
+
+use crate::room::state::{Phase, RoomState};
+use crate::room::{Command, Room, RoomHandle};
+use crate::server::{Server, now_ms};
+use crate::store::{RoomRow, StoreError};
+
+/// A code no room has had, drawn from the OS's randomness.
+fn fresh_code() -> String {
+    let mut rng = rand::rng();
+    (0..CODE_LEN)
+        .map(|_| CODE_ALPHABET[rng.random_range(0..CODE_ALPHABET.len())] as char)
+        .collect()
+}
+
+/// Open a room and seat `players` in it in order (the creator alone, or both players of a
+/// rematch, who then start at once). Returns its code.
+pub async fn open_room(
+    server: &Arc<Server>,
+    preset: String,
+    rules: RuleSet,
+    clock: ClockSpec,
+    first: First,
+    public: bool,
+    players: &[PlayerInfo],
+) -> Result<String, StoreError> {
+    let players_n = usize::from(rules.players);
+    for _attempt in 0..8 {
+        let code = fresh_code();
+        let opened = RoomEvent::Opened {
+            code: code.clone(),
+            preset: preset.clone(),
+            rules,
+            clock,
+            first,
+            public,
+            at_ms: now_ms(),
+        };
+        let mut state = RoomState::from_log(std::slice::from_ref(&opened))
+            .map_err(|e| StoreError::Corrupt(e.0))?;
+        let mut events = vec![opened];
+        for (seat, player) in players.iter().enumerate() {
+            events.push(RoomEvent::Seated {
+                seat,
+                player: player.clone(),
+            });
+        }
+        if players.len() == players_n {
+            events.push(RoomEvent::Started {
+                order: (0..players_n).collect(),
+                clocks: match clock {
+                    ClockSpec::Untimed(_) => None,
+                    ClockSpec::Fischer { base_ms, .. } => Some(vec![base_ms as i64; players_n]),
+                },
+                at_ms: now_ms(),
+            });
+        }
+        let mut written = true;
+        for (seq, event) in events.iter().enumerate() {
+            if seq > 0 {
+                state.apply(event).map_err(|e| StoreError::Corrupt(e.0))?;
+            }
+            let row = RoomRow {
+                status: state.status(),
+                seated: state.seated(),
+                summary: &state.summary(),
+                public,
+            };
+            match server
+                .store
+                .append(&code, seq as u64, event, &row, &[], now_ms())
+                .await
+            {
+                Ok(()) => {}
+                // The code was taken (one in 887 million): draw another.
+                Err(StoreError::Conflict) if seq == 0 => {
+                    written = false;
+                    break;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        if !written {
+            continue;
+        }
+        let owner = match &server.cluster {
+            Some(cluster) => cluster.own(&code, false).await,
+            None => true,
+        };
+        let handle = Room::spawn(server.clone(), state, owner);
+        server.rooms.lock().await.insert(code.clone(), handle);
+        return Ok(code);
+    }
+    Err(StoreError::Corrupt(
+        "no free room code after 8 draws".into(),
+    ))
+}
+
+/// The room called `code`, loaded here if need be; `None` when there is no such room.
+pub async fn find(server: &Arc<Server>, code: &str) -> Result<Option<RoomHandle>, StoreError> {
+    let mut rooms = server.rooms.lock().await;
+    if let Some(handle) = rooms.get(code)
+        && !handle.tx.is_closed()
+    {
+        return Ok(Some(handle.clone()));
+    }
+    let events = server.store.events(code, None).await?;
+    if events.is_empty() {
+        return Ok(None);
+    }
+    let state = RoomState::from_log(&events).map_err(|e| StoreError::Corrupt(e.0))?;
+    let playing = state.phase == Phase::Playing;
+    let owner = match &server.cluster {
+        Some(cluster) => cluster.own(code, false).await,
+        None => true,
+    };
+    let handle = Room::spawn(server.clone(), state, owner);
+    rooms.insert(code.to_owned(), handle.clone());
+    drop(rooms);
+    if playing && owner {
+        // Nobody kept this game's clocks: start them again from the last move.
+        let _ = handle.tx.send(Command::Resume).await;
+    }
+    Ok(Some(handle))
+}
+
+/// Bring back every game in progress (after a restart), so their clocks run again.
+pub async fn resume_all(server: &Arc<Server>) -> Result<usize, StoreError> {
+    let codes = server.store.playing_rooms().await?;
+    for code in &codes {
+        find(server, code).await?;
+    }
+    Ok(codes.len())
+}

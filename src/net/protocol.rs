@@ -1,0 +1,629 @@
+//! The messages of online play: JSON text frames between the game and `oaq-server`. Plain serde
+//! types with no runtime in them, so the game (native and in the browser), the server and the
+//! tests share one definition.
+//!
+//! Every frame is one object with a `"type"`. What a room sends also carries `"seq"`, its place
+//! in the room's log: a client that comes back sends the last one it saw and gets what it missed.
+//!
+//! ```
+//! use o_an_quan::net::protocol::{ClientMessage, PROTOCOL};
+//! let hello: ClientMessage =
+//!     serde_json::from_str(r#"{"type":"hello","protocol":1,"name":"Lan"}"#).unwrap();
+//! assert_eq!(
+//!     hello,
+//!     ClientMessage::Hello { protocol: PROTOCOL, name: "Lan".into(), token: None }
+//! );
+//! ```
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::rules::{RuleSet, presets};
+
+/// The protocol's version: `hello` names it and the server refuses one it does not speak.
+pub const PROTOCOL: u32 = 1;
+
+/// The largest frame either side accepts, in bytes.
+pub const MAX_FRAME: usize = 16 * 1024;
+
+/// Room codes: six characters from an alphabet with no look-alikes (no 0/O, 1/I/L), so a code
+/// read aloud or typed from a phone is the code.
+pub const CODE_LEN: usize = 6;
+pub const CODE_ALPHABET: &[u8; 31] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+
+/// The longest name a player may take, in characters.
+pub const MAX_NAME: usize = 24;
+
+/// Whether `code` has a room code's shape (the server looks up only such codes).
+pub fn is_room_code(code: &str) -> bool {
+    code.len() == CODE_LEN && code.bytes().all(|b| CODE_ALPHABET.contains(&b))
+}
+
+/// What a client sends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMessage {
+    /// The first message of every connection. `token` takes back an identity from before.
+    Hello {
+        protocol: u32,
+        name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        token: Option<String>,
+    },
+    /// Open a room and sit in it; answered by `created` and the room's log.
+    Create {
+        rules: RulesChoice,
+        clock: ClockSpec,
+        #[serde(default)]
+        first: First,
+        #[serde(default)]
+        public: bool,
+    },
+    /// Take a seat in a room, or take back the seat already held there. `since` is the last
+    /// `seq` this client saw of the room: only what came after it is sent.
+    Join {
+        code: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        since: Option<u64>,
+    },
+    /// Follow a room's game without a seat.
+    Watch {
+        code: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        since: Option<u64>,
+    },
+    /// The public rooms waiting for players.
+    Lobby,
+    /// Leave the room: before the game starts the seat is given up; during it the seat stays
+    /// held (as when the connection drops).
+    Leave,
+    /// Play `mv` (`oaq` notation: `3+`, `7-`, `swap`) as move number `ply` of the room (the
+    /// number of moves played before it, a `swap` included). `think_ms` is the time
+    /// the client itself measured between seeing the position and moving, for lag compensation.
+    Move {
+        ply: u32,
+        #[serde(rename = "move")]
+        mv: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        think_ms: Option<u64>,
+    },
+    Resign,
+    OfferDraw,
+    AcceptDraw,
+    /// After the game: a new room with the same rules, the seats turned round.
+    Rematch,
+    /// The opponent has been gone past the limit: take the win.
+    Claim,
+    /// Round-trip probe; answered by `pong` with the same `id`.
+    Ping {
+        id: u64,
+    },
+}
+
+/// The rules of a room: a shipped preset's id, or a whole rule set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum RulesChoice {
+    Preset(String),
+    Custom(RuleSet),
+}
+
+impl RulesChoice {
+    /// The preset id and rules this choice stands for, or what is wrong with it.
+    pub fn resolve(&self) -> Result<(String, RuleSet), String> {
+        match self {
+            RulesChoice::Preset(id) => presets::get(id)
+                .map(|p| (p.id.clone(), p.rules))
+                .ok_or_else(|| {
+                    let ids: Vec<&str> = presets::all().iter().map(|p| p.id.as_str()).collect();
+                    format!(
+                        "rules: {} is not a preset (they are {})",
+                        crate::excerpt::quoted(id),
+                        ids.join(", ")
+                    )
+                }),
+            RulesChoice::Custom(rules) => {
+                rules
+                    .validate()
+                    .map_err(|e| format!("rules: {}", e.detail()))?;
+                // A replay file names a preset of the same board: the first one that has it.
+                let preset = presets::all()
+                    .iter()
+                    .find(|p| p.rules.players == rules.players)
+                    .map(|p| p.id.clone())
+                    .unwrap_or_default();
+                Ok((preset, *rules))
+            }
+        }
+    }
+}
+
+/// A room's time control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ClockSpec {
+    /// `"untimed"`.
+    Untimed(Untimed),
+    /// Fischer: `base_ms` each, `increment_ms` added after each of one's moves.
+    Fischer { base_ms: u64, increment_ms: u64 },
+}
+
+/// The word `untimed`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Untimed {
+    Untimed,
+}
+
+/// The bounds of a time control, inclusive.
+pub const BASE_MS: (u64, u64) = (1_000, 3 * 60 * 60 * 1000);
+pub const INCREMENT_MS: (u64, u64) = (0, 60_000);
+
+impl ClockSpec {
+    pub const UNTIMED: ClockSpec = ClockSpec::Untimed(Untimed::Untimed);
+
+    /// Refuses a time control outside the bounds, naming the field.
+    pub fn validate(&self) -> Result<(), String> {
+        if let ClockSpec::Fischer {
+            base_ms,
+            increment_ms,
+        } = *self
+        {
+            if !(BASE_MS.0..=BASE_MS.1).contains(&base_ms) {
+                return Err(format!(
+                    "clock.base_ms: {base_ms} is outside {}..={}",
+                    BASE_MS.0, BASE_MS.1
+                ));
+            }
+            if !(INCREMENT_MS.0..=INCREMENT_MS.1).contains(&increment_ms) {
+                return Err(format!(
+                    "clock.increment_ms: {increment_ms} is outside {}..={}",
+                    INCREMENT_MS.0, INCREMENT_MS.1
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// `3+2`-style text for lists: minutes and seconds of increment.
+    pub fn label(&self) -> String {
+        match *self {
+            ClockSpec::Untimed(_) => "untimed".into(),
+            ClockSpec::Fischer {
+                base_ms,
+                increment_ms,
+            } => {
+                let minutes = base_ms as f64 / 60_000.0;
+                let base = if base_ms % 60_000 == 0 {
+                    format!("{}", base_ms / 60_000)
+                } else {
+                    format!("{minutes:.1}")
+                };
+                format!("{base}+{}", increment_ms / 1000)
+            }
+        }
+    }
+}
+
+/// Who moves first in a new room.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum First {
+    /// The room's creator.
+    Me,
+    /// The one who joins (on the 3-player board: the first to join).
+    Them,
+    #[default]
+    Random,
+}
+
+/// A player as others see them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayerInfo {
+    pub id: String,
+    pub name: String,
+    pub rating: f64,
+    pub deviation: f64,
+    pub games: u64,
+}
+
+/// A public room waiting for players, as the lobby lists it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RoomSummary {
+    pub code: String,
+    pub preset: String,
+    pub players: u8,
+    pub clock: ClockSpec,
+    pub creator: PlayerInfo,
+    /// Seats taken so far.
+    pub seated: u8,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndCause {
+    /// Played to the end under the rules (the `reason` of the state says how).
+    Rules,
+    /// A clock ran out.
+    Time,
+    Resign,
+    /// Both agreed to a draw.
+    Agreed,
+    /// A player was gone past the limit and the opponent claimed the game.
+    Abandoned,
+    /// The first moves were not played in time: no result, no rating change.
+    Aborted,
+}
+
+/// The result of a finished game, by seat (the order players sat down in).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameResult {
+    pub cause: EndCause,
+    /// Place of each seat: 0 for the winner, equal places for a draw. Empty when aborted.
+    pub places: Vec<u8>,
+    /// The board's scores by seat when it ended.
+    pub scores: Vec<i32>,
+    /// The seat whose action ended it (who ran out of time, resigned or was gone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<usize>,
+}
+
+/// A rating before and after a game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RatingChange {
+    pub seat: usize,
+    pub before: f64,
+    pub after: f64,
+}
+
+/// Everything a room records, in order. The log of these is the room: the server writes each
+/// one to its store before anyone hears of it, and rebuilds rooms from the log after a restart.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum RoomEvent {
+    /// The room was created (always `seq` 0).
+    Opened {
+        code: String,
+        preset: String,
+        rules: RuleSet,
+        clock: ClockSpec,
+        first: First,
+        public: bool,
+        at_ms: i64,
+    },
+    /// `player` took seat `seat`.
+    Seated {
+        seat: usize,
+        player: PlayerInfo,
+    },
+    /// A seat was given up before the game started.
+    Unseated {
+        seat: usize,
+    },
+    /// Every seat is taken: the game begins. `order[side]` is the seat that plays that side of
+    /// the board (side 0 moves first); `clocks` by seat, in milliseconds.
+    Started {
+        order: Vec<usize>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clocks: Option<Vec<i64>>,
+        at_ms: i64,
+    },
+    /// A move, checked by the rules. `state` is the position after it (the state JSON of
+    /// `oaq replay`); `clocks` by seat after it, `spent_ms` what it cost the mover and
+    /// `lag_ms` the network time given back.
+    Moved {
+        ply: u32,
+        #[serde(rename = "move")]
+        mv: String,
+        seat: usize,
+        state: Value,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clocks: Option<Vec<i64>>,
+        spent_ms: i64,
+        lag_ms: i64,
+        at_ms: i64,
+    },
+    DrawOffered {
+        seat: usize,
+    },
+    /// The seat's player lost their connection (or left); their seat stays theirs.
+    Away {
+        seat: usize,
+        at_ms: i64,
+    },
+    Back {
+        seat: usize,
+        at_ms: i64,
+    },
+    /// The server came back after a stop: the clocks are as they were at the last move.
+    Resumed {
+        at_ms: i64,
+    },
+    Ended {
+        result: GameResult,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        ratings: Vec<RatingChange>,
+        at_ms: i64,
+    },
+    /// A rematch room was opened, seats turned round.
+    Rematch {
+        room: String,
+    },
+}
+
+/// A room event with its place in the room's log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sequenced {
+    pub code: String,
+    pub seq: u64,
+    #[serde(flatten)]
+    pub event: RoomEvent,
+}
+
+/// Replies and notices that are not part of a room's log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Notice {
+    Welcome {
+        protocol: u32,
+        player: PlayerInfo,
+        /// Keep it and send it in the next `hello` to be the same player.
+        token: String,
+    },
+    Created {
+        code: String,
+    },
+    Lobby {
+        rooms: Vec<RoomSummary>,
+    },
+    /// The room as a whole, for a client too far behind for the missed events alone (or new
+    /// to it): the log from `seq` 0 up to `seq`, and where the client sits.
+    Snapshot {
+        code: String,
+        seq: u64,
+        events: Vec<RoomEvent>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        you: Option<usize>,
+        /// Clocks by seat as of now (the running one counted down).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clocks: Option<Vec<i64>>,
+    },
+    /// Where the client now sits (after `join`), or `null` when only watching.
+    Seat {
+        code: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<usize>,
+    },
+    Left {
+        code: String,
+    },
+    Pong {
+        id: u64,
+        /// The server's clock, Unix milliseconds.
+        at_ms: i64,
+    },
+    /// The server is stopping: connect again (to this or another node) and `join` with `since`.
+    Reconnect {
+        after_ms: u64,
+    },
+    Error {
+        code: ErrorCode,
+        message: String,
+        /// For `illegal_move`: the moves that are legal.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        legal: Option<Vec<String>>,
+    },
+}
+
+/// What the server sends: a room's event, or a notice.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ServerMessage {
+    Room(Sequenced),
+    Notice(Notice),
+}
+
+impl ServerMessage {
+    /// The message as one text frame.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self)
+            .unwrap_or_else(|e| unreachable!("protocol messages always serialise: {e}"))
+    }
+
+    /// A refusal.
+    pub fn error(code: ErrorCode, message: impl Into<String>) -> ServerMessage {
+        ServerMessage::Notice(Notice::Error {
+            code,
+            message: message.into(),
+            legal: None,
+        })
+    }
+}
+
+/// The kinds of refusal. Each changes nothing on the server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// Not this seat's turn (or not a seat at all).
+    NotYourTurn,
+    IllegalMove,
+    /// The move names a ply that is not the current one (already played, or ahead).
+    StalePly,
+    RoomFull,
+    NoSuchRoom,
+    /// Not a message of the protocol, or a field out of bounds; the message says which.
+    BadMessage,
+    TooLarge,
+    RateLimited,
+    UnsupportedProtocol,
+    /// The server cannot do it now (storage down, stopping); try again.
+    Unavailable,
+    /// A valid message that the room's state does not allow (a draw with no offer, a claim
+    /// too early, a rematch before the end, a second `hello`).
+    NotAllowed,
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        f.write_str(&text)
+    }
+}
+
+/// Read a client frame, or say what is wrong with it.
+pub fn parse_client(text: &str) -> Result<ClientMessage, (ErrorCode, String)> {
+    if text.len() > MAX_FRAME {
+        return Err((
+            ErrorCode::TooLarge,
+            format!("{} bytes; a frame holds at most {MAX_FRAME}", text.len()),
+        ));
+    }
+    serde_json::from_str(text).map_err(|e| {
+        (
+            ErrorCode::BadMessage,
+            format!("not a message of the protocol: {e}"),
+        )
+    })
+}
+
+/// Read a server frame (for clients).
+pub fn parse_server(text: &str) -> Result<ServerMessage, String> {
+    serde_json::from_str(text).map_err(|e| format!("not a message of the protocol: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_round_trip_as_documented() {
+        let create = r#"{"type":"create","rules":"basic","clock":{"base_ms":180000,"increment_ms":2000},"first":"me","public":true}"#;
+        let msg = parse_client(create).unwrap();
+        assert_eq!(
+            msg,
+            ClientMessage::Create {
+                rules: RulesChoice::Preset("basic".into()),
+                clock: ClockSpec::Fischer {
+                    base_ms: 180_000,
+                    increment_ms: 2000
+                },
+                first: First::Me,
+                public: true,
+            }
+        );
+        assert_eq!(serde_json::to_string(&msg).unwrap(), create);
+        let untimed = parse_client(r#"{"type":"create","rules":"standard","clock":"untimed"}"#);
+        assert!(matches!(
+            untimed,
+            Ok(ClientMessage::Create {
+                clock: ClockSpec::Untimed(_),
+                first: First::Random,
+                public: false,
+                ..
+            })
+        ));
+        let mv = parse_client(r#"{"type":"move","ply":3,"move":"swap"}"#).unwrap();
+        assert_eq!(
+            mv,
+            ClientMessage::Move {
+                ply: 3,
+                mv: "swap".into(),
+                think_ms: None
+            }
+        );
+    }
+
+    #[test]
+    fn custom_rules_travel_whole() {
+        let rules = presets::get("mature-quan").unwrap().rules;
+        let msg = ClientMessage::Create {
+            rules: RulesChoice::Custom(rules),
+            clock: ClockSpec::UNTIMED,
+            first: First::Random,
+            public: false,
+        };
+        let text = serde_json::to_string(&msg).unwrap();
+        assert_eq!(parse_client(&text).unwrap(), msg);
+        let RulesChoice::Custom(back) = (match parse_client(&text).unwrap() {
+            ClientMessage::Create { rules, .. } => rules,
+            _ => unreachable!(),
+        }) else {
+            panic!("custom rules came back as a preset")
+        };
+        assert_eq!(back.resolve_players(), 2);
+    }
+
+    impl RuleSet {
+        fn resolve_players(&self) -> u8 {
+            RulesChoice::Custom(*self).resolve().unwrap().1.players
+        }
+    }
+
+    #[test]
+    fn room_events_carry_their_sequence_number_beside_their_type() {
+        let msg = ServerMessage::Room(Sequenced {
+            code: "ABCDEF".into(),
+            seq: 7,
+            event: RoomEvent::DrawOffered { seat: 1 },
+        });
+        let text = msg.to_json();
+        assert_eq!(
+            text,
+            r#"{"code":"ABCDEF","seq":7,"type":"draw_offered","seat":1}"#
+        );
+        assert_eq!(parse_server(&text).unwrap(), msg);
+        let err = ServerMessage::error(ErrorCode::StalePly, "ply 3 was played");
+        assert_eq!(parse_server(&err.to_json()).unwrap(), err);
+        assert!(err.to_json().contains(r#""code":"stale_ply""#));
+    }
+
+    #[test]
+    fn bad_frames_say_what_is_wrong() {
+        let (code, message) = parse_client(r#"{"type":"fly"}"#).unwrap_err();
+        assert_eq!(code, ErrorCode::BadMessage);
+        assert!(message.contains("fly"), "{message}");
+        let (code, _) = parse_client(&"x".repeat(MAX_FRAME + 1)).unwrap_err();
+        assert_eq!(code, ErrorCode::TooLarge);
+        let (code, _) = parse_client("\u{0}\u{1}").unwrap_err();
+        assert_eq!(code, ErrorCode::BadMessage);
+        assert!(
+            RulesChoice::Preset("chess".into())
+                .resolve()
+                .unwrap_err()
+                .contains("chess")
+        );
+    }
+
+    #[test]
+    fn time_controls_are_bounded() {
+        let spec = |base_ms, increment_ms| ClockSpec::Fischer {
+            base_ms,
+            increment_ms,
+        };
+        assert!(spec(180_000, 2000).validate().is_ok());
+        assert!(spec(0, 0).validate().unwrap_err().contains("base_ms"));
+        assert!(
+            spec(60_000, 61_000)
+                .validate()
+                .unwrap_err()
+                .contains("increment_ms")
+        );
+        assert_eq!(spec(180_000, 2000).label(), "3+2");
+        assert_eq!(ClockSpec::UNTIMED.label(), "untimed");
+    }
+
+    #[test]
+    fn room_codes_avoid_look_alikes() {
+        assert!(is_room_code("K7Q2MX"));
+        assert!(!is_room_code("K7Q2M0"));
+        assert!(!is_room_code("k7q2mx"));
+        assert!(!is_room_code("K7Q2M"));
+        assert_eq!(ErrorCode::RoomFull.to_string(), "room_full");
+    }
+}

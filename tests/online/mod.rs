@@ -1,0 +1,666 @@
+//! What the online tests share: a real `oaq-server` process on a free loopback port, real
+//! PostgreSQL and Redis servers of their own in temporary folders, and a WebSocket client that
+//! speaks the protocol.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use o_an_quan::net::protocol::{
+    ClientMessage, ClockSpec, ErrorCode, First, Notice, PROTOCOL, PlayerInfo, RoomEvent,
+    RulesChoice, Sequenced, ServerMessage, parse_server,
+};
+use tokio_tungstenite::tungstenite::Message;
+
+/// How long a test waits for any one message before it fails.
+pub const PATIENCE: Duration = Duration::from_secs(15);
+
+/// A temporary folder, removed on drop.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new(what: &str) -> TempDir {
+        static COUNT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("oaq-test-{what}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A port nobody listens on now.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A running `oaq-server`.
+pub struct ServerProcess {
+    pub child: Child,
+    pub addr: String,
+    pub args: Vec<String>,
+}
+
+impl ServerProcess {
+    /// Start `oaq-server` with `args` (and `--listen` on a free port unless given).
+    pub fn start(args: &[&str]) -> ServerProcess {
+        let mut args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        if !args.iter().any(|a| a == "--listen") {
+            args.push("--listen".into());
+            args.push("127.0.0.1:0".into());
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_oaq-server"))
+            .args(&args)
+            .env("OAQ_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("oaq-server starts");
+        let stdout = child.stdout.take().unwrap();
+        let mut line = String::new();
+        BufReader::new(stdout).read_line(&mut line).unwrap();
+        let addr = line
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix("http://"))
+            .unwrap_or_else(|| panic!("oaq-server said {line:?}"))
+            .to_owned();
+        // Keep later output from blocking the server on a full pipe.
+        ServerProcess { child, addr, args }
+    }
+
+    /// Start on the SQLite file in `dir`, with extra `args`.
+    pub fn sqlite(dir: &TempDir, extra: &[&str]) -> ServerProcess {
+        let db = dir.path().join("oaq.sqlite3");
+        let mut args = vec!["--database", db.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        ServerProcess::start(&args)
+    }
+
+    pub fn url(&self) -> String {
+        format!("ws://{}/ws", self.addr)
+    }
+
+    pub fn http(&self, path: &str) -> (u16, String) {
+        http_get(&self.addr, path)
+    }
+
+    /// SIGKILL: no chance to finish anything.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// SIGTERM, then wait for the exit status.
+    pub fn terminate(&mut self) -> std::process::ExitStatus {
+        // SAFETY: signalling our own child.
+        unsafe {
+            libc::kill(self.child.id() as i32, libc::SIGTERM);
+        }
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "oaq-server did not stop on SIGTERM"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Start again with the same arguments but a new port.
+    pub fn restart(&self) -> ServerProcess {
+        let mut args: Vec<&str> = Vec::new();
+        let mut skip = false;
+        for a in &self.args {
+            if skip {
+                skip = false;
+                continue;
+            }
+            if a == "--listen" {
+                skip = true;
+                continue;
+            }
+            args.push(a);
+        }
+        ServerProcess::start(&args)
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A plain HTTP/1.1 GET on loopback: (status, body).
+pub fn http_get(addr: &str, path: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).unwrap();
+    let text = String::from_utf8_lossy(&response).into_owned();
+    let status = text[9..12].parse().unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        dechunk(body)
+    } else {
+        body.to_owned()
+    };
+    (status, body)
+}
+
+fn dechunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = body.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        body = &rest[n + 2..];
+    }
+    out
+}
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A player's (or a spectator's) connection.
+pub struct Client {
+    pub ws: Ws,
+    pub player: PlayerInfo,
+    pub token: String,
+    /// The last `seq` seen of the room, for reconnecting.
+    pub seen: Option<u64>,
+    /// Every room event seen, in order.
+    pub events: Vec<Sequenced>,
+    /// How many snapshots (whole logs) came.
+    pub snapshots: usize,
+}
+
+impl Client {
+    pub async fn raw(url: &str) -> Ws {
+        tokio_tungstenite::connect_async(url)
+            .await
+            .expect("connects")
+            .0
+    }
+
+    pub async fn connect(url: &str, name: &str) -> Client {
+        Client::connect_as(url, name, None).await
+    }
+
+    pub async fn connect_as(url: &str, name: &str, token: Option<&str>) -> Client {
+        let ws = Client::raw(url).await;
+        let mut client = Client {
+            ws,
+            player: PlayerInfo {
+                id: String::new(),
+                name: String::new(),
+                rating: 0.0,
+                deviation: 0.0,
+                games: 0,
+            },
+            token: String::new(),
+            seen: None,
+            events: Vec::new(),
+            snapshots: 0,
+        };
+        client
+            .send(&ClientMessage::Hello {
+                protocol: PROTOCOL,
+                name: name.into(),
+                token: token.map(str::to_owned),
+            })
+            .await;
+        match client.next().await {
+            ServerMessage::Notice(Notice::Welcome { player, token, .. }) => {
+                client.player = player;
+                client.token = token;
+            }
+            other => panic!("expected welcome, got {other:?}"),
+        }
+        client
+    }
+
+    pub async fn send(&mut self, msg: &ClientMessage) {
+        let text = serde_json::to_string(msg).unwrap();
+        self.ws.send(Message::text(text)).await.unwrap();
+    }
+
+    pub async fn send_text(&mut self, text: &str) {
+        self.ws.send(Message::text(text.to_owned())).await.unwrap();
+    }
+
+    /// The next message, failing the test after `PATIENCE`.
+    pub async fn next(&mut self) -> ServerMessage {
+        self.try_next(PATIENCE)
+            .await
+            .unwrap_or_else(|| panic!("no message in {PATIENCE:?}"))
+    }
+
+    /// The next message within `wait`, or `None` (also when the connection closed).
+    pub async fn try_next(&mut self, wait: Duration) -> Option<ServerMessage> {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            let frame = tokio::time::timeout_at(deadline, self.ws.next())
+                .await
+                .ok()??;
+            match frame {
+                Ok(Message::Text(text)) => {
+                    let msg = parse_server(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+                    self.note(&msg);
+                    return Some(msg);
+                }
+                Ok(Message::Close(_)) | Err(_) => return None,
+                Ok(_) => {}
+            }
+        }
+    }
+
+    fn note(&mut self, msg: &ServerMessage) {
+        match msg {
+            ServerMessage::Room(ev) => {
+                self.seen = Some(ev.seq);
+                self.events.push(ev.clone());
+            }
+            ServerMessage::Notice(Notice::Snapshot {
+                code, seq, events, ..
+            }) => {
+                self.seen = Some(*seq);
+                self.snapshots += 1;
+                self.events = events
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| Sequenced {
+                        code: code.clone(),
+                        seq: i as u64,
+                        event: e.clone(),
+                    })
+                    .collect();
+            }
+            _ => {}
+        }
+    }
+
+    /// Messages until one matches `want`; returns it.
+    pub async fn until<T>(&mut self, mut want: impl FnMut(&ServerMessage) -> Option<T>) -> T {
+        loop {
+            let msg = self.next().await;
+            if let Some(t) = want(&msg) {
+                return t;
+            }
+        }
+    }
+
+    /// The next room event matching `want`.
+    pub async fn event<T>(&mut self, mut want: impl FnMut(&RoomEvent) -> Option<T>) -> T {
+        self.until(|m| match m {
+            ServerMessage::Room(ev) => want(&ev.event),
+            _ => None,
+        })
+        .await
+    }
+
+    /// The next error, with its code.
+    pub async fn error(&mut self) -> (ErrorCode, String, Option<Vec<String>>) {
+        self.until(|m| match m {
+            ServerMessage::Notice(Notice::Error {
+                code,
+                message,
+                legal,
+            }) => Some((*code, message.clone(), legal.clone())),
+            _ => None,
+        })
+        .await
+    }
+
+    /// Create a room; returns its code once seated.
+    pub async fn create(
+        &mut self,
+        rules: &str,
+        clock: ClockSpec,
+        first: First,
+        public: bool,
+    ) -> String {
+        self.send(&ClientMessage::Create {
+            rules: RulesChoice::Preset(rules.into()),
+            clock,
+            first,
+            public,
+        })
+        .await;
+        let code = self
+            .until(|m| match m {
+                ServerMessage::Notice(Notice::Created { code }) => Some(code.clone()),
+                ServerMessage::Notice(Notice::Error { message, .. }) => panic!("create: {message}"),
+                _ => None,
+            })
+            .await;
+        self.seat(&code).await;
+        code
+    }
+
+    /// Wait for the `seat` notice of room `code`.
+    pub async fn seat(&mut self, code: &str) -> Option<usize> {
+        self.until(|m| match m {
+            ServerMessage::Notice(Notice::Seat { code: c, seat }) if c == code => Some(*seat),
+            ServerMessage::Notice(Notice::Error { message, .. }) => panic!("{code}: {message}"),
+            _ => None,
+        })
+        .await
+    }
+
+    pub async fn join(&mut self, code: &str) -> Option<usize> {
+        let since = self.seen;
+        self.send(&ClientMessage::Join {
+            code: code.into(),
+            since,
+        })
+        .await;
+        self.seat(code).await
+    }
+
+    pub async fn play(&mut self, ply: u32, mv: &str) {
+        self.send(&ClientMessage::Move {
+            ply,
+            mv: mv.into(),
+            think_ms: None,
+        })
+        .await;
+    }
+
+    /// The moves of the room as this client has seen them.
+    pub fn moves(&self) -> Vec<String> {
+        self.events
+            .iter()
+            .filter_map(|e| match &e.event {
+                RoomEvent::Moved { mv, .. } => Some(mv.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The seat order of the started game (`order[side]` = seat).
+    pub fn order(&self) -> Option<Vec<usize>> {
+        self.events.iter().find_map(|e| match &e.event {
+            RoomEvent::Started { order, .. } => Some(order.clone()),
+            _ => None,
+        })
+    }
+
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+    }
+}
+
+/// Untimed, the creator first: the usual room of these tests.
+pub const UNTIMED: ClockSpec = ClockSpec::UNTIMED;
+
+/// PostgreSQL of its own: initdb in a temporary folder, on a free loopback port.
+pub struct Postgres {
+    pub dir: TempDir,
+    pub port: u16,
+    child: Child,
+}
+
+fn pg_bin(name: &str) -> PathBuf {
+    let mut versions: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .expect("PostgreSQL is installed (.ci/deps)")
+        .filter_map(|e| e.ok().map(|e| e.path().join("bin")))
+        .filter(|p| p.join(name).exists())
+        .collect();
+    versions.sort();
+    versions
+        .pop()
+        .expect("a PostgreSQL server in /usr/lib/postgresql")
+        .join(name)
+}
+
+/// `cmd` run as the `postgres` user when we are root (initdb and postgres refuse root).
+fn as_db_user(program: &Path) -> Command {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        let mut cmd = Command::new("runuser");
+        cmd.args(["-u", "postgres", "--"]).arg(program);
+        cmd
+    } else {
+        Command::new(program)
+    }
+}
+
+impl Postgres {
+    pub fn start() -> Postgres {
+        let dir = TempDir::new("pg");
+        let data = dir.path().join("data");
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } == 0 {
+            let status = Command::new("chown")
+                .args(["-R", "postgres:postgres"])
+                .arg(dir.path())
+                .status()
+                .unwrap();
+            assert!(status.success());
+        }
+        let out = as_db_user(&pg_bin("initdb"))
+            .args(["-U", "postgres", "--auth=trust", "-E", "UTF8", "-D"])
+            .arg(&data)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "initdb: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let port = free_port();
+        let child = as_db_user(&pg_bin("postgres"))
+            .arg("-D")
+            .arg(&data)
+            .args(["-p", &port.to_string(), "-k"])
+            .arg(dir.path())
+            .args(["-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let pg = Postgres { dir, port, child };
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let ready = Command::new(pg_bin("pg_isready"))
+                .args(["-h", "127.0.0.1", "-p", &port.to_string()])
+                .output()
+                .unwrap();
+            if ready.status.success() {
+                break;
+            }
+            assert!(Instant::now() < deadline, "PostgreSQL did not start");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let created = Command::new(pg_bin("createdb"))
+            .args([
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &port.to_string(),
+                "-U",
+                "postgres",
+                "oaq",
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            created.status.success(),
+            "createdb: {}",
+            String::from_utf8_lossy(&created.stderr)
+        );
+        pg
+    }
+
+    pub fn url(&self) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/oaq", self.port)
+    }
+}
+
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        // SIGINT: PostgreSQL's fast shutdown.
+        // SAFETY: signalling our own child.
+        unsafe {
+            libc::kill(self.child.id() as i32, libc::SIGINT);
+        }
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while self.child.try_wait().ok().flatten().is_none() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Redis of its own, with no persistence, on a free loopback port.
+pub struct Redis {
+    pub dir: TempDir,
+    pub port: u16,
+    child: Child,
+}
+
+impl Redis {
+    pub fn start() -> Redis {
+        let dir = TempDir::new("redis");
+        let port = free_port();
+        let child = Command::new("redis-server")
+            .args([
+                "--port",
+                &port.to_string(),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+            ])
+            .arg(dir.path())
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("redis-server is installed (.ci/deps)");
+        let redis = Redis { dir, port, child };
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "Redis did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        redis
+    }
+
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/", self.port)
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The state JSON lines `oaq replay` prints for `moves` under `rules`.
+pub fn oaq_replay(rules: &str, moves: &[String]) -> Vec<serde_json::Value> {
+    let out = Command::new(env!("CARGO_BIN_EXE_oaq"))
+        .args(["replay", "--rules", rules, "--moves", &moves.join(" ")])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// The seat that plays the side to move (`order[side]`, the first two exchanged after a swap).
+pub fn mover(pos: &o_an_quan::rules::Position, order: &[usize]) -> usize {
+    let side = pos.to_move();
+    let side = if pos.swapped() && side < 2 {
+        1 - side
+    } else {
+        side
+    };
+    order[side]
+}
+
+/// Play from where the room stands to the end: each move chosen by `pick` and sent by the
+/// seat whose turn it is; every client sees every move. `clients[seat]`. Returns the moves.
+pub async fn play_out(
+    clients: &mut [&mut Client],
+    rules: o_an_quan::rules::RuleSet,
+    mut pick: impl FnMut(&o_an_quan::rules::Position) -> o_an_quan::rules::Move,
+) -> Vec<String> {
+    let order = clients[0].order().expect("the game has started");
+    let mut pos = o_an_quan::rules::Position::new(rules);
+    for mv in clients[0].moves() {
+        pos.play(mv.parse().unwrap()).unwrap();
+    }
+    let mut ply = clients[0].moves().len() as u32;
+    while !pos.is_over() {
+        let seat = mover(&pos, &order);
+        let mv = pick(&pos);
+        clients[seat].play(ply, &mv.to_string()).await;
+        for c in clients.iter_mut() {
+            let seen = c
+                .event(|e| match e {
+                    RoomEvent::Moved { ply: p, mv, .. } if *p == ply => Some(mv.clone()),
+                    _ => None,
+                })
+                .await;
+            assert_eq!(seen, mv.to_string());
+        }
+        pos.play(mv).unwrap();
+        ply += 1;
+    }
+    clients[0].moves()
+}
+
+/// The next `ended` event's result.
+pub async fn ended(client: &mut Client) -> o_an_quan::net::protocol::GameResult {
+    client
+        .event(|e| match e {
+            RoomEvent::Ended { result, .. } => Some(result.clone()),
+            _ => None,
+        })
+        .await
+}
