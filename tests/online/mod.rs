@@ -630,12 +630,17 @@ pub async fn play_out(
     rules: o_an_quan::rules::RuleSet,
     mut pick: impl FnMut(&o_an_quan::rules::Position) -> o_an_quan::rules::Move,
 ) -> Vec<String> {
-    let order = clients[0].order().expect("the game has started");
+    // The client that has seen the room from its start knows the order and the moves.
+    let whole = clients
+        .iter()
+        .position(|c| c.order().is_some())
+        .expect("the game has started");
+    let order = clients[whole].order().unwrap();
     let mut pos = o_an_quan::rules::Position::new(rules);
-    for mv in clients[0].moves() {
+    for mv in clients[whole].moves() {
         pos.play(mv.parse().unwrap()).unwrap();
     }
-    let mut ply = clients[0].moves().len() as u32;
+    let mut ply = clients[whole].moves().len() as u32;
     while !pos.is_over() {
         let seat = mover(&pos, &order);
         let mv = pick(&pos);
@@ -652,7 +657,7 @@ pub async fn play_out(
         pos.play(mv).unwrap();
         ply += 1;
     }
-    clients[0].moves()
+    clients[whole].moves()
 }
 
 /// The next `ended` event's result.
