@@ -116,6 +116,20 @@ pub async fn serve(socket: WebSocket, server: Arc<Server>, addr: SocketAddr) {
             }
         }
     }
+    // What was already answered still goes out (a refusal's reason, the last events), as long
+    // as the other end takes it promptly.
+    let flush = async {
+        while let Ok(frame) = rx.try_recv() {
+            if sink.send(Message::Text(frame)).await.is_err() {
+                return;
+            }
+        }
+        let _ = sink.close().await;
+        // Read what the client still sends until it closes too: closing with unread data
+        // would reset the connection and lose the frames just sent.
+        while let Some(Ok(_)) = stream.next().await {}
+    };
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(2), flush).await;
     conn.gone().await;
     server.counters.connections.fetch_sub(1, Ordering::Relaxed);
 }
