@@ -237,12 +237,18 @@ async fn open_pair(url: &str) -> Result<(String, Ws, Ws), String> {
     Ok((code, a, b))
 }
 
+/// A think time around `think_ms` (half to one and a half times): players who all moved on
+/// the same beat would measure the beat, not the server.
+fn thinking(think_ms: u64) -> Duration {
+    Duration::from_millis(think_ms / 2 + rand::rng().random_range(0..=think_ms))
+}
+
 /// Play seat `seat` of room `code` until `until`: random legal moves, each timed from sending
 /// it to seeing it come back as the room's event. A finished game starts a rematch.
 async fn play(
     mut ws: Ws,
     mut code: String,
-    seat: usize,
+    mut seat: usize,
     rules: o_an_quan::rules::RuleSet,
     think_ms: u64,
     until: Instant,
@@ -254,14 +260,13 @@ async fn play(
     let mut playing = false;
     let mut my_turn_since: Option<Instant> = None;
     let mut rtts = Vec::new();
+    let mut think = thinking(think_ms);
     loop {
         if Instant::now() >= until {
             break;
         }
         let wait = match my_turn_since {
-            Some(t) if sent.is_none() => {
-                (t + Duration::from_millis(think_ms)).saturating_duration_since(Instant::now())
-            }
+            Some(t) if sent.is_none() => (t + think).saturating_duration_since(Instant::now()),
             _ => until.saturating_duration_since(Instant::now()),
         };
         let msg = tokio::select! {
@@ -287,12 +292,43 @@ async fn play(
                     }
                     sent = Some((ply, Instant::now()));
                     my_turn_since = None;
+                    think = thinking(think_ms);
                 }
             }
             Some(Err(_)) => break,
-            Some(Ok(ServerMessage::Notice(Notice::Error { .. }))) => {
+            Some(Ok(ServerMessage::Notice(Notice::Error { code, message, .. }))) => {
                 tally.errors.fetch_add(1, Ordering::Relaxed);
+                if tally.errors.load(Ordering::Relaxed) <= 3 {
+                    eprintln!("refused: {code}: {message}");
+                }
                 sent = None;
+            }
+            Some(Ok(ServerMessage::Notice(Notice::Seat {
+                code: c,
+                seat: Some(s),
+            }))) if c == code => seat = s,
+            Some(Ok(ServerMessage::Notice(Notice::Snapshot {
+                code: c,
+                events,
+                you,
+                ..
+            }))) if c == code => {
+                seat = you.unwrap_or(seat);
+                // A rematch room, already started: its log so far.
+                for event in events {
+                    match event {
+                        RoomEvent::Started { order: o, .. } => {
+                            order = o;
+                            playing = true;
+                        }
+                        RoomEvent::Moved { mv, .. } => {
+                            if !matches!(mv.parse::<Move>().map(|m| pos.play(m)), Ok(Ok(_))) {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
             }
             Some(Ok(ServerMessage::Notice(_))) => {}
             Some(Ok(ServerMessage::Room(ev))) if ev.code == code => match ev.event {
@@ -325,6 +361,8 @@ async fn play(
                 RoomEvent::Rematch { room: next } => {
                     code = next;
                     pos = Position::new(rules);
+                    sent = None;
+                    my_turn_since = None;
                     let join = ClientMessage::Join {
                         code: code.clone(),
                         since: None,

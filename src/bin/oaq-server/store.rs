@@ -9,6 +9,7 @@ use o_an_quan::net::protocol::{PlayerInfo, RoomEvent, RoomSummary};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{Acquire, AnyPool, Executor, Row, SqlSafeStr};
+use tokio::sync::{mpsc, oneshot};
 
 use crate::ratings::Rating;
 
@@ -97,6 +98,81 @@ pub struct RoomRow<'a> {
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
+    /// The log writer's queue (group commit).
+    log: mpsc::Sender<LogWrite>,
+}
+
+/// One event for the log writer, and where to say it is stored.
+struct LogWrite {
+    code: String,
+    seq: i64,
+    body: String,
+    at_ms: i64,
+    done: oneshot::Sender<StoreResult<()>>,
+}
+
+/// Events written in one transaction at most.
+const GROUP: usize = 128;
+
+/// Group commit: events that arrive while a commit is under way are written together in the
+/// next transaction, so a busy server pays one commit for many moves. Each event's sender
+/// hears only once its transaction is committed.
+async fn log_writer(pool: AnyPool, mut queue: mpsc::Receiver<LogWrite>) {
+    let mut batch = Vec::with_capacity(GROUP);
+    while queue.recv_many(&mut batch, GROUP).await > 0 {
+        let written = write_group(&pool, &batch).await;
+        match written {
+            Ok(()) => {
+                for w in batch.drain(..) {
+                    let _ = w.done.send(Ok(()));
+                }
+            }
+            // One of them failed (a conflict): nothing of the group is stored; write each by
+            // itself so that only that one fails.
+            Err(_) => {
+                for w in batch.drain(..) {
+                    let result = insert_event(&pool, &w.code, w.seq, &w.body, w.at_ms).await;
+                    let _ = w.done.send(result);
+                }
+            }
+        }
+    }
+}
+
+async fn write_group(pool: &AnyPool, batch: &[LogWrite]) -> StoreResult<()> {
+    if let [w] = batch {
+        return insert_event(pool, &w.code, w.seq, &w.body, w.at_ms).await;
+    }
+    let mut conn = pool.acquire().await?;
+    let mut tx = conn.begin().await?;
+    for w in batch {
+        sqlx::query("INSERT INTO room_events (code, seq, body, at_ms) VALUES ($1, $2, $3, $4)")
+            .bind(w.code.as_str())
+            .bind(w.seq)
+            .bind(w.body.as_str())
+            .bind(w.at_ms)
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+async fn insert_event(
+    pool: &AnyPool,
+    code: &str,
+    seq: i64,
+    body: &str,
+    at_ms: i64,
+) -> StoreResult<()> {
+    sqlx::query("INSERT INTO room_events (code, seq, body, at_ms) VALUES ($1, $2, $3, $4)")
+        .bind(code)
+        .bind(seq)
+        .bind(body)
+        .bind(at_ms)
+        .execute(pool)
+        .await?;
+    Ok(())
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,7 +191,9 @@ impl Store {
             Backend::Sqlite
         };
         let options = AnyPoolOptions::new()
-            .max_connections(if backend == Backend::Sqlite { 4 } else { 16 })
+            // SQLite has one writer at a time: one connection queues writes in the pool instead of
+            // in SQLite's busy handler, which sleeps.
+            .max_connections(if backend == Backend::Sqlite { 1 } else { 16 })
             .acquire_timeout(Duration::from_secs(10))
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {
@@ -148,7 +226,9 @@ impl Store {
             .run(&pool)
             .await
             .map_err(|e| StoreError::Corrupt(format!("migrating the schema: {e}")))?;
-        Ok(Store { pool, backend })
+        let (log, queue) = mpsc::channel(4 * GROUP);
+        tokio::spawn(log_writer(pool.clone(), queue));
+        Ok(Store { pool, backend, log })
     }
 
     pub fn backend(&self) -> Backend {
@@ -281,6 +361,30 @@ impl Store {
     ) -> StoreResult<()> {
         let body = serde_json::to_string(event)
             .unwrap_or_else(|e| unreachable!("room events always serialise: {e}"));
+        // Most events (moves above all) change nothing but the log: one statement, committed
+        // by itself. The rest change the room's row, its seats or ratings too: one transaction.
+        let row_changes = seq == 0
+            || !ratings.is_empty()
+            || matches!(
+                event,
+                RoomEvent::Seated { .. }
+                    | RoomEvent::Unseated { .. }
+                    | RoomEvent::Started { .. }
+                    | RoomEvent::Ended { .. }
+            );
+        if !row_changes {
+            let (done, stored) = oneshot::channel();
+            let write = LogWrite {
+                code: code.to_owned(),
+                seq: seq as i64,
+                body,
+                at_ms,
+                done,
+            };
+            let closed = || StoreError::Corrupt("the log writer has stopped".into());
+            self.log.send(write).await.map_err(|_| closed())?;
+            return stored.await.map_err(|_| closed())?;
+        }
         let mut conn = self.pool.acquire().await?;
         let mut tx = conn.begin().await?;
         sqlx::query("INSERT INTO room_events (code, seq, body, at_ms) VALUES ($1, $2, $3, $4)")

@@ -22,6 +22,7 @@ CREATE TABLE rooms (
     clock TEXT NOT NULL,
     creator TEXT NOT NULL,
     seated BIGINT NOT NULL,
+    -- The log's seq when the row last changed (moves change only the log).
     last_seq BIGINT NOT NULL,
     updated_ms BIGINT NOT NULL
 );
