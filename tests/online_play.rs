@@ -267,10 +267,8 @@ async fn a_player_who_comes_back_gets_what_they_missed_or_the_whole_game() {
     let mut b = Client::connect_as(&server.url(), "Bình", Some(&token)).await;
     b.seen = Some(seen);
     assert_eq!(b.join(&code).await, Some(1), "the same seat");
-    let back = b
-        .event(|e| matches!(e, RoomEvent::Back { seat: 1, .. }).then_some(()))
+    b.event(|e| matches!(e, RoomEvent::Back { seat: 1, .. }).then_some(()))
         .await;
-    let _ = back;
     assert!(
         b.events.iter().all(|e| e.seq > seen),
         "only what was missed"
@@ -595,13 +593,11 @@ async fn sigterm_tells_clients_to_reconnect_and_the_game_survives_the_restart() 
         .await;
     let status = server.terminate();
     assert!(status.success(), "{status:?}");
-    let told = a
-        .until(|m| match m {
-            ServerMessage::Notice(Notice::Reconnect { .. }) => Some(()),
-            _ => None,
-        })
-        .await;
-    let _ = told;
+    a.until(|m| match m {
+        ServerMessage::Notice(Notice::Reconnect { .. }) => Some(()),
+        _ => None,
+    })
+    .await;
     let server = server.restart();
     let mut b2 = Client::connect_as(&server.url(), "Bình", Some(&b.token)).await;
     b2.seen = b.seen;

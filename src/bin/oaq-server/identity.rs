@@ -59,14 +59,14 @@ pub async fn sign_in(
     token: Option<&str>,
 ) -> Result<(PlayerInfo, String), SignInError> {
     let name = clean_name(name).map_err(SignInError::Name)?;
-    if let Some(token) = token.filter(|t| t.len() <= 128) {
-        if let Some(mut row) = store.player_by_token(&hash_token(token)).await? {
-            if row.info.name != name {
-                store.rename_player(&row.info.id, &name).await?;
-                row.info.name = name;
-            }
-            return Ok((row.info, token.to_owned()));
+    if let Some(token) = token.filter(|t| t.len() <= 128)
+        && let Some(mut row) = store.player_by_token(&hash_token(token)).await?
+    {
+        if row.info.name != name {
+            store.rename_player(&row.info.id, &name).await?;
+            row.info.name = name;
         }
+        return Ok((row.info, token.to_owned()));
     }
     let id = random_hex(8);
     let token = random_hex(16);

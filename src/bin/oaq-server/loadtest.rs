@@ -321,10 +321,10 @@ async fn play(
                             order = o;
                             playing = true;
                         }
-                        RoomEvent::Moved { mv, .. } => {
-                            if !matches!(mv.parse::<Move>().map(|m| pos.play(m)), Ok(Ok(_))) {
-                                break;
-                            }
+                        RoomEvent::Moved { mv, .. }
+                            if !matches!(mv.parse::<Move>().map(|m| pos.play(m)), Ok(Ok(_))) =>
+                        {
+                            break;
                         }
                         _ => {}
                     }
