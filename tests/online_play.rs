@@ -611,3 +611,20 @@ async fn sigterm_tells_clients_to_reconnect_and_the_game_survives_the_restart() 
     b2.event(|e| matches!(e, RoomEvent::Moved { ply: 1, .. }).then_some(()))
         .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_that_stops_answering_pings_is_dropped_and_its_seat_kept() {
+    let dir = TempDir::new("pings");
+    let server = ServerProcess::sqlite(&dir, &["--ping-secs", "0.2"]);
+    let (code, mut a, b) = two_players(&server, "basic", UNTIMED).await;
+    // b's client stops reading (so it never answers a ping), but keeps its socket open.
+    let silent = b;
+    a.event(|e| matches!(e, RoomEvent::Away { seat: 1, .. }).then_some(()))
+        .await;
+    // Its player comes back on a new connection into the same seat.
+    let mut b = Client::connect_as(&server.url(), "Bình", Some(&silent.token)).await;
+    assert_eq!(b.join(&code).await, Some(1));
+    a.event(|e| matches!(e, RoomEvent::Back { seat: 1, .. }).then_some(()))
+        .await;
+    drop(silent);
+}

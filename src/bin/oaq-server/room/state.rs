@@ -320,3 +320,98 @@ impl RoomState {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use o_an_quan::net::protocol::Untimed;
+    use o_an_quan::rules::presets;
+
+    fn player(id: &str) -> PlayerInfo {
+        PlayerInfo {
+            id: id.into(),
+            name: id.into(),
+            rating: 1500.0,
+            deviation: 350.0,
+            games: 0,
+        }
+    }
+
+    fn log(clock: ClockSpec) -> Vec<RoomEvent> {
+        vec![
+            RoomEvent::Opened {
+                code: "K7Q2MX".into(),
+                preset: "table-flip".into(),
+                rules: presets::get("table-flip").unwrap().rules,
+                clock,
+                first: First::Them,
+                public: false,
+                at_ms: 1_000,
+            },
+            RoomEvent::Seated {
+                seat: 0,
+                player: player("a"),
+            },
+            RoomEvent::Seated {
+                seat: 1,
+                player: player("b"),
+            },
+            RoomEvent::Started {
+                order: vec![1, 0],
+                clocks: Some(vec![60_000, 60_000]),
+                at_ms: 2_000,
+            },
+        ]
+    }
+
+    fn moved(ply: u32, mv: &str, seat: usize, clocks: [i64; 2], at_ms: i64) -> RoomEvent {
+        RoomEvent::Moved {
+            ply,
+            mv: mv.into(),
+            seat,
+            state: serde_json::Value::Null,
+            clocks: Some(clocks.to_vec()),
+            spent_ms: 0,
+            lag_ms: 0,
+            at_ms,
+        }
+    }
+
+    #[test]
+    fn the_log_folds_into_seats_turns_and_clocks() {
+        let timed = ClockSpec::Fischer {
+            base_ms: 60_000,
+            increment_ms: 0,
+        };
+        let mut events = log(timed);
+        let room = RoomState::from_log(&events).unwrap();
+        assert_eq!(room.mover(), Some(1), "order[0] = seat 1 moves first");
+        assert_eq!(room.clocks_at(7_000), Some(vec![60_000, 55_000]));
+        events.push(moved(0, "2+", 1, [60_000, 55_000], 7_000));
+        // The swap is seat 0's turn; after it seat 0 plays the side that opened, and the opener
+        // moves again, from the other side.
+        events.push(moved(1, "swap", 0, [58_000, 55_000], 9_000));
+        let room = RoomState::from_log(&events).unwrap();
+        assert!(room.pos.swapped());
+        assert_eq!(room.turn(), 2);
+        assert_eq!(room.mover(), Some(1));
+        assert_eq!(room.seat_of_side(0), 0);
+        // A restart at 100 s: the clocks stand as the last move left them and run from then.
+        events.push(RoomEvent::Resumed { at_ms: 100_000 });
+        let room = RoomState::from_log(&events).unwrap();
+        assert_eq!(room.clocks_at(100_500), Some(vec![58_000, 54_500]));
+    }
+
+    #[test]
+    fn a_log_that_breaks_the_rules_is_refused() {
+        let mut events = log(ClockSpec::Untimed(Untimed::Untimed));
+        events.push(moved(0, "2+", 0, [0, 0], 3_000));
+        let err = RoomState::from_log(&events).unwrap_err();
+        assert!(err.0.contains("out of turn"), "{}", err.0);
+        let mut events = log(ClockSpec::Untimed(Untimed::Untimed));
+        events.push(moved(0, "7+", 1, [0, 0], 3_000));
+        let err = RoomState::from_log(&events).unwrap_err();
+        assert!(err.0.contains("7+"), "the other side's pit: {}", err.0);
+        assert!(RoomState::from_log(&events[1..]).is_err(), "no `opened`");
+    }
+}
