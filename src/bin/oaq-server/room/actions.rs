@@ -329,12 +329,17 @@ impl Room {
     }
 
     pub(super) async fn on_timer(&mut self) {
+        // Whatever happens, not again for a second: a store that is down is not hammered.
+        self.retry_at = Some(tokio::time::Instant::now() + std::time::Duration::from_secs(1));
         let lease = match self.lease().await {
             Ok(l) => l,
             Err(_) => return,
         };
-        if let Err(Refusal::Store(e)) = self.on_timer_at(now_ms()).await {
-            tracing::warn!(room = %self.state.code, "ending on time: {e}");
+        match self.on_timer_at(now_ms()).await {
+            Err(Refusal::Store(e)) => {
+                tracing::warn!(room = %self.state.code, "ending on time: {e}");
+            }
+            _ => self.retry_at = None,
         }
         self.release(lease).await;
     }

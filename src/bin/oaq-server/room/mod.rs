@@ -115,6 +115,8 @@ pub struct Room {
     generation: u64,
     /// Whether this node keeps the room's clocks (its owner).
     owner: bool,
+    /// After a failed timed write: not before this.
+    retry_at: Option<Instant>,
 }
 
 /// Why a command could not be carried out.
@@ -148,6 +150,7 @@ impl Room {
             me: tx.downgrade(),
             generation,
             owner,
+            retry_at: None,
         };
         tokio::spawn(room.run());
         RoomHandle { tx, generation }
@@ -394,7 +397,8 @@ impl Room {
         }
         let at = actions::deadline_ms(&self.state, &self.server.settings)?;
         let wait = (at - now_ms()).max(0) as u64;
-        Some(Instant::now() + Duration::from_millis(wait))
+        let at = Instant::now() + Duration::from_millis(wait);
+        Some(self.retry_at.map_or(at, |r| at.max(r)))
     }
 }
 
