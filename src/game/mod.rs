@@ -2,46 +2,23 @@
 //! the frame, the move shown event by event, and around it the title screen, the menu, hints,
 //! undo, sound and the saved game. The rules state is a resource; the screen only ever shows it.
 
-mod actions;
-pub mod ai_turn;
-mod animation;
-mod art;
+// Lower folders never import higher ones: state ← board ← play ← platform ← screens.
 mod board;
-pub mod capture;
-mod hint;
-mod hud;
-pub mod input;
-pub mod layout;
-mod menu;
-mod off_frame;
-#[cfg(target_arch = "wasm32")]
-mod page;
-pub mod pebbles;
-pub mod persist;
-pub mod safe_area;
-mod sound;
+mod platform;
+mod play;
+mod screens;
 pub mod start;
 pub mod state;
-mod text;
-mod title;
-mod turn;
-mod ui;
-#[cfg(target_arch = "wasm32")]
-mod web_files;
+
+// The paths the tests and the binary use.
+pub use board::{layout, pebbles, safe_area};
+pub use platform::persist;
+pub use play::{ai_turn, capture, input};
 
 use bevy::prelude::*;
 
-pub use actions::Action;
-pub use state::{Game, Launch, Overlay, Phase, Prefs, Screen};
-
-/// The order of a frame's work: read input, think, show the move, then draw the rest.
-#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
-pub enum GameSet {
-    Input,
-    Think,
-    Animate,
-    Show,
-}
+pub use screens::actions::Action;
+pub use state::{Game, GameSet, Launch, Overlay, Phase, Prefs, Screen};
 
 /// Everything of the game but Bevy's own plugins: add it after `DefaultPlugins` (or, in tests,
 /// after the minimal set with `StatesPlugin`) and `TweeningPlugin`. `Prefs`, `Launch` and
@@ -70,28 +47,28 @@ pub fn plugin(app: &mut App) {
     // The screen first (art, where to draw, button sizes, the board), then the play, then
     // everything around it.
     app.add_plugins((
-        art::plugin,
-        safe_area::plugin,
-        ui::plugin,
-        pebbles::plugin,
-        board::plugin,
+        board::art::plugin,
+        board::safe_area::plugin,
+        screens::ui::plugin,
+        board::pebbles::plugin,
+        board::wood::plugin,
     ));
     app.add_plugins((
-        animation::plugin,
-        turn::plugin,
-        ai_turn::plugin,
-        input::plugin,
-        actions::plugin,
-        hud::plugin,
-        hint::plugin,
-        menu::plugin,
-        title::plugin,
-        persist::plugin,
-        sound::plugin,
-        capture::plugin,
+        play::animation::plugin,
+        play::turn::plugin,
+        play::ai_turn::plugin,
+        play::input::plugin,
+        screens::actions::plugin,
+        screens::hud::plugin,
+        play::hint::plugin,
+        screens::menu::plugin,
+        screens::title::plugin,
+        platform::persist::plugin,
+        play::sound::plugin,
+        play::capture::plugin,
     ));
     #[cfg(target_arch = "wasm32")]
-    app.add_plugins((page::plugin, web_files::plugin));
+    app.add_plugins((platform::page::plugin, platform::web_files::plugin));
     app.add_systems(Startup, |mut commands: Commands| {
         commands.trigger(state::NewGame)
     });

@@ -27,7 +27,7 @@ impl Start {
             .zip(Storage::data())
             .map(|(config, data)| Files { config, data });
         let (settings, warning) = match &files {
-            Some(files) => super::persist::load_settings(&files.config),
+            Some(files) => super::platform::persist::load_settings(&files.config),
             None => (Settings::first_start(), None),
         };
         Start {

@@ -1,9 +1,11 @@
 //! The match in progress as a resource, the player's settings, and the phase of the turn.
 
+use std::collections::VecDeque;
+
 use bevy::prelude::*;
 
 use crate::ai::Level;
-use crate::rules::{Event, Position};
+use crate::rules::{Event, Move, Position};
 use crate::session::{History, Lang, Seat, Settings, Storage};
 
 /// The match the board shows. Only `turn` changes it, through the rules.
@@ -180,7 +182,7 @@ pub enum Note {
     /// Whose turn it is.
     Turn,
     /// The hint for the side to move.
-    Hint(super::hint::Advice),
+    Hint(Advice),
     /// The hint is being worked out.
     HintThinking,
     /// A table string with its arguments, already formatted for both languages.
@@ -192,3 +194,28 @@ impl Message {
         self.0 = vec![note];
     }
 }
+
+/// The order of a frame's work: read input, think, show the move, then draw the rest.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub enum GameSet {
+    Input,
+    Think,
+    Animate,
+    Show,
+}
+
+/// The engine's advice: a move and the final margin it expects for the side to move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Advice {
+    pub mv: Move,
+    /// Points ahead at the end (negative: behind), for the side to move.
+    pub margin: f32,
+}
+
+/// The board holds a new position without a move to show: snap to it.
+#[derive(Event, Debug, Clone, Copy)]
+pub struct Settled;
+
+/// Moves of an imported game still to be played on the board, one after another.
+#[derive(Resource, Default, Debug)]
+pub struct Replay(pub VecDeque<Move>);

@@ -57,11 +57,17 @@ impl SafeArea {
     }
 }
 
-pub(super) fn plugin(app: &mut App) {
+pub(in crate::game) fn plugin(app: &mut App) {
     app.init_resource::<SafeArea>();
     #[cfg(any(target_os = "android", target_os = "ios"))]
-    app.add_systems(PreUpdate, read_native.in_set(super::GameSet::Input));
-    app.add_systems(Update, fit_viewport.in_set(super::GameSet::Input));
+    app.add_systems(
+        PreUpdate,
+        read_native.in_set(crate::game::state::GameSet::Input),
+    );
+    app.add_systems(
+        Update,
+        fit_viewport.in_set(crate::game::state::GameSet::Input),
+    );
 }
 
 /// The camera draws inside the safe area; `bevy_ui` lays the bar out in the camera's viewport

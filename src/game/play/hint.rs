@@ -7,11 +7,13 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 
-use super::art::{Art, PLAYER_COLOURS};
-use super::layout::{Layout, Side};
-use super::off_frame::{FRAME_SHARE, Job};
-use super::state::{Game, Launch, Message, MovePlayed, NewGame, Note, Phase, TimeTravel};
 use crate::ai::{Limits, Report, Search, Weights};
+use crate::game::board::art::{Art, PLAYER_COLOURS};
+use crate::game::board::layout::{Layout, Side};
+use crate::game::play::off_frame::{FRAME_SHARE, Job};
+use crate::game::state::{
+    Advice, Game, Launch, Message, MovePlayed, NewGame, Note, Phase, TimeTravel,
+};
 use crate::rules::{Move, geometry};
 use crate::session::Lang;
 
@@ -21,14 +23,6 @@ const HINT_TIME: Duration = Duration::from_millis(1200);
 /// Ask for a hint for the side to move.
 #[derive(Event, Debug, Clone, Copy)]
 pub struct AskHint;
-
-/// The engine's advice: a move and the final margin it expects for the side to move.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Advice {
-    pub mv: Move,
-    /// Points ahead at the end (negative: behind), for the side to move.
-    pub margin: f32,
-}
 
 impl Advice {
     fn from_report(report: &Report) -> Advice {
@@ -83,12 +77,12 @@ struct HintTask {
 #[derive(Component)]
 struct HintMark;
 
-pub(super) fn plugin(app: &mut App) {
+pub(in crate::game) fn plugin(app: &mut App) {
     app.add_observer(ask)
         .add_observer(forget::<NewGame>)
         .add_observer(forget::<TimeTravel>)
         .add_observer(forget::<MovePlayed>);
-    app.add_systems(Update, poll.in_set(super::GameSet::Think));
+    app.add_systems(Update, poll.in_set(crate::game::state::GameSet::Think));
 }
 
 fn ask(
@@ -142,11 +136,14 @@ fn poll(
             let pit = usize::from(pit);
             let owner = geometry::owner(pit);
             let colour = PLAYER_COLOURS[owner];
-            commands.spawn((HintMark, super::ai_turn::pit_mark(&layout, pit, colour)));
+            commands.spawn((
+                HintMark,
+                crate::game::play::ai_turn::pit_mark(&layout, pit, colour),
+            ));
             let side = layout.side_for(owner, dir);
             commands.spawn((
                 HintMark,
-                super::ai_turn::arrow_mark(&art, &layout, pit, side, colour),
+                crate::game::play::ai_turn::arrow_mark(&art, &layout, pit, side, colour),
             ));
         }
         message.set(Note::Hint(advice));

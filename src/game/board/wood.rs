@@ -4,12 +4,12 @@
 use bevy::camera::ScalingMode;
 use bevy::prelude::*;
 
-use super::art::{Art, INK, PLAYER_COLOURS, WOOD};
-use super::layout::Layout;
-use super::pebbles::Places;
-use super::safe_area::SafeArea;
-use super::state::{Game, Phase, Prefs};
-use super::text;
+use crate::game::board::art::{Art, INK, PLAYER_COLOURS, WOOD};
+use crate::game::board::layout::Layout;
+use crate::game::board::pebbles::Places;
+use crate::game::board::safe_area::SafeArea;
+use crate::game::board::text;
+use crate::game::state::{Game, Phase, Prefs};
 use crate::rules::geometry;
 use crate::session::ScoreView;
 
@@ -29,7 +29,7 @@ pub struct StoreLabel(pub usize);
 #[derive(Component)]
 struct BoardPart;
 
-pub(super) fn plugin(app: &mut App) {
+pub(in crate::game) fn plugin(app: &mut App) {
     app.init_resource::<Layout>();
     app.add_systems(Startup, spawn_camera);
     app.add_systems(
@@ -39,7 +39,7 @@ pub(super) fn plugin(app: &mut App) {
             fit_camera.run_if(resource_changed::<Layout>),
         )
             .chain()
-            .in_set(super::GameSet::Input),
+            .in_set(crate::game::state::GameSet::Input),
     );
     // Labels and glows change only when the stones, the game, the settings or the phase do.
     let stones_or_game = resource_changed::<Places>
@@ -58,7 +58,7 @@ pub(super) fn plugin(app: &mut App) {
             ),
         )
             .chain()
-            .in_set(super::GameSet::Show),
+            .in_set(crate::game::state::GameSet::Show),
     );
 }
 

@@ -4,8 +4,8 @@
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 
-use super::actions::Action;
-use super::art::{Art, INK};
+use crate::game::board::art::{Art, INK};
+use crate::game::screens::actions::Action;
 
 /// The colour of a button at rest, and under the pointer.
 pub const BUTTON: Color = Color::srgba(0.15, 0.09, 0.05, 0.88);
@@ -27,8 +27,11 @@ pub struct TouchTarget {
     square: bool,
 }
 
-pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Update, size_touch_targets.in_set(super::GameSet::Show));
+pub(in crate::game) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        size_touch_targets.in_set(crate::game::state::GameSet::Show),
+    );
 }
 
 /// How tall a button is in a window of `size` logical pixels.

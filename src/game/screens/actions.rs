@@ -3,14 +3,14 @@
 
 use bevy::prelude::*;
 
-use super::hint::AskHint;
-use super::persist::{Export, SavedGame};
-use super::sound::Sfx;
-use super::state::{
+use crate::ai::Level;
+use crate::game::platform::persist::{Export, SavedGame};
+use crate::game::play::hint::AskHint;
+use crate::game::play::sound::Sfx;
+use crate::game::state::{
     Game, LoadGame, Message, NewGame, Note, Overlay, Phase, PlayMove, Prefs, Screen, Skip,
     TimeTravel,
 };
-use crate::ai::Level;
 use crate::rules::Move;
 use crate::session::{Lang, Mode, ScoreView, Speed};
 
@@ -71,12 +71,13 @@ impl MatchChoice {
     }
 }
 
-pub(super) fn plugin(app: &mut App) {
+pub(in crate::game) fn plugin(app: &mut App) {
     app.init_resource::<MovesShown>()
         .init_resource::<MatchChoice>();
     app.add_systems(
         Update,
-        (press, super::ui::hover, shortcuts).in_set(super::GameSet::Input),
+        (press, crate::game::screens::ui::hover, shortcuts)
+            .in_set(crate::game::state::GameSet::Input),
     );
 }
 
@@ -136,7 +137,7 @@ struct Ctx<'w> {
     saved: ResMut<'w, SavedGame>,
     moves_shown: ResMut<'w, MovesShown>,
     choice: ResMut<'w, MatchChoice>,
-    selection: ResMut<'w, super::input::Selection>,
+    selection: ResMut<'w, crate::game::play::input::Selection>,
     message: ResMut<'w, Message>,
 }
 
@@ -213,7 +214,7 @@ impl Ctx<'_> {
             Action::ImportHow => {
                 // The browser has a file picker; a desktop window takes a dropped file.
                 #[cfg(target_arch = "wasm32")]
-                if let Err(e) = super::web_files::pick_file() {
+                if let Err(e) = crate::game::platform::web_files::pick_file() {
                     self.message.set(Note::text("error.import", &[("why", &e)]));
                 }
                 #[cfg(not(target_arch = "wasm32"))]

@@ -4,15 +4,15 @@
 
 use bevy::prelude::*;
 
-use super::animation::Script;
-use super::art::Art;
-use super::layout::Layout;
-use super::pebbles::{self, Places};
-use super::state::{
+use crate::game::board::art::Art;
+use crate::game::board::layout::Layout;
+use crate::game::board::pebbles::{self, Places};
+use crate::game::board::text;
+use crate::game::play::animation::Script;
+use crate::game::state::{
     Game, Launch, LoadGame, Message, MovePlayed, MoveShown, NewGame, Note, Phase, PlayMove, Prefs,
-    Skip, TimeTravel,
+    Settled, Skip, TimeTravel,
 };
-use super::text;
 use crate::rules::Event;
 
 /// Stones each player swept from their row at the end, for the final count: what the last
@@ -36,7 +36,7 @@ pub fn swept(game: &Game) -> [u32; 3] {
     swept
 }
 
-pub(super) fn plugin(app: &mut App) {
+pub(in crate::game) fn plugin(app: &mut App) {
     app.init_resource::<Phase>()
         .init_resource::<Message>()
         .add_observer(new_game)
@@ -49,7 +49,7 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         follow_the_board
             .run_if(resource_changed::<Layout>)
-            .in_set(super::GameSet::Input),
+            .in_set(crate::game::state::GameSet::Input),
     );
 }
 
@@ -107,10 +107,6 @@ fn time_travel(
         commands.trigger(Settled);
     }
 }
-
-/// The board holds a new position without a move to show: snap to it.
-#[derive(Event, Debug, Clone, Copy)]
-pub struct Settled;
 
 fn settle(
     _: On<Settled>,

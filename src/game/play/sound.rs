@@ -10,7 +10,7 @@ use bevy::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
-use super::state::{Game, MovePlayed, Prefs};
+use crate::game::state::{Game, MovePlayed, Prefs};
 use crate::rules::Event;
 
 /// A sound to play now.
@@ -62,7 +62,7 @@ struct Variation(SmallRng);
 
 const RATE: u32 = 22_050;
 
-pub(super) fn plugin(app: &mut App) {
+pub(in crate::game) fn plugin(app: &mut App) {
     // Headless tests run without Bevy's audio: then there is nothing to play.
     if !app.is_plugin_added::<AudioPlugin>() {
         return;

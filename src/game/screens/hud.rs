@@ -4,14 +4,14 @@
 
 use bevy::prelude::*;
 
-use super::actions::{Action, MovesShown};
-use super::ai_turn::Thinking;
-use super::art::{Art, INK, PLAYER_COLOURS};
-use super::layout::{Layout, Side};
-use super::state::{Game, Message, Note, Phase, Prefs, Screen};
-use super::text;
-use super::turn;
-use super::ui::{self, BUTTON, BUTTON_OFF, bold, button, panel, row};
+use crate::game::board::art::{Art, INK, PLAYER_COLOURS};
+use crate::game::board::layout::{Layout, Side};
+use crate::game::board::text;
+use crate::game::play::ai_turn::Thinking;
+use crate::game::play::turn;
+use crate::game::screens::actions::{Action, MovesShown};
+use crate::game::screens::ui::{self, BUTTON, BUTTON_OFF, bold, button, panel, row};
+use crate::game::state::{Game, Message, Note, Phase, Prefs, Screen};
 use crate::rules::{Move, geometry};
 use crate::session::Lang;
 
@@ -31,11 +31,14 @@ struct MoveListRoot;
 #[derive(Component)]
 struct FlipButton;
 
-pub(super) fn plugin(app: &mut App) {
+pub(in crate::game) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_board_texts);
     app.add_systems(OnEnter(Screen::Playing), spawn_bar);
     // The message line speaks on the title screen too (a saved game that could not be read).
-    app.add_systems(Update, place_message.in_set(super::GameSet::Show));
+    app.add_systems(
+        Update,
+        place_message.in_set(crate::game::state::GameSet::Show),
+    );
     app.add_systems(
         Update,
         show_message
@@ -46,7 +49,7 @@ pub(super) fn plugin(app: &mut App) {
                     .or_eager(resource_changed::<Layout>)
                     .or_eager(state_changed::<Screen>),
             )
-            .in_set(super::GameSet::Show),
+            .in_set(crate::game::state::GameSet::Show),
     );
     let game_or_phase = resource_changed::<Game>.or_eager(resource_changed::<Phase>);
     app.add_systems(
@@ -63,7 +66,7 @@ pub(super) fn plugin(app: &mut App) {
             ),
         )
             .run_if(in_state(Screen::Playing))
-            .in_set(super::GameSet::Show),
+            .in_set(crate::game::state::GameSet::Show),
     );
 }
 

@@ -9,8 +9,8 @@ use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use web_time::Instant;
 
-use super::ai_turn::Thinking;
-use super::state::{Game, MoveShown, Overlay, Phase};
+use crate::game::play::ai_turn::Thinking;
+use crate::game::state::{Game, MoveShown, Overlay, Phase};
 
 /// What to capture, from the command line.
 #[derive(Resource, Clone, Debug)]
@@ -36,7 +36,7 @@ struct Progress {
     frame: u32,
 }
 
-pub(super) fn plugin(app: &mut App) {
+pub(in crate::game) fn plugin(app: &mut App) {
     app.init_resource::<Progress>();
     app.add_observer(|_: On<MoveShown>, mut progress: ResMut<Progress>| progress.moves += 1);
     app.add_systems(

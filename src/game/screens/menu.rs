@@ -5,10 +5,10 @@
 
 use bevy::prelude::*;
 
-use super::actions::{Action, level_label};
-use super::art::Art;
-use super::state::{Game, Overlay, Prefs};
-use super::ui::{self, bold, button, panel, row, small_button, text};
+use crate::game::board::art::Art;
+use crate::game::screens::actions::{Action, level_label};
+use crate::game::screens::ui::{self, bold, button, panel, row, small_button, text};
+use crate::game::state::{Game, Overlay, Prefs};
 use crate::rules::{MandarinStart, Refill};
 use crate::session::Lang;
 
@@ -16,14 +16,14 @@ use crate::session::Lang;
 #[derive(Component)]
 struct PanelRoot;
 
-pub(super) fn plugin(app: &mut App) {
+pub(in crate::game) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
             pause_behind_panels.run_if(state_changed::<Overlay>),
             build.run_if(state_changed::<Overlay>.or_eager(resource_changed::<Prefs>)),
         )
-            .in_set(super::GameSet::Show),
+            .in_set(crate::game::state::GameSet::Show),
     );
 }
 

@@ -10,14 +10,14 @@ use web_sys::wasm_bindgen::closure::Closure;
 use web_sys::wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, BlobPropertyBag, Event, FileReader, HtmlAnchorElement, HtmlInputElement, Url};
 
-use super::persist::Import;
+use crate::game::platform::persist::Import;
 
 thread_local! {
     /// A file the player picked, read and waiting for the next frame.
     static PICKED: RefCell<Option<Import>> = const { RefCell::new(None) };
 }
 
-pub(super) fn plugin(app: &mut App) {
+pub(in crate::game) fn plugin(app: &mut App) {
     app.add_systems(Update, hand_over_picked_file);
 }
 

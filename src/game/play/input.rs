@@ -4,11 +4,11 @@
 
 use bevy::prelude::*;
 
-use super::ai_turn::arrow_transform;
-use super::art::{Art, INK};
-use super::layout::{ARROW, Layout, Side};
-use super::persist::Replay;
-use super::state::{Game, Overlay, Phase, PlayMove, Screen, Skip};
+use crate::game::board::art::{Art, INK};
+use crate::game::board::layout::{ARROW, Layout, Side};
+use crate::game::play::ai_turn::arrow_transform;
+use crate::game::state::Replay;
+use crate::game::state::{Game, Overlay, Phase, PlayMove, Screen, Skip};
 use crate::rules::{Direction, Move};
 
 /// The pit picked by the player, waiting for a direction.
@@ -26,7 +26,7 @@ pub struct Arrow(pub Side);
 /// How far a drag must go, in world units, to sow.
 const DRAG_THRESHOLD: f32 = 40.0;
 
-pub(super) fn plugin(app: &mut App) {
+pub(in crate::game) fn plugin(app: &mut App) {
     app.init_resource::<Selection>().init_resource::<Drag>();
     app.add_systems(Startup, spawn_arrows);
     app.add_systems(
@@ -34,13 +34,13 @@ pub(super) fn plugin(app: &mut App) {
         (pointer, keyboard)
             .run_if(in_state(Screen::Playing).and_eager(in_state(Overlay::None)))
             .run_if(|replay: Res<Replay>| replay.0.is_empty())
-            .in_set(super::GameSet::Input),
+            .in_set(crate::game::state::GameSet::Input),
     );
     app.add_systems(
         Update,
         (clear_when_not_waiting, place_arrows)
             .chain()
-            .in_set(super::GameSet::Show),
+            .in_set(crate::game::state::GameSet::Show),
     );
 }
 

@@ -3,8 +3,8 @@
 
 use std::fmt::Display;
 
-use super::layout::Layout;
-use super::state::{Game, Note};
+use crate::game::board::layout::Layout;
+use crate::game::state::{Game, Note};
 use crate::rules::{EndReason, Event, Position, TurnEnd};
 use crate::session::{Lang, Seat};
 

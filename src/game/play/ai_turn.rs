@@ -9,12 +9,14 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 
-use super::art::{Art, PLAYER_COLOURS};
-use super::layout::{ARROW, Layout, Side};
-use super::off_frame::{FRAME_SHARE, Job};
-use super::persist::Replay;
-use super::state::{Game, Launch, LoadGame, NewGame, Phase, PlayMove, Prefs, Screen, TimeTravel};
 use crate::ai::{Decision, Thinker};
+use crate::game::board::art::{Art, PLAYER_COLOURS};
+use crate::game::board::layout::{ARROW, Layout, Side};
+use crate::game::play::off_frame::{FRAME_SHARE, Job};
+use crate::game::state::Replay;
+use crate::game::state::{
+    Game, Launch, LoadGame, NewGame, Phase, PlayMove, Prefs, Screen, TimeTravel,
+};
 use crate::rules::{Move, geometry};
 
 /// A computer move being thought out, for the game of generation `generation`.
@@ -44,7 +46,7 @@ pub struct Chosen {
 #[derive(Component)]
 struct ChosenMark;
 
-pub(super) fn plugin(app: &mut App) {
+pub(in crate::game) fn plugin(app: &mut App) {
     app.init_resource::<Chosen>();
     app.add_systems(
         Update,
@@ -56,13 +58,13 @@ pub(super) fn plugin(app: &mut App) {
             play_chosen,
         )
             .chain()
-            .in_set(super::GameSet::Think),
+            .in_set(crate::game::state::GameSet::Think),
     );
     app.add_systems(
         Update,
         follow_the_board
             .run_if(resource_changed::<Layout>)
-            .in_set(super::GameSet::Show),
+            .in_set(crate::game::state::GameSet::Show),
     );
     app.add_observer(forget::<NewGame>)
         .add_observer(forget::<LoadGame>)

@@ -5,8 +5,8 @@
 use bevy::prelude::*;
 use bevy_tweening::TweenAnim;
 
-use super::art::{Art, PEBBLE_SHADES};
-use super::layout::Layout;
+use crate::game::board::art::{Art, PEBBLE_SHADES};
+use crate::game::board::layout::Layout;
 use crate::rules::Position;
 use crate::rules::geometry;
 
@@ -41,7 +41,7 @@ impl Places {
     }
 }
 
-pub(super) fn plugin(app: &mut App) {
+pub(in crate::game) fn plugin(app: &mut App) {
     app.init_resource::<Places>();
 }
 

@@ -6,11 +6,11 @@
 
 use bevy::prelude::*;
 
-use super::input::Selection;
-use super::persist::SavedGame;
-use super::state::{Game, Overlay, Phase, Screen};
+use crate::game::platform::persist::SavedGame;
+use crate::game::play::input::Selection;
+use crate::game::state::{Game, Overlay, Phase, Screen};
 
-pub(super) fn plugin(app: &mut App) {
+pub(in crate::game) fn plugin(app: &mut App) {
     app.add_systems(
         Last,
         publish.run_if(

@@ -8,21 +8,16 @@ use std::path::Path;
 use bevy::prelude::*;
 use bevy::window::FileDragAndDrop;
 
-use super::state::{
+use crate::game::state::{
     Files, Game, Launch, LoadGame, Message, MovePlayed, NewGame, Note, Phase, PlayMove, Prefs,
-    Screen, TimeTravel,
+    Replay, Screen, Settled, TimeTravel,
 };
-use super::turn::Settled;
 use crate::rules::Move;
 use crate::session::{History, Record, SAVED_GAME, SETTINGS, Settings, Storage};
 
 /// The unfinished game found at start, offered on the title screen.
 #[derive(Resource, Default)]
 pub struct SavedGame(pub Option<History>);
-
-/// Moves of an imported game still to be played on the board, one after another.
-#[derive(Resource, Default, Debug)]
-pub struct Replay(pub VecDeque<Move>);
 
 /// Import a game from a RON record: its text, or why the file could not be read.
 #[derive(Event, Debug, Clone)]
@@ -32,7 +27,7 @@ pub struct Import(pub Result<String, String>);
 #[derive(Event, Debug, Clone, Copy)]
 pub struct Export;
 
-pub(super) fn plugin(app: &mut App) {
+pub(in crate::game) fn plugin(app: &mut App) {
     app.init_resource::<SavedGame>().init_resource::<Replay>();
     // The window plugin registers dropped files; without a window (tests) none ever come.
     app.add_message::<FileDragAndDrop>();
@@ -43,7 +38,7 @@ pub(super) fn plugin(app: &mut App) {
         (
             save_settings.run_if(resource_changed::<Prefs>),
             dropped_files,
-            play_replay.in_set(super::GameSet::Think),
+            play_replay.in_set(crate::game::state::GameSet::Think),
         ),
     );
     app.add_observer(save_after::<MovePlayed>)
@@ -168,7 +163,7 @@ fn export(_: On<Export>, game: Res<Game>, files: Option<Res<Files>>, mut message
 /// In the browser an exported game is a download, where the player keeps their files.
 #[cfg(target_arch = "wasm32")]
 fn keep_export(_: &Files, name: &str, text: &str) -> Result<Note, String> {
-    super::web_files::download(name, text)?;
+    crate::game::platform::web_files::download(name, text)?;
     Ok(Note::text("menu.downloaded", &[("file", &name)]))
 }
 

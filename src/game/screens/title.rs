@@ -3,17 +3,17 @@
 
 use bevy::prelude::*;
 
-use super::actions::Action;
-use super::art::Art;
-use super::persist::SavedGame;
-use super::state::{Overlay, Prefs, Screen};
-use super::ui::{self, bold, button, panel, row, text};
+use crate::game::board::art::Art;
+use crate::game::platform::persist::SavedGame;
+use crate::game::screens::actions::Action;
+use crate::game::screens::ui::{self, bold, button, panel, row, text};
+use crate::game::state::{Overlay, Prefs, Screen};
 use crate::session::Lang;
 
 #[derive(Component)]
 struct TitleRoot;
 
-pub(super) fn plugin(app: &mut App) {
+pub(in crate::game) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         build
@@ -24,7 +24,7 @@ pub(super) fn plugin(app: &mut App) {
                     .or_eager(resource_changed::<SavedGame>)
                     .or_eager(state_changed::<Overlay>),
             )
-            .in_set(super::GameSet::Show),
+            .in_set(crate::game::state::GameSet::Show),
     );
 }
 

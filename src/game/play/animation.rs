@@ -10,12 +10,12 @@ use bevy::prelude::*;
 use bevy_tweening::lens::TransformPositionLens;
 use bevy_tweening::{Tween, TweenAnim};
 
-use super::art::Art;
-use super::layout::Layout;
-use super::pebbles::{self, Places};
-use super::sound::Sfx;
-use super::state::{Game, Message, MoveShown, Note, Phase, Prefs, Skip};
-use super::text;
+use crate::game::board::art::Art;
+use crate::game::board::layout::Layout;
+use crate::game::board::pebbles::{self, Places};
+use crate::game::board::text;
+use crate::game::play::sound::Sfx;
+use crate::game::state::{Game, Message, MoveShown, Note, Phase, Prefs, Skip};
 use crate::rules::{Event, geometry};
 
 /// The events of the move being shown, and when the next one starts.
@@ -35,9 +35,12 @@ impl Script {
     }
 }
 
-pub(super) fn plugin(app: &mut App) {
+pub(in crate::game) fn plugin(app: &mut App) {
     app.init_resource::<Script>();
-    app.add_systems(Update, play_script.in_set(super::GameSet::Animate));
+    app.add_systems(
+        Update,
+        play_script.in_set(crate::game::state::GameSet::Animate),
+    );
     app.add_observer(skip);
 }
 

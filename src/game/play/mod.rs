@@ -1,0 +1,11 @@
+//! The move pipeline: input → the turn (rules `play`) → the animation of its events, with the
+//! sounds they make, and the thinking done off the frame (the computer's turns, the hint).
+
+pub mod ai_turn;
+pub mod animation;
+pub mod capture;
+pub mod hint;
+pub mod input;
+pub mod off_frame;
+pub mod sound;
+pub mod turn;

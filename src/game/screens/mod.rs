@@ -1,0 +1,8 @@
+//! Around the board: the title screen, the menu, the bar and message line, the actions their
+//! buttons and keys share, and the UI helpers they are built from.
+
+pub mod actions;
+pub mod hud;
+pub mod menu;
+pub mod title;
+pub mod ui;
