@@ -187,6 +187,14 @@ impl ClockSpec {
         Ok(())
     }
 
+    /// Every seat's clock when a game of `seats` starts (`None`: untimed).
+    pub fn starting_clocks(&self, seats: usize) -> Option<Vec<i64>> {
+        match *self {
+            ClockSpec::Untimed(_) => None,
+            ClockSpec::Fischer { base_ms, .. } => Some(vec![base_ms as i64; seats]),
+        }
+    }
+
     /// `3+2`-style text for lists: minutes and seconds of increment.
     pub fn label(&self) -> String {
         match *self {

@@ -26,15 +26,25 @@ impl Bucket {
         }
     }
 
+    /// Whether a token is there now (refilled, none taken).
+    pub fn has_token(&mut self) -> bool {
+        self.refill(Instant::now());
+        self.tokens >= 1.0
+    }
+
+    fn refill(&mut self, now: Instant) {
+        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + elapsed * self.rate).min(self.burst);
+    }
+
     /// Take a token if there is one.
     pub fn take(&mut self) -> bool {
         self.take_at(Instant::now())
     }
 
     fn take_at(&mut self, now: Instant) -> bool {
-        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
-        self.last = now;
-        self.tokens = (self.tokens + elapsed * self.rate).min(self.burst);
+        self.refill(now);
         if self.tokens >= 1.0 {
             self.tokens -= 1.0;
             true
@@ -68,7 +78,7 @@ impl MissLimiter {
         let bucket = buckets
             .entry(addr)
             .or_insert_with(|| Bucket::new(self.per_minute / 60.0, self.per_minute));
-        bucket.tokens >= 1.0 || bucket.clone().take()
+        bucket.has_token()
     }
 
     /// Count a miss against `addr`.

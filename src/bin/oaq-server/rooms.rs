@@ -55,10 +55,7 @@ pub async fn open_room(
         if players.len() == players_n {
             events.push(RoomEvent::Started {
                 order: (0..players_n).collect(),
-                clocks: match clock {
-                    ClockSpec::Untimed(_) => None,
-                    ClockSpec::Fischer { base_ms, .. } => Some(vec![base_ms as i64; players_n]),
-                },
+                clocks: clock.starting_clocks(players_n),
                 at_ms: now_ms(),
             });
         }

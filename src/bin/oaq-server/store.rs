@@ -111,6 +111,9 @@ struct LogWrite {
     done: oneshot::Sender<StoreResult<()>>,
 }
 
+const INSERT_EVENT: &str =
+    "INSERT INTO room_events (code, seq, body, at_ms) VALUES ($1, $2, $3, $4)";
+
 /// Events written in one transaction at most.
 const GROUP: usize = 128;
 
@@ -146,7 +149,7 @@ async fn write_group(pool: &AnyPool, batch: &[LogWrite]) -> StoreResult<()> {
     let mut conn = pool.acquire().await?;
     let mut tx = conn.begin().await?;
     for w in batch {
-        sqlx::query("INSERT INTO room_events (code, seq, body, at_ms) VALUES ($1, $2, $3, $4)")
+        sqlx::query(INSERT_EVENT)
             .bind(w.code.as_str())
             .bind(w.seq)
             .bind(w.body.as_str())
@@ -165,7 +168,7 @@ async fn insert_event(
     body: &str,
     at_ms: i64,
 ) -> StoreResult<()> {
-    sqlx::query("INSERT INTO room_events (code, seq, body, at_ms) VALUES ($1, $2, $3, $4)")
+    sqlx::query(INSERT_EVENT)
         .bind(code)
         .bind(seq)
         .bind(body)
@@ -387,7 +390,7 @@ impl Store {
         }
         let mut conn = self.pool.acquire().await?;
         let mut tx = conn.begin().await?;
-        sqlx::query("INSERT INTO room_events (code, seq, body, at_ms) VALUES ($1, $2, $3, $4)")
+        sqlx::query(INSERT_EVENT)
             .bind(code)
             .bind(seq as i64)
             .bind(body)

@@ -2,8 +2,7 @@
 //! nothing), then writes what follows from it.
 
 use o_an_quan::net::protocol::{
-    ClockSpec, EndCause, ErrorCode, First, GameResult, Notice, RatingChange, RoomEvent,
-    ServerMessage,
+    EndCause, ErrorCode, First, GameResult, Notice, RatingChange, RoomEvent, ServerMessage,
 };
 use o_an_quan::rules::Move;
 use o_an_quan::state_json;
@@ -115,13 +114,9 @@ impl Room {
             First::Them => order.rotate_left(1),
             First::Random => order.shuffle(&mut rand::rng()),
         }
-        let clocks = match self.state.clock_spec {
-            ClockSpec::Untimed(_) => None,
-            ClockSpec::Fischer { base_ms, .. } => Some(vec![base_ms as i64; n]),
-        };
         self.commit(RoomEvent::Started {
             order,
-            clocks,
+            clocks: self.state.clock_spec.starting_clocks(n),
             at_ms: now_ms(),
         })
         .await?;
