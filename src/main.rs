@@ -57,6 +57,9 @@ struct Options {
     /// Open this panel just before the screenshot.
     #[arg(long, value_enum)]
     panel: Option<PanelArg>,
+    /// The online server, ws://HOST:PORT/ws or wss://… (saved with the settings).
+    #[arg(long)]
+    server: Option<String>,
     /// Window size, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x720")]
     size: String,
@@ -127,6 +130,15 @@ fn main() -> AppExit {
     }
     if let Some(level) = options.level {
         settings.level = level.level;
+    }
+    if let Some(server) = options.server {
+        if !(server.starts_with("ws://") || server.starts_with("wss://")) {
+            eprintln!(
+                "o-an-quan: --server wants a ws:// or wss:// address, like ws://127.0.0.1:8080/ws"
+            );
+            return AppExit::from_code(2);
+        }
+        settings.server = server;
     }
     if options.computer_first {
         settings.human_first = false;

@@ -3,18 +3,18 @@
 
 #![cfg(feature = "gui")]
 
+mod headless;
+
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy::state::app::StatesPlugin;
-use bevy::time::TimeUpdateStrategy;
+use headless::{app_with, assert_sprites_match, phase, pos};
 use o_an_quan::ai::Level;
 use o_an_quan::game::ai_turn::Mark;
 use o_an_quan::game::layout::Layout;
-use o_an_quan::game::pebbles::{MandarinStone, Pebble, Places};
 use o_an_quan::game::persist::{Export, Import};
 use o_an_quan::game::state::{Files, Message, NewGame, Note, PlayMove, TimeTravel};
-use o_an_quan::game::{self, Action, Game, Launch, Overlay, Phase, Prefs};
+use o_an_quan::game::{Action, Game, Launch, Overlay, Phase, Prefs};
 use o_an_quan::rules::{Move, Position, presets};
 use o_an_quan::session::{Lang, Mode, Record, SAVED_GAME, Settings, Speed, Storage};
 
@@ -28,91 +28,6 @@ fn on_the_board() -> Launch {
     Launch {
         skip_title: true,
         ..Launch::default()
-    }
-}
-
-fn app_with(settings: Settings, launch: Launch, files: Option<Files>) -> App {
-    let mut app = App::new();
-    app.add_plugins((
-        MinimalPlugins,
-        StatesPlugin,
-        AssetPlugin::default(),
-        ImagePlugin::default(),
-    ));
-    // Input resources without the plugin that refreshes them: the tests press keys themselves.
-    app.init_resource::<ButtonInput<KeyCode>>()
-        .init_resource::<ButtonInput<MouseButton>>()
-        .init_resource::<Touches>();
-    app.add_plugins(bevy_tweening::TweeningPlugin);
-    app.init_asset::<Font>();
-    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
-        16,
-    )));
-    app.insert_resource(Prefs(settings));
-    app.insert_resource(launch);
-    if let Some(files) = files {
-        app.insert_resource(files);
-    }
-    app.add_plugins(game::plugin);
-    app.update();
-    app
-}
-
-fn pos(app: &App) -> Position {
-    *app.world().resource::<Game>().pos()
-}
-
-fn phase(app: &App) -> Phase {
-    *app.world().resource::<Phase>()
-}
-
-/// The stones on screen are exactly the rules state's, each inside its pit.
-fn assert_sprites_match(app: &mut App) {
-    let pos = pos(app);
-    let places = app.world().resource::<Places>();
-    for (i, &stones) in pos.pits().iter().enumerate() {
-        assert_eq!(
-            places.pits[i].len(),
-            usize::from(stones),
-            "pit {i} at ply {}",
-            pos.ply()
-        );
-    }
-    let pits: Vec<Vec<Entity>> = places.pits.clone();
-    let layout = *app.world().resource::<Layout>();
-    let players = pos.players();
-    assert_eq!(layout.players(), players, "the board has a row per player");
-    let expected_small: usize = pos.pits().iter().map(|&n| usize::from(n)).sum::<usize>()
-        + (0..players)
-            .map(|p| pos.store(p).stones.max(0) as usize)
-            .sum::<usize>();
-    let expected_big = (0..players).filter(|&p| pos.has_mandarin(p)).count()
-        + (0..players)
-            .map(|p| usize::from(pos.store(p).mandarins))
-            .sum::<usize>();
-    let world = app.world_mut();
-    let small = world
-        .query_filtered::<(), With<Pebble>>()
-        .iter(world)
-        .count();
-    let big = world
-        .query_filtered::<(), With<MandarinStone>>()
-        .iter(world)
-        .count();
-    assert_eq!(
-        (small, big),
-        (expected_small, expected_big),
-        "no stone sprite more or less than the rules say"
-    );
-    for (i, entities) in pits.iter().enumerate() {
-        for &e in entities {
-            let at = world.get::<Transform>(e).unwrap().translation.truncate();
-            assert_eq!(
-                layout.pit_at(at),
-                Some(i),
-                "a stone of pit {i} drawn outside it"
-            );
-        }
     }
 }
 
@@ -383,6 +298,39 @@ fn undo_against_the_computer_takes_back_its_reply() {
     app.update();
     assert_eq!(pos(&app), start, "your move and the computer's reply");
     assert!(app.world().resource::<Game>().human_to_move());
+}
+
+#[test]
+fn the_human_s_row_is_the_nearest_whoever_starts_and_after_a_table_flip() {
+    // The computer opens: the human plays side 1, drawn at the bottom.
+    let settings = Settings {
+        level: 1,
+        speed: Speed::Off,
+        human_first: false,
+        preset: "table-flip".into(),
+        ..Settings::default()
+    };
+    let mut app = app(settings);
+    assert_eq!(app.world().resource::<Layout>().near_side(), 1);
+    let layout = *app.world().resource::<Layout>();
+    assert!(
+        layout.pit_center(8).y < layout.pit_center(2).y,
+        "side 1's row below"
+    );
+    run_until(&mut app, 20_000, |app| pos(app).ply() == 1);
+    run_until(&mut app, 100, |app| phase(app) == Phase::Waiting);
+    // The human flips the table and now plays side 0: the board turns back under the stones.
+    app.world_mut().trigger(PlayMove(Move::Swap));
+    run_until(&mut app, 100, |app| {
+        app.world().resource::<Layout>().near_side() == 0
+    });
+    assert_sprites_match(&mut app);
+    // Two people on one device: the fixed layout.
+    let mut two = app_with(two_players_without_animation(), on_the_board(), None);
+    assert_eq!(two.world().resource::<Layout>().near_side(), 0);
+    play(&mut two, "1+");
+    two.update();
+    assert_eq!(two.world().resource::<Layout>().near_side(), 0);
 }
 
 #[test]

@@ -2,8 +2,9 @@
 //! the frame, the move shown event by event, and around it the title screen, the menu, hints,
 //! undo, sound and the saved game. The rules state is a resource; the screen only ever shows it.
 
-// Lower folders never import higher ones: state ← board ← play ← platform ← screens.
+// Lower folders never import higher ones: state ← board ← play ← platform ← screens ← online.
 mod board;
+pub mod online;
 mod platform;
 mod play;
 mod screens;
@@ -67,6 +68,7 @@ pub fn plugin(app: &mut App) {
         play::sound::plugin,
         play::capture::plugin,
     ));
+    app.add_plugins(online::plugin);
     #[cfg(target_arch = "wasm32")]
     app.add_plugins((platform::page::plugin, platform::web_files::plugin));
     app.add_systems(Startup, |mut commands: Commands| {

@@ -46,10 +46,28 @@ impl Game {
         self.history.to_play().and_then(Seat::level)
     }
 
+    /// Whether the game is played online: some side is played elsewhere (a spectator's every
+    /// side is). Hints, undo and saving are off then.
+    pub fn online(&self) -> bool {
+        self.history.seats().contains(&Seat::Remote)
+    }
+
     /// Whether any side is played by the computer, and any by a human.
     pub fn mixed(&self) -> bool {
         let seats = self.history.seats();
         seats.iter().any(|s| s.is_human()) && seats.iter().any(|s| !s.is_human())
+    }
+
+    /// The side whose row is drawn nearest the viewer: the one side a human plays at this
+    /// device (whoever moves first, and after a table flip the side that human plays now);
+    /// side 0 when several people share the device or nobody here plays.
+    pub fn viewer_side(&self) -> usize {
+        let players = self.pos().players();
+        let mut here = (0..players).filter(|&s| self.history.player_of(s).is_human());
+        match (here.next(), here.next()) {
+            (Some(side), None) => side,
+            _ => 0,
+        }
     }
 
     /// Whether a move has been played and the game is not over: leaving it loses something.
@@ -120,6 +138,8 @@ pub enum Screen {
     #[default]
     Title,
     Playing,
+    /// Playing online: the lobby, creating and joining rooms, the waiting room.
+    Online,
 }
 
 /// A panel over the board that takes the input while it is open.

@@ -1,5 +1,7 @@
-//! Online play's shared parts: the protocol's messages and the game clock. No runtime and no
-//! I/O here: the server, the game's client (native and in the browser) and the tests use them.
+//! Online play's shared parts: the protocol's messages, the game clock and the room as its log
+//! folds. No runtime and no I/O here: the server, the game's client (native and in the
+//! browser) and the tests use them.
 
 pub mod clock;
 pub mod protocol;
+pub mod room;

@@ -12,5 +12,5 @@ pub use history::{Entry, History};
 pub use lang::{Lang, Strings};
 pub use record::{Record, RecordError};
 pub use seat::Seat;
-pub use settings::{Mode, ScoreView, Settings, SettingsError, Speed};
-pub use storage::{SAVED_GAME, SETTINGS, Storage};
+pub use settings::{DEFAULT_SERVER, Mode, ScoreView, Settings, SettingsError, Speed};
+pub use storage::{ONLINE_TOKEN, SAVED_GAME, SETTINGS, Storage};

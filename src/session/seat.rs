@@ -1,4 +1,5 @@
-//! Who plays a seat: a human at the device, or the computer at a level.
+//! Who plays a seat: a human at the device, the computer at a level, or a player at another
+//! device whose moves arrive from the server.
 
 use serde::{Deserialize, Serialize};
 
@@ -11,6 +12,8 @@ pub enum Seat {
     Human,
     /// The computer at level 1..=10.
     Computer(u8),
+    /// A player elsewhere (online): neither this device's input nor its computer moves here.
+    Remote,
 }
 
 impl Seat {
@@ -21,7 +24,7 @@ impl Seat {
     /// The computer's level, for a computer seat.
     pub fn level(self) -> Option<Level> {
         match self {
-            Seat::Human => None,
+            Seat::Human | Seat::Remote => None,
             Seat::Computer(n) => Level::get(n),
         }
     }

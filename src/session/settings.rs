@@ -126,7 +126,15 @@ pub struct Settings {
     pub sound: bool,
     /// 0.0..=1.0.
     pub volume: f32,
+    /// The name other players see online (empty: not chosen yet).
+    pub name: String,
+    /// The online server, `ws://` or `wss://` (the desktop's; the web build talks to the page's
+    /// own server).
+    pub server: String,
 }
+
+/// The server a desktop game plays online on until another is chosen: one run on this machine.
+pub const DEFAULT_SERVER: &str = "ws://127.0.0.1:8080/ws";
 
 impl Default for Settings {
     fn default() -> Settings {
@@ -141,6 +149,8 @@ impl Default for Settings {
             score_view: ScoreView::Points,
             sound: true,
             volume: 0.7,
+            name: String::new(),
+            server: DEFAULT_SERVER.to_owned(),
         }
     }
 }
@@ -213,6 +223,25 @@ impl Settings {
         }
         if !(0.0..=1.0).contains(&self.volume) {
             return invalid("volume", format!("{} is not between 0 and 1", self.volume));
+        }
+        if self.name.chars().count() > crate::net::protocol::MAX_NAME {
+            return invalid(
+                "name",
+                format!(
+                    "{} is longer than {} characters",
+                    crate::excerpt::quoted(&self.name),
+                    crate::net::protocol::MAX_NAME
+                ),
+            );
+        }
+        if !(self.server.starts_with("ws://") || self.server.starts_with("wss://")) {
+            return invalid(
+                "server",
+                format!(
+                    "{} is not a ws:// or wss:// address",
+                    crate::excerpt::quoted(&self.server)
+                ),
+            );
         }
         match presets::get(&self.preset) {
             None => invalid(
@@ -311,6 +340,8 @@ mod tests {
             score_view: ScoreView::Difference,
             sound: false,
             volume: 0.25,
+            name: "Bà Năm \"Quan\"".into(),
+            server: "wss://oaq.example:8443/ws".into(),
         };
         assert_eq!(Settings::from_ron(&settings.to_ron()).unwrap(), settings);
     }
@@ -327,6 +358,8 @@ mod tests {
     fn bad_files_are_refused_with_the_field_named() {
         let bad = [
             ("(volume: 3.0)", "volume"),
+            ("(server: \"http://example.org\")", "server"),
+            ("(name: \"abcdefghijklmnopqrstuvwxyz\")", "name"),
             ("(preset: \"chess\")", "preset"),
             ("(mode: two_players, preset: \"mature-quan-3p\")", "preset"),
             ("(level: 0)", "level"),

@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 pub const SETTINGS: &str = "settings.ron";
 /// The game in progress.
 pub const SAVED_GAME: &str = "game.ron";
+/// The online identity's secret: the same player, back in the same seats, after a restart.
+pub const ONLINE_TOKEN: &str = "online-token.txt";
 
 /// A directory of named files (or, in the browser, local-storage entries named by a prefix).
 #[derive(Clone, Debug, PartialEq, Eq)]

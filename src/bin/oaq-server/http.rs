@@ -16,8 +16,8 @@ use o_an_quan::net::protocol::{RoomEvent, is_room_code};
 use o_an_quan::session::{History, Record, Seat};
 use serde_json::json;
 
-use crate::room::state::RoomState;
 use crate::server::Server;
+use o_an_quan::net::room::RoomState;
 
 pub fn router(server: Arc<Server>, web: Option<PathBuf>) -> Router {
     let router = Router::new()

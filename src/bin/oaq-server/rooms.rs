@@ -7,10 +7,10 @@ use o_an_quan::net::protocol::{CODE_ALPHABET, CODE_LEN, ClockSpec, First, Player
 use o_an_quan::rules::RuleSet;
 use rand::RngExt;
 
-use crate::room::state::{Phase, RoomState};
 use crate::room::{Command, Room, RoomHandle};
 use crate::server::{Server, now_ms};
-use crate::store::{RoomRow, StoreError};
+use crate::store::{self, RoomRow, StoreError};
+use o_an_quan::net::room::{Phase, RoomState};
 
 /// A code no room has had, drawn from the OS's randomness.
 fn fresh_code() -> String {
@@ -65,7 +65,7 @@ pub async fn open_room(
                 state.apply(event).map_err(|e| StoreError::Corrupt(e.0))?;
             }
             let row = RoomRow {
-                status: state.status(),
+                status: store::status(&state),
                 seated: state.seated(),
                 summary: &state.summary(),
                 public,

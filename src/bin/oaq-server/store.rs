@@ -76,6 +76,16 @@ pub enum RoomStatus {
     Finished,
 }
 
+/// Where a room's game stands, as the store's `status` column keeps it.
+pub fn status(room: &o_an_quan::net::room::RoomState) -> RoomStatus {
+    use o_an_quan::net::room::Phase;
+    match room.phase {
+        Phase::Waiting => RoomStatus::Waiting,
+        Phase::Playing => RoomStatus::Playing,
+        Phase::Ended(_) => RoomStatus::Finished,
+    }
+}
+
 impl RoomStatus {
     fn as_str(self) -> &'static str {
         match self {

@@ -60,6 +60,9 @@ pub struct Layout {
     /// The window is taller than wide: the 2-player board turns upright for it, the triangle
     /// gets its stores under it.
     tall_window: bool,
+    /// The 2-player board is turned round (half a turn about its centre) so that player 1's row
+    /// is the one nearest the viewer: the player at this device plays side 1.
+    turned: bool,
 }
 
 impl Default for Layout {
@@ -74,7 +77,22 @@ impl Layout {
         Layout {
             players: if players == 3 { 3 } else { 2 },
             tall_window: false,
+            turned: false,
         }
+    }
+
+    /// The same board with `side`'s row nearest the viewer: the 2-player board turns round for
+    /// side 1; the triangle keeps its place (each of its rows faces a side of the screen).
+    pub fn nearest(self, side: usize) -> Layout {
+        Layout {
+            turned: side == 1 && !self.triangle(),
+            ..self
+        }
+    }
+
+    /// The side whose row is nearest the viewer.
+    pub fn near_side(&self) -> usize {
+        usize::from(self.turned)
     }
 
     /// The same board in a window that is taller than wide (`tall`) or not.
@@ -126,9 +144,12 @@ impl Layout {
         }
     }
 
-    /// A point of the landscape 2-player board as it appears on screen: the upright board is
-    /// turned about the board's centre and centred in its window.
+    /// A point of the landscape 2-player board as it appears on screen: the turned board is
+    /// turned round its centre, the upright board a quarter about the board's centre and centred
+    /// in its window.
     fn place(&self, v: Vec2) -> Vec2 {
+        let centre = Vec2::new(0.0, BOARD_Y);
+        let v = if self.turned { 2.0 * centre - v } else { v };
         if self.upright() {
             self.turn(v - Vec2::new(0.0, BOARD_Y)) + Vec2::new(0.0, UPRIGHT_Y)
         } else {
@@ -184,7 +205,7 @@ impl Layout {
     pub fn row_direction(&self, p: usize) -> Vec2 {
         if self.triangle() {
             (Layout::corner(p + 1) - Layout::corner(p)).normalize()
-        } else if p == 0 {
+        } else if (p == 0) != self.turned {
             self.turn(Vec2::X)
         } else {
             self.turn(Vec2::NEG_X)
@@ -240,6 +261,12 @@ impl Layout {
         } else {
             self.board_angle()
         }
+    }
+
+    /// Whether mandarin pit `index`'s half-moon is drawn mirrored: the one at the left end (the
+    /// bottom, upright) faces the other way.
+    pub fn mirrored_pit(&self, index: usize) -> bool {
+        !self.triangle() && geometry::is_mandarin(index) && ((index == 11) != self.turned)
     }
 
     /// Whether mandarin pits are round (the triangle) rather than half-moons.
@@ -310,7 +337,7 @@ impl Layout {
             let (board, centre) = self.board_rect();
             let beyond = board.x / 2.0 + 54.0;
             let x = self.store_center(player).x;
-            if player == 0 {
+            if player == self.near_side() {
                 Vec2::new(x - 30.0, centre.y - beyond)
             } else {
                 Vec2::new(x + 30.0, centre.y + beyond)
@@ -325,15 +352,29 @@ impl Layout {
         if self.triangle() {
             Vec2::new(0.0, -25.0)
         } else if self.upright() {
-            let label = self.store_label_position(1);
+            let label = self.store_label_position(1 - self.near_side());
             Vec2::new(-label.x, label.y)
         } else {
-            self.store_center(1) + Vec2::new(-420.0, 0.0)
+            self.store_center(1 - self.near_side()) + Vec2::new(-420.0, 0.0)
         }
     }
 
-    /// Centre of the round table-flip button: beyond player 0's mandarin pit (right of it, or
-    /// over it on the upright board).
+    /// Where `player`'s clock goes in a timed game: beyond the left end of the store on the
+    /// landscape board, beyond the board's other end from the store's label on the upright one,
+    /// under the store's label on the triangle.
+    pub fn clock_position(&self, player: usize) -> Vec2 {
+        if self.triangle() {
+            self.store_label_position(player) - Vec2::new(0.0, 36.0)
+        } else if self.upright() {
+            let label = self.store_label_position(player);
+            Vec2::new(-label.x, label.y)
+        } else {
+            self.store_center(player) - Vec2::new(self.store_size().x / 2.0 + 90.0, 0.0)
+        }
+    }
+
+    /// Centre of the round table-flip button: beyond the right-hand mandarin pit (over the top
+    /// one on the upright board).
     pub fn flip_button_position(&self) -> Vec2 {
         let (board, centre) = self.board_rect();
         let beyond = board.x / 2.0 + 70.0;
@@ -500,13 +541,15 @@ fn hash(mut x: u32) -> u32 {
 mod tests {
     use super::*;
 
-    /// Both boards, in a landscape and in a portrait window.
-    fn boards() -> [Layout; 4] {
+    /// Both boards, in a landscape and in a portrait window, the 2-player board either way round.
+    fn boards() -> [Layout; 6] {
         [
             Layout::new(2),
             Layout::new(3),
             Layout::new(2).for_window(true),
             Layout::new(3).for_window(true),
+            Layout::new(2).nearest(1),
+            Layout::new(2).for_window(true).nearest(1),
         ]
     }
 
@@ -654,6 +697,11 @@ mod tests {
                     inside(layout.store_center(p), store),
                     "{layout:?} store {p}"
                 );
+                let clock = Vec2::new(60.0, 20.0) * layout.text_scale();
+                assert!(
+                    inside(layout.clock_position(p), clock),
+                    "{layout:?} clock {p}"
+                );
                 for slot in 0..75 {
                     let stone = layout.store_offset(slot);
                     assert!(stone.x.abs() <= store.x && stone.y.abs() <= store.y);
@@ -685,5 +733,48 @@ mod tests {
         // Mandarin pits at the top and the bottom.
         assert!(upright.pit_center(5).y > upright.pit_center(2).y + 300.0);
         assert!(upright.pit_center(11).y < upright.pit_center(2).y - 300.0);
+    }
+
+    #[test]
+    fn the_turned_board_puts_side_1_nearest_and_keeps_left_and_right() {
+        for tall in [false, true] {
+            let plain = Layout::new(2).for_window(tall);
+            let turned = plain.nearest(1);
+            assert_eq!((plain.near_side(), turned.near_side()), (0, 1));
+            // Nearest: at the bottom of a landscape window, on the right of an upright board.
+            let near = |l: &Layout, p: usize| {
+                let c = l.pit_center(geometry::row(p).start + 2);
+                if tall { c.x } else { -c.y }
+            };
+            assert!(near(&plain, 0) > near(&plain, 1));
+            assert!(near(&turned, 1) > near(&turned, 0), "tall {tall}");
+            // Each store stays beside its own row, and the turned board is the same board.
+            for p in 0..2 {
+                let row = turned.pit_center(geometry::row(p).start + 2);
+                let other = turned.pit_center(geometry::row(1 - p).start + 2);
+                let store = turned.store_center(p);
+                assert!(store.distance(row) < store.distance(other));
+            }
+            for i in 0..plain.ring() {
+                for j in 0..plain.ring() {
+                    let a = plain.pit_center(i).distance(plain.pit_center(j));
+                    let b = turned.pit_center(i).distance(turned.pit_center(j));
+                    assert!((a - b).abs() < 0.01);
+                }
+            }
+            // Side 1 sowing toward the screen's right on the turned board goes the way side 0's
+            // does on the plain one: the same ring direction as seen from the near row.
+            assert_eq!(
+                turned.direction_for(1, Side::Right),
+                plain.direction_for(0, Side::Right)
+            );
+            // The half-moon at the left (or bottom) end is the mirrored one.
+            assert!(plain.mirrored_pit(11) && !plain.mirrored_pit(5));
+            assert!(turned.mirrored_pit(5) && !turned.mirrored_pit(11));
+        }
+        assert!(
+            !Layout::new(3).nearest(1).turned,
+            "the triangle keeps its place"
+        );
     }
 }

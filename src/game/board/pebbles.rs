@@ -32,6 +32,8 @@ pub struct Places {
     pub store_pieces: Vec<Vec<Entity>>,
     /// Stones being sown.
     pub hand: Vec<Entity>,
+    /// The board the stones were last put in place on: a board turned since needs them moved.
+    pub drawn_on: Option<Layout>,
 }
 
 impl Places {
@@ -98,6 +100,7 @@ pub fn sync(
     art: &Art,
     layout: &Layout,
 ) {
+    places.drawn_on = Some(*layout);
     let players = pos.players();
     let ring = pos.pits().len();
     let mut small: Vec<Entity> = places.pits.drain(..).flatten().collect();

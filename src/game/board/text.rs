@@ -47,6 +47,7 @@ pub fn who(game: &Game, side: usize, lang: Lang) -> String {
         _ if !game.mixed() => lang.trf("who.player", &[("n", &(side + 1))]),
         Seat::Human => lang.tr("who.you").to_owned(),
         Seat::Computer(_) => lang.tr("who.computer").to_owned(),
+        Seat::Remote => lang.tr("who.opponent").to_owned(),
     }
 }
 
@@ -58,6 +59,7 @@ pub fn turn(game: &Game, lang: Lang) -> Option<String> {
         _ if !game.mixed() => lang.trf("turn.player", &[("n", &(side + 1))]),
         Seat::Human => lang.tr("turn.you").to_owned(),
         Seat::Computer(_) => lang.tr("turn.computer").to_owned(),
+        Seat::Remote => lang.tr("turn.opponent").to_owned(),
     })
 }
 

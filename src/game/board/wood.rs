@@ -145,7 +145,7 @@ fn draw_board(
             image,
             custom_size: Some(size),
             // The left half-moon faces the other way.
-            flip_x: mandarin && index == 11 && !layout.round_mandarin_pits(),
+            flip_x: layout.mirrored_pit(index),
             ..default()
         };
         let rotation = Quat::from_rotation_z(layout.pit_angle(index));

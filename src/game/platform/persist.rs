@@ -135,6 +135,10 @@ fn save_after<E: Event>(
     if screen.is_none_or(|s| *s.get() != Screen::Playing) {
         return;
     }
+    // An online game lives on the server; the saved game stays the last local one.
+    if game.online() {
+        return;
+    }
     let result = if game.in_progress() {
         files
             .data

@@ -25,6 +25,8 @@ pub enum Sfx {
     Win,
     Lose,
     Click,
+    /// A second gone from a clock under ten seconds.
+    Tick,
 }
 
 impl Sfx {
@@ -54,6 +56,7 @@ struct Sounds {
     win: Handle<AudioSource>,
     lose: Handle<AudioSource>,
     click: Handle<AudioSource>,
+    tick: Handle<AudioSource>,
 }
 
 /// Randomness for the drops' variation (not the game's: sound never changes a move).
@@ -98,6 +101,7 @@ fn synthesise(mut commands: Commands, mut sources: ResMut<Assets<AudioSource>>) 
         win: add(chime(&[523.3, 659.3, 784.0, 1046.5], 0.11, 0.5)),
         lose: add(chime(&[392.0, 311.1, 261.6], 0.16, 0.5)),
         click: add(tock(2200.0, 0.0)),
+        tick: add(tock(3100.0, 0.0)),
     });
 }
 
@@ -125,6 +129,7 @@ fn play(
         Sfx::Win => (&sounds.win, 1.0),
         Sfx::Lose => (&sounds.lose, 1.0),
         Sfx::Click => (&sounds.click, 1.0),
+        Sfx::Tick => (&sounds.tick, 1.0),
     };
     commands.spawn((
         AudioPlayer::new(source.clone()),

@@ -47,10 +47,22 @@ pub(in crate::game) fn plugin(app: &mut App) {
         .add_observer(move_shown);
     app.add_systems(
         Update,
-        follow_the_board
-            .run_if(resource_changed::<Layout>)
+        (
+            face_the_player.run_if(resource_changed::<Phase>),
+            follow_the_board.run_if(resource_changed::<Layout>),
+        )
+            .chain()
             .in_set(crate::game::state::GameSet::Input),
     );
+}
+
+/// After a table flip the person at this device plays the other side: once the flip has been
+/// shown, the board turns so that their row is again the nearest.
+fn face_the_player(game: Res<Game>, phase: Res<Phase>, mut layout: ResMut<Layout>) {
+    if *phase != Phase::Animating {
+        let facing = layout.nearest(game.viewer_side());
+        layout.set_if_neq(facing);
+    }
 }
 
 /// The board turned (the window changed shape) under the stones: a move being shown ends at
@@ -63,6 +75,10 @@ fn follow_the_board(
     layout: Res<Layout>,
     art: Res<Art>,
 ) {
+    // Already in place on this board (the change came with a new position, synced then).
+    if places.drawn_on == Some(*layout) {
+        return;
+    }
     if *phase == Phase::Animating {
         commands.trigger(Skip);
     } else {
@@ -121,7 +137,9 @@ fn settle(
 ) {
     script.events.clear();
     // The 3-player board when the game needs it; the board redraws itself on a change.
-    let players = Layout::new(game.pos().players()).for_window(layout.tall_window());
+    let players = Layout::new(game.pos().players())
+        .for_window(layout.tall_window())
+        .nearest(game.viewer_side());
     layout.set_if_neq(players);
     pebbles::sync(&mut commands, &mut places, game.pos(), &art, &layout);
     *phase = if game.pos().is_over() {

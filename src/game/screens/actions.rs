@@ -28,6 +28,8 @@ pub enum Action {
     Resume,
     /// From the title screen or the menu: a new game (asks first if one is in progress).
     NewGame,
+    /// From the title screen: the online screen.
+    PlayOnline,
     /// Step the mode, the level, the rule set or the volume by -1 or +1.
     Mode(i8),
     Level(i8),
@@ -150,6 +152,9 @@ impl Ctx<'_> {
                 self.next_overlay.set(Overlay::Menu);
             }
             Action::OpenHelp => self.next_overlay.set(Overlay::Help),
+            Action::Hint | Action::Undo | Action::Redo if self.game.online() => {
+                self.message.set(Note::text("online.no_help", &[]));
+            }
             Action::Hint => commands.trigger(AskHint),
             Action::Undo => commands.trigger(TimeTravel::Undo),
             Action::Redo => commands.trigger(TimeTravel::Redo),
@@ -167,6 +172,10 @@ impl Ctx<'_> {
                 } else {
                     self.new_game(commands);
                 }
+            }
+            Action::PlayOnline => {
+                self.next_overlay.set(Overlay::None);
+                self.next_screen.set(Screen::Online);
             }
             Action::Mode(step) => {
                 let i = Mode::ALL.iter().position(|&m| m == prefs.mode).unwrap_or(0);

@@ -220,9 +220,9 @@ fn show_message(
     screen: Res<State<Screen>>,
     mut line: Query<&mut Text2d, With<MessageLine>>,
 ) {
-    // The title screen only passes on what was said about files, not the turn.
+    // The title and online screens only pass on what was said about files, not the turn.
     let notes: Vec<Note> = match screen.get() {
-        Screen::Title => message
+        Screen::Title | Screen::Online => message
             .0
             .iter()
             .filter(|n| matches!(n, Note::Text { .. }))
@@ -340,7 +340,8 @@ fn game_over(
     for root in &roots {
         commands.entity(root).despawn();
     }
-    if *phase != Phase::Over {
+    // An online game's end is the online controls' (its cause may be a clock or a resignation).
+    if *phase != Phase::Over || game.online() {
         return;
     }
     let lang = prefs.lang();

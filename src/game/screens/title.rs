@@ -65,6 +65,7 @@ fn build(
                     p.spawn(button(&art, Action::Resume, lang.tr("resume.yes")));
                 }
                 p.spawn(button(&art, Action::NewGame, lang.tr("title.play")));
+                p.spawn(button(&art, Action::PlayOnline, lang.tr("title.online")));
                 p.spawn(button(&art, Action::OpenMenu, lang.tr("title.menu")));
                 p.spawn(button(&art, Action::OpenHelp, lang.tr("menu.help")));
                 p.spawn(Node {

@@ -5,7 +5,6 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 
 use crate::game::board::art::{Art, INK};
-use crate::game::screens::actions::Action;
 
 /// The colour of a button at rest, and under the pointer.
 pub const BUTTON: Color = Color::srgba(0.15, 0.09, 0.05, 0.88);
@@ -94,8 +93,9 @@ pub fn bold(art: &Art, value: impl Into<String>, size: f32) -> impl Bundle {
     )
 }
 
-/// A button that does `action`, labelled `label`. Tall enough for a finger.
-pub fn button(art: &Art, action: Action, label: impl Into<String>) -> impl Bundle {
+/// A button that does `action` (an `Action`, or another screen's own), labelled `label`. Tall
+/// enough for a finger.
+pub fn button(art: &Art, action: impl Component, label: impl Into<String>) -> impl Bundle {
     (
         Button,
         action,
@@ -114,7 +114,7 @@ pub fn button(art: &Art, action: Action, label: impl Into<String>) -> impl Bundl
 }
 
 /// A small square button (‹, ›).
-pub fn small_button(art: &Art, action: Action, label: &str) -> impl Bundle {
+pub fn small_button(art: &Art, action: impl Component, label: &str) -> impl Bundle {
     (
         Button,
         action,

@@ -8,10 +8,10 @@ use o_an_quan::rules::Move;
 use o_an_quan::state_json;
 use rand::seq::SliceRandom;
 
-use super::state::{Phase, RoomState};
 use super::{Action, ConnRef, Decided, Refusal, Room};
 use crate::ratings::{self, Rating};
 use crate::server::{Settings, now_ms};
+use o_an_quan::net::room::{Phase, RoomState};
 
 fn refuse(code: ErrorCode, message: impl Into<String>) -> Decided {
     Err(Refusal::To(code, message.into()))

@@ -6,7 +6,6 @@
 
 mod actions;
 mod fanout;
-pub mod state;
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -19,9 +18,9 @@ use tokio::sync::{Notify, mpsc, oneshot};
 use tokio::time::{Instant, sleep_until};
 
 use crate::server::{Server, now_ms};
-use crate::store::{RoomRow, StoreError};
+use crate::store::{self, RoomRow, StoreError};
 use fanout::Subscribers;
-use state::RoomState;
+use o_an_quan::net::room::{self as state, RoomState};
 
 /// A text frame, shared between the connections it goes to without copying.
 pub type Frame = axum::extract::ws::Utf8Bytes;
@@ -237,7 +236,7 @@ impl Room {
             return Err(StoreError::Corrupt(e.0));
         }
         let row = RoomRow {
-            status: after.status(),
+            status: store::status(&after),
             seated: after.seated(),
             summary: &after.summary(),
             public: after.public,

@@ -1,15 +1,13 @@
 //! A room as its log makes it: folding the events in order gives the seats, the position (every
 //! move played again by the rules), the clocks and the result. The room task decides what to
 //! write; this only applies what was written, so a room rebuilt from the store after a restart
-//! is the room that was.
+//! is the room that was. The game's client folds the same log to know the room it sits in.
 
-use o_an_quan::net::clock::GameClock;
-use o_an_quan::net::protocol::{
+use crate::net::clock::GameClock;
+use crate::net::protocol::{
     ClockSpec, EndCause, First, GameResult, PlayerInfo, RoomEvent, RoomSummary,
 };
-use o_an_quan::rules::{Move, Position, RuleSet};
-
-use crate::store::RoomStatus;
+use crate::rules::{Move, Position, RuleSet};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Phase {
@@ -121,14 +119,6 @@ impl RoomState {
 
     pub fn seated(&self) -> usize {
         self.seats.iter().filter(|s| s.is_some()).count()
-    }
-
-    pub fn status(&self) -> RoomStatus {
-        match self.phase {
-            Phase::Waiting => RoomStatus::Waiting,
-            Phase::Playing => RoomStatus::Playing,
-            Phase::Ended(_) => RoomStatus::Finished,
-        }
     }
 
     /// The board's scores by seat.
@@ -324,8 +314,8 @@ impl RoomState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use o_an_quan::net::protocol::Untimed;
-    use o_an_quan::rules::presets;
+    use crate::net::protocol::Untimed;
+    use crate::rules::presets;
 
     fn player(id: &str) -> PlayerInfo {
         PlayerInfo {

@@ -1,0 +1,475 @@
+//! The game's side of the protocol: who we are on the server (the token, kept like the
+//! settings), the room we sit in as its log folds (the same fold as the server's), the lobby,
+//! and what must be said again after a reconnection (hello, the room with the last `seq` seen,
+//! a move not yet acknowledged).
+
+use bevy::platform::time::Instant;
+use bevy::prelude::*;
+use std::time::Duration;
+
+use super::link::{Link, LinkEvent};
+use crate::game::state::{Files, Prefs};
+use crate::net::protocol::{
+    ClientMessage, ClockSpec, ErrorCode, First, Notice, PROTOCOL, PlayerInfo, RatingChange,
+    RoomEvent, RoomSummary, RulesChoice, Sequenced, ServerMessage,
+};
+use crate::net::room::RoomState;
+use crate::session::ONLINE_TOKEN;
+
+/// How often the lobby is asked again while it is on screen, and the clock probe sent.
+const LOBBY_EVERY: Duration = Duration::from_secs(4);
+const PING_EVERY: Duration = Duration::from_secs(10);
+
+/// Something the player asked of the server, from a button or a test.
+#[derive(Event, Debug, Clone, PartialEq)]
+pub enum Ask {
+    /// Open a room and sit in it.
+    Create {
+        preset: String,
+        clock: ClockSpec,
+        first: First,
+        public: bool,
+    },
+    Join(String),
+    Watch(String),
+    /// Give up the seat of a room not started, or step away from a game (the seat stays held).
+    Leave,
+    Resign,
+    OfferDraw,
+    AcceptDraw,
+    Rematch,
+    Claim,
+}
+
+/// A move sent and not yet seen in the room's log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pending {
+    pub ply: u32,
+    pub mv: String,
+    pub think_ms: Option<u64>,
+}
+
+/// The room we are in.
+#[derive(Clone, Debug)]
+pub struct Room {
+    pub code: String,
+    /// Watching, not playing.
+    pub watching: bool,
+    /// Our seat, once the server has said it.
+    pub you: Option<usize>,
+    /// The room's log folded, once it has arrived.
+    pub state: Option<RoomState>,
+    /// The last `seq` applied.
+    pub seq: Option<u64>,
+    pub pending: Option<Pending>,
+    /// The rating changes of the game's end.
+    pub ratings: Vec<RatingChange>,
+}
+
+impl Room {
+    fn new(code: String, watching: bool) -> Room {
+        Room {
+            code,
+            watching,
+            you: None,
+            state: None,
+            seq: None,
+            pending: None,
+            ratings: Vec::new(),
+        }
+    }
+
+    /// The message that takes (or takes back) our place in it.
+    fn enter(&self) -> ClientMessage {
+        let code = self.code.clone();
+        let since = self.seq;
+        if self.watching {
+            ClientMessage::Watch { code, since }
+        } else {
+            ClientMessage::Join { code, since }
+        }
+    }
+}
+
+/// A refusal from the server, shown until the next action.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Problem {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+/// Online play's state.
+#[derive(Resource, Default)]
+pub struct Online {
+    /// Who the server says we are.
+    pub me: Option<PlayerInfo>,
+    token: Option<String>,
+    pub lobby: Vec<RoomSummary>,
+    pub room: Option<Room>,
+    pub problem: Option<Problem>,
+    /// The server speaks another protocol: no point retrying until the game is updated.
+    pub incompatible: Option<String>,
+    /// Something to do once welcomed (a room of a link, a room to create).
+    queued: Vec<ClientMessage>,
+    /// The server's clock minus ours, in ms, from the probe with the shortest round trip.
+    offset: Option<(i64, i64)>,
+    ping_sent: Option<(u64, i64)>,
+    last_ping: Option<Instant>,
+    last_lobby: Option<Instant>,
+    /// Whether the lobby is on screen (asked for every few seconds).
+    pub browsing: bool,
+}
+
+impl Online {
+    /// The token kept from before (a saved file, local storage in the browser).
+    pub fn with_token(token: Option<String>) -> Online {
+        Online {
+            token,
+            ..Online::default()
+        }
+    }
+
+    pub fn welcomed(&self) -> bool {
+        self.me.is_some()
+    }
+
+    /// The server's time now, Unix milliseconds, as well as we can tell.
+    pub fn server_now(&self) -> i64 {
+        unix_ms() + self.offset.map_or(0, |(_, offset)| offset)
+    }
+
+    /// The room's fold, once it has arrived.
+    pub fn state(&self) -> Option<&RoomState> {
+        self.room.as_ref().and_then(|r| r.state.as_ref())
+    }
+
+    /// Send `msg` now, or once connected and welcomed.
+    fn say(&mut self, link: &mut Link, msg: ClientMessage) {
+        if !(self.welcomed() && link.send(&msg)) {
+            self.queued.push(msg);
+        }
+    }
+
+    /// Our move `mv`, number `ply` of the room: sent, and sent again after a reconnection
+    /// until the room's log has it.
+    pub fn send_move(&mut self, link: &mut Link, ply: u32, mv: String, think_ms: Option<u64>) {
+        let Some(room) = self.room.as_mut() else {
+            return;
+        };
+        let pending = Pending { ply, mv, think_ms };
+        room.pending = Some(pending.clone());
+        if self.welcomed() {
+            link.send(&move_message(&pending));
+        }
+    }
+}
+
+fn move_message(p: &Pending) -> ClientMessage {
+    ClientMessage::Move {
+        ply: p.ply,
+        mv: p.mv.clone(),
+        think_ms: p.think_ms,
+    }
+}
+
+/// Milliseconds since the Unix epoch by this device's clock.
+pub fn unix_ms() -> i64 {
+    web_time::SystemTime::now()
+        .duration_since(web_time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_observer(ask);
+    app.add_systems(
+        Update,
+        (receive, keep_up)
+            .chain()
+            .after(super::link::pump)
+            .in_set(crate::game::state::GameSet::Input),
+    );
+}
+
+/// A player's request: remembered as the room we are in (so that a reconnection takes it back)
+/// and sent.
+fn ask(ask: On<Ask>, mut online: ResMut<Online>, mut link: ResMut<Link>) {
+    online.problem = None;
+    let msg = match ask.event().clone() {
+        Ask::Create {
+            preset,
+            clock,
+            first,
+            public,
+        } => {
+            online.room = None;
+            ClientMessage::Create {
+                rules: RulesChoice::Preset(preset),
+                clock,
+                first,
+                public,
+            }
+        }
+        Ask::Join(code) => {
+            online.room = Some(Room::new(code.clone(), false));
+            ClientMessage::Join { code, since: None }
+        }
+        Ask::Watch(code) => {
+            online.room = Some(Room::new(code.clone(), true));
+            ClientMessage::Watch { code, since: None }
+        }
+        Ask::Leave => {
+            online.room = None;
+            ClientMessage::Leave
+        }
+        Ask::Resign => ClientMessage::Resign,
+        Ask::OfferDraw => ClientMessage::OfferDraw,
+        Ask::AcceptDraw => ClientMessage::AcceptDraw,
+        Ask::Rematch => ClientMessage::Rematch,
+        Ask::Claim => ClientMessage::Claim,
+    };
+    online.say(&mut link, msg);
+}
+
+/// What the server said this frame.
+fn receive(
+    mut events: MessageReader<LinkEvent>,
+    mut online: ResMut<Online>,
+    mut link: ResMut<Link>,
+    prefs: Res<Prefs>,
+    files: Option<Res<Files>>,
+) {
+    for event in events.read() {
+        match event {
+            LinkEvent::Up => {
+                let hello = ClientMessage::Hello {
+                    protocol: PROTOCOL,
+                    name: display_name(&prefs.name),
+                    token: online.token.clone(),
+                };
+                link.send(&hello);
+            }
+            LinkEvent::Down(why) => {
+                info!("online: connection lost ({why}); trying again");
+                online.me = None;
+                online.ping_sent = None;
+            }
+            LinkEvent::Message(msg) => {
+                handle(&mut online, &mut link, msg.clone(), files.as_deref());
+            }
+        }
+    }
+}
+
+/// The name sent to the server: the settings' one, or "Player" until one is chosen.
+pub fn display_name(name: &str) -> String {
+    let name = name.trim();
+    if name.is_empty() {
+        "Player".to_owned()
+    } else {
+        name.chars().take(crate::net::protocol::MAX_NAME).collect()
+    }
+}
+
+fn handle(online: &mut Online, link: &mut Link, msg: ServerMessage, files: Option<&Files>) {
+    match msg {
+        ServerMessage::Room(event) => apply(online, link, event),
+        ServerMessage::Notice(notice) => match notice {
+            Notice::Welcome { player, token, .. } => {
+                if online.token.as_deref() != Some(&token) {
+                    keep_token(files, &token);
+                }
+                online.token = Some(token);
+                online.me = Some(player);
+                online.last_ping = None;
+                // Back in the room we were in, from the last event seen; then anything asked
+                // while away.
+                if let Some(room) = &online.room {
+                    link.send(&room.enter());
+                }
+                for msg in std::mem::take(&mut online.queued) {
+                    link.send(&msg);
+                }
+            }
+            Notice::Created { code } => {
+                online.room = Some(Room::new(code, false));
+            }
+            Notice::Lobby { rooms } => online.lobby = rooms,
+            Notice::Snapshot {
+                code,
+                seq,
+                events,
+                you,
+                ..
+            } => {
+                let Some(room) = online.room.as_mut().filter(|r| r.code == code) else {
+                    return;
+                };
+                match RoomState::from_log(&events) {
+                    Ok(state) => {
+                        room.state = Some(state);
+                        room.seq = Some(seq);
+                        if you.is_some() {
+                            room.you = you;
+                        }
+                        acknowledge(room);
+                    }
+                    Err(e) => error!("online: room {code}'s log does not fold: {}", e.0),
+                }
+            }
+            Notice::Seat { code, seat } => {
+                if let Some(room) = online.room.as_mut().filter(|r| r.code == code) {
+                    room.you = seat;
+                    room.watching = seat.is_none();
+                    // Caught up: a move still not in the log goes again.
+                    if let Some(p) = &room.pending {
+                        link.send(&move_message(p));
+                    }
+                }
+            }
+            Notice::Left { code } => {
+                if online.room.as_ref().is_some_and(|r| r.code == code) {
+                    online.room = None;
+                }
+            }
+            Notice::Pong { id, at_ms } => {
+                if let Some((sent_id, sent_at)) = online.ping_sent.take()
+                    && sent_id == id
+                {
+                    let now = unix_ms();
+                    let rtt = (now - sent_at).max(0);
+                    let offset = at_ms - (sent_at + now) / 2;
+                    if online.offset.is_none_or(|(best, _)| rtt <= best) {
+                        online.offset = Some((rtt, offset));
+                    }
+                }
+            }
+            Notice::Reconnect { after_ms } => {
+                link.reconnect_after(Duration::from_millis(after_ms.min(10_000)));
+                online.me = None;
+            }
+            Notice::Error {
+                code,
+                message,
+                legal: _,
+            } => {
+                warn!("online: the server refused: {code:?}: {message}");
+                if code == ErrorCode::UnsupportedProtocol {
+                    online.incompatible = Some(message.clone());
+                    link.stop();
+                }
+                if matches!(
+                    code,
+                    ErrorCode::StalePly | ErrorCode::IllegalMove | ErrorCode::NotYourTurn
+                ) && let Some(room) = online.room.as_mut()
+                {
+                    // The board goes back to the room's log (see `table`).
+                    room.pending = None;
+                }
+                if matches!(code, ErrorCode::NoSuchRoom | ErrorCode::RoomFull) {
+                    online.room = None;
+                }
+                online.problem = Some(Problem { code, message });
+            }
+        },
+    }
+}
+
+/// One event of the room's log: applied in order; a gap asks for what is missing.
+fn apply(online: &mut Online, link: &mut Link, event: Sequenced) {
+    let Some(room) = online.room.as_mut().filter(|r| r.code == event.code) else {
+        return;
+    };
+    let (Some(state), Some(seq)) = (room.state.as_mut(), room.seq) else {
+        // Before the snapshot: the snapshot will have it.
+        return;
+    };
+    if event.seq <= seq {
+        return;
+    }
+    if event.seq > seq + 1 {
+        // Something was missed: the server sends it from the last one seen.
+        link.send(&room.enter());
+        return;
+    }
+    if let Err(e) = state.apply(&event.event) {
+        error!(
+            "online: room {}: {}; fetching the whole room",
+            room.code, e.0
+        );
+        room.seq = None;
+        room.state = None;
+        link.send(&room.enter());
+        return;
+    }
+    room.seq = Some(event.seq);
+    match &event.event {
+        RoomEvent::Ended { ratings, .. } => room.ratings = ratings.clone(),
+        RoomEvent::Rematch { room: next } => {
+            // Both players sit in the new room: follow it.
+            let next = Room::new(next.clone(), room.watching);
+            link.send(&next.enter());
+            online.room = Some(next);
+            return;
+        }
+        _ => {}
+    }
+    acknowledge(room);
+}
+
+/// A pending move the log now has is done.
+fn acknowledge(room: &mut Room) {
+    if let (Some(p), Some(state)) = (&room.pending, &room.state)
+        && state.turn() > p.ply
+    {
+        room.pending = None;
+    }
+}
+
+/// The clock probe and the lobby, every few seconds.
+fn keep_up(mut online: ResMut<Online>, mut link: ResMut<Link>) {
+    if !online.welcomed() || !link.is_open() {
+        return;
+    }
+    // Probes are bookkeeping, not news for the screens.
+    let online = online.bypass_change_detection();
+    let link = link.bypass_change_detection();
+    let now = Instant::now();
+    if online
+        .last_ping
+        .is_none_or(|t| now.duration_since(t) >= PING_EVERY)
+    {
+        online.last_ping = Some(now);
+        let id = online.ping_sent.map_or(1, |(id, _)| id + 1);
+        online.ping_sent = Some((id, unix_ms()));
+        link.send(&ClientMessage::Ping { id });
+    }
+    if online.browsing
+        && online
+            .last_lobby
+            .is_none_or(|t| now.duration_since(t) >= LOBBY_EVERY)
+    {
+        online.last_lobby = Some(now);
+        link.send(&ClientMessage::Lobby);
+    }
+}
+
+/// Ask for the lobby at once (the screen just opened).
+pub fn refresh_lobby(online: &mut Online) {
+    online.last_lobby = None;
+}
+
+/// The token where the settings are kept.
+fn keep_token(files: Option<&Files>, token: &str) {
+    if let Some(files) = files
+        && let Err(e) = files.config.write(ONLINE_TOKEN, token)
+    {
+        warn!("online: the identity could not be kept ({e}): the next start is a new player");
+    }
+}
+
+/// The token kept by an earlier run.
+pub fn kept_token(files: Option<&Files>) -> Option<String> {
+    let text = files?.config.read(ONLINE_TOKEN).ok()??;
+    let token = text.trim();
+    (!token.is_empty() && token.len() <= 128).then(|| token.to_owned())
+}

@@ -1,0 +1,347 @@
+//! Around the board in an online game: the connection and the opponent's presence in plain
+//! words, resign (asked first), draw offers, leave, the claim when the opponent has been gone
+//! long enough, and at the end the result with its cause and the rating change, and a rematch.
+
+use bevy::prelude::*;
+
+use super::client::{Ask, Online};
+use super::link::Link;
+use super::lobby::link_words;
+use super::table::OnBoard;
+use crate::game::board::art::Art;
+use crate::game::screens::ui::{self, bold, button, panel, row, text};
+use crate::game::state::{Game, Phase, Prefs, Screen};
+use crate::net::protocol::{EndCause, GameResult};
+use crate::net::room::{self, RoomState};
+use crate::session::Lang;
+
+/// How long an opponent must be gone before the win can be claimed: the server's default
+/// (`oaq-server --claim-after-secs`); a claim too early is refused and said so.
+const CLAIM_AFTER_MS: i64 = 60_000;
+
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub enum GameAction {
+    Resign,
+    ResignYes,
+    ResignNo,
+    OfferDraw,
+    AcceptDraw,
+    Claim,
+    Rematch,
+    Leave,
+}
+
+/// "Resign this game?" is open.
+#[derive(Resource, Default)]
+struct Asking(bool);
+
+#[derive(Component)]
+struct BarRoot;
+
+/// The second shown in the countdown, so that it is redrawn once a second only.
+#[derive(Resource, Default, PartialEq)]
+struct Shown(Option<i64>);
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Asking>().init_resource::<Shown>();
+    app.add_systems(
+        Update,
+        (
+            press,
+            count_down,
+            build.run_if(
+                resource_changed::<Online>
+                    .or_eager(resource_changed::<Prefs>)
+                    .or_eager(resource_changed::<Asking>)
+                    .or_eager(resource_changed::<Shown>)
+                    .or_eager(resource_changed::<Phase>)
+                    .or_eager(state_changed::<Screen>),
+            ),
+        )
+            .chain()
+            .run_if(in_state(Screen::Playing))
+            .in_set(crate::game::state::GameSet::Show),
+    );
+}
+
+fn press(
+    mut commands: Commands,
+    buttons: Query<(&Interaction, &GameAction), Changed<Interaction>>,
+    mut asking: ResMut<Asking>,
+    mut next_screen: ResMut<NextState<Screen>>,
+    mut on_board: ResMut<OnBoard>,
+) {
+    for (interaction, action) in &buttons {
+        if *interaction != Interaction::Pressed {
+            continue;
+        }
+        commands.trigger(crate::game::play::sound::Sfx::Click);
+        match action {
+            GameAction::Resign => asking.0 = true,
+            GameAction::ResignNo => asking.0 = false,
+            GameAction::ResignYes => {
+                asking.0 = false;
+                commands.trigger(Ask::Resign);
+            }
+            GameAction::OfferDraw => commands.trigger(Ask::OfferDraw),
+            GameAction::AcceptDraw => commands.trigger(Ask::AcceptDraw),
+            GameAction::Claim => commands.trigger(Ask::Claim),
+            GameAction::Rematch => commands.trigger(Ask::Rematch),
+            GameAction::Leave => {
+                commands.trigger(Ask::Leave);
+                on_board.code = None;
+                next_screen.set(Screen::Online);
+            }
+        }
+    }
+}
+
+/// The room on the board, if the board shows one.
+fn room_on_board<'a>(online: &'a Online, on_board: &OnBoard) -> Option<&'a super::client::Room> {
+    online
+        .room
+        .as_ref()
+        .filter(|r| on_board.code.as_deref() == Some(r.code.as_str()))
+}
+
+/// The opponent who has been gone longest, and the ms left before the claim.
+fn away(state: &RoomState, you: Option<usize>, now: i64) -> Option<(usize, i64)> {
+    (0..state.players())
+        .filter(|&s| Some(s) != you)
+        .filter_map(|s| Some((s, state.away[s]?)))
+        .min_by_key(|&(_, since)| since)
+        .map(|(s, since)| (s, (since + CLAIM_AFTER_MS - now).max(0)))
+}
+
+fn count_down(online: Res<Online>, on_board: Res<OnBoard>, mut shown: ResMut<Shown>) {
+    let second = room_on_board(&online, &on_board).and_then(|room| {
+        let state = room.state.as_ref()?;
+        if state.phase != room::Phase::Playing {
+            return None;
+        }
+        away(state, room.you, online.server_now()).map(|(_, left)| left / 1000)
+    });
+    shown.set_if_neq(Shown(second));
+}
+
+/// "You", the opponent's name, or a seat's player's name.
+fn name_of(state: &RoomState, seat: usize, you: Option<usize>, lang: Lang) -> String {
+    if Some(seat) == you {
+        return lang.tr("who.you").to_owned();
+    }
+    state.seats[seat]
+        .as_ref()
+        .map_or_else(|| lang.tr("who.opponent").to_owned(), |p| p.name.clone())
+}
+
+/// The result in words: who won and why.
+pub fn result_words(
+    result: &GameResult,
+    state: &RoomState,
+    you: Option<usize>,
+    lang: Lang,
+) -> String {
+    let by = result
+        .by
+        .map(|s| name_of(state, s, you, lang))
+        .unwrap_or_default();
+    let cause = match result.cause {
+        EndCause::Rules => String::new(),
+        EndCause::Time => lang.trf("online.end.time", &[("who", &by)]),
+        EndCause::Resign => lang.trf("online.end.resign", &[("who", &by)]),
+        EndCause::Agreed => lang.tr("online.end.agreed").to_owned(),
+        EndCause::Abandoned => lang.trf("online.end.abandoned", &[("who", &by)]),
+        EndCause::Aborted => return lang.tr("online.end.aborted").to_owned(),
+    };
+    let winners: Vec<usize> = (0..result.places.len())
+        .filter(|&s| result.places[s] == 0)
+        .collect();
+    let headline = match winners.as_slice() {
+        [one] if Some(*one) == you => lang.tr("over.you_win").to_owned(),
+        [one] => lang.trf("over.wins", &[("who", &name_of(state, *one, you, lang))]),
+        _ => lang.tr("over.draw").to_owned(),
+    };
+    let scores = result
+        .scores
+        .iter()
+        .enumerate()
+        .map(|(s, score)| format!("{} {score}", name_of(state, s, you, lang)))
+        .collect::<Vec<_>>()
+        .join(" · ");
+    [headline, cause, scores]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn build(
+    mut commands: Commands,
+    art: Res<Art>,
+    prefs: Res<Prefs>,
+    online: Res<Online>,
+    link: Res<Link>,
+    on_board: Res<OnBoard>,
+    asking: Res<Asking>,
+    game: Res<Game>,
+    roots: Query<Entity, With<BarRoot>>,
+) {
+    for root in &roots {
+        commands.entity(root).despawn();
+    }
+    let Some(room) = room_on_board(&online, &on_board) else {
+        return;
+    };
+    let Some(state) = &room.state else { return };
+    let lang = prefs.lang();
+    let now = online.server_now();
+    let playing = state.phase == room::Phase::Playing;
+    // The line at the top: the connection when it is not right, else the opponent's presence,
+    // a draw offer, or "watching".
+    let (link_line, retry) = link_words(&link, &online, lang);
+    let mut lines = Vec::new();
+    if !link.is_open() || !online.welcomed() || online.incompatible.is_some() {
+        lines.push(link_line);
+    }
+    let mut claimable = false;
+    if playing && let Some((seat, left)) = away(state, room.you, now) {
+        let who = name_of(state, seat, room.you, lang);
+        if left > 0 {
+            let time = format!("{}:{:02}", left / 60_000, (left / 1000) % 60);
+            lines.push(lang.trf("online.away", &[("who", &who), ("time", &time)]));
+        } else {
+            claimable = room.you.is_some();
+            lines.push(lang.trf("online.away.claim", &[("who", &who)]));
+        }
+    }
+    let offered_by_them =
+        playing && (0..state.players()).any(|s| Some(s) != room.you && state.draw[s]);
+    let offered_by_us = playing && room.you.is_some_and(|s| state.draw[s]);
+    if offered_by_them {
+        lines.push(lang.tr("online.draw.theirs").to_owned());
+    } else if offered_by_us {
+        lines.push(lang.tr("online.draw.offered").to_owned());
+    }
+    if room.watching {
+        lines.push(lang.tr("online.watching").to_owned());
+    }
+    if let Some(problem) = &online.problem {
+        lines.push(lang.trf("online.refused", &[("why", &problem.message)]));
+    }
+    commands
+        .spawn((
+            BarRoot,
+            DespawnOnExit(Screen::Playing),
+            Node {
+                position_type: PositionType::Absolute,
+                top: px(8),
+                right: px(8),
+                max_width: percent(60),
+                flex_direction: FlexDirection::Column,
+                align_items: AlignItems::End,
+                row_gap: px(6),
+                ..default()
+            },
+            GlobalZIndex(5),
+        ))
+        .with_children(|b| {
+            for line in &lines {
+                b.spawn((
+                    ui::text(&art, line.clone(), 16.0),
+                    TextLayout::justify(Justify::Right),
+                ));
+            }
+            b.spawn(Node {
+                justify_content: JustifyContent::End,
+                ..row()
+            })
+            .with_children(|r| {
+                if retry {
+                    r.spawn(button(&art, RetryLink, lang.tr("online.retry")));
+                }
+                if playing && room.you.is_some() {
+                    if asking.0 {
+                        r.spawn(text(&art, lang.tr("online.resign.ask"), 17.0));
+                        r.spawn(button(&art, GameAction::ResignYes, lang.tr("online.yes")));
+                        r.spawn(button(&art, GameAction::ResignNo, lang.tr("online.no")));
+                    } else {
+                        r.spawn(button(&art, GameAction::Resign, lang.tr("online.resign")));
+                    }
+                    if offered_by_them {
+                        r.spawn(button(
+                            &art,
+                            GameAction::AcceptDraw,
+                            lang.tr("online.draw.accept"),
+                        ));
+                    } else if !offered_by_us {
+                        r.spawn(button(&art, GameAction::OfferDraw, lang.tr("online.draw")));
+                    }
+                    if claimable {
+                        r.spawn(button(&art, GameAction::Claim, lang.tr("online.claim")));
+                    }
+                }
+                r.spawn(button(&art, GameAction::Leave, lang.tr("online.leave")));
+            });
+        });
+    // The end: the result, the rating change, a rematch.
+    let room::Phase::Ended(result) = &state.phase else {
+        return;
+    };
+    let _ = game;
+    let words = result_words(result, state, room.you, lang);
+    let rating = room.you.and_then(|seat| {
+        let change = room.ratings.iter().find(|r| r.seat == seat)?;
+        let delta = change.after - change.before;
+        Some(lang.trf(
+            "online.rating",
+            &[
+                ("before", &format!("{:.0}", change.before)),
+                ("after", &format!("{:.0}", change.after)),
+                ("change", &format!("{delta:+.0}")),
+            ],
+        ))
+    });
+    commands
+        .spawn((BarRoot, DespawnOnExit(Screen::Playing), ui::backdrop(0.35)))
+        .with_children(|b| {
+            b.spawn(panel(560.0)).with_children(|p| {
+                p.spawn((
+                    bold(&art, words, 24.0),
+                    TextLayout::justify(Justify::Center),
+                ));
+                if let Some(rating) = rating {
+                    p.spawn((
+                        text(&art, rating, 18.0),
+                        TextLayout::justify(Justify::Center),
+                    ));
+                }
+                p.spawn(Node {
+                    justify_content: JustifyContent::Center,
+                    ..row()
+                })
+                .with_children(|r| {
+                    if room.you.is_some() && result.cause != EndCause::Aborted {
+                        r.spawn(button(&art, GameAction::Rematch, lang.tr("online.rematch")));
+                    }
+                    r.spawn(button(&art, GameAction::Leave, lang.tr("online.leave")));
+                });
+            });
+        });
+}
+
+/// The retry button beside a connection that keeps failing.
+#[derive(Component, Clone, Copy)]
+struct RetryLink;
+
+pub(super) fn retry_plugin(app: &mut App) {
+    app.add_systems(Update, retry.in_set(crate::game::state::GameSet::Input));
+}
+
+fn retry(
+    buttons: Query<&Interaction, (Changed<Interaction>, With<RetryLink>)>,
+    mut link: ResMut<Link>,
+) {
+    if buttons.iter().any(|i| *i == Interaction::Pressed) {
+        link.retry_now();
+    }
+}

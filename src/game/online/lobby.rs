@@ -1,0 +1,547 @@
+//! The online screen: the connection's state in plain words, your name and rating, creating a
+//! room (rule set, time control, who starts, public or private), joining or watching one by
+//! its code, and the public rooms waiting, asked again every few seconds. Once seated in a room
+//! not yet full, the waiting room: the code in large letters, the room's link as a QR code for
+//! a friend's phone, Copy link, Cancel.
+
+use bevy::input::keyboard::{Key, KeyboardInput};
+use bevy::prelude::*;
+
+use super::client::{self, Ask, Online};
+use super::link::{Link, LinkState};
+use super::qr;
+use crate::game::board::art::Art;
+use crate::game::screens::ui::{self, bold, button, panel, row, small_button, text};
+use crate::game::state::{Prefs, Screen};
+use crate::net::protocol::{CODE_LEN, ClockSpec, First, MAX_NAME, is_room_code};
+use crate::net::room;
+use crate::rules::presets;
+use crate::session::Lang;
+
+/// The time controls offered: untimed and the usual Fischer ones, minutes + seconds.
+pub const CLOCKS: [(u64, u64); 4] = [(0, 0), (3, 2), (5, 3), (10, 5)];
+
+/// What the online screen's buttons do.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub enum OnlineAction {
+    Back,
+    Retry,
+    /// Step the rule set, the time control, or who starts.
+    Preset(i8),
+    Clock(i8),
+    /// Custom time control: minutes and seconds of increment, stepped.
+    Minutes(i8),
+    Increment(i8),
+    First,
+    Public,
+    Create,
+    /// Focus a text field.
+    EditName,
+    EditCode,
+    Join,
+    Watch,
+    /// Join the lobby's room number `n`.
+    JoinListed(usize),
+    CopyLink,
+    Cancel,
+}
+
+/// A text field being typed in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Field {
+    #[default]
+    None,
+    Name,
+    Code,
+}
+
+/// The form's choices, kept while the screen is up.
+#[derive(Resource, Debug, Clone, PartialEq)]
+pub struct Form {
+    pub preset: String,
+    /// Index in `CLOCKS`, or `CLOCKS.len()` for custom.
+    pub clock: usize,
+    pub minutes: u64,
+    pub increment: u64,
+    pub first: First,
+    pub public: bool,
+    pub code: String,
+    pub editing: Field,
+    pub copied: bool,
+}
+
+impl Default for Form {
+    fn default() -> Form {
+        Form {
+            preset: "standard".to_owned(),
+            clock: 2,
+            minutes: 15,
+            increment: 10,
+            first: First::Random,
+            public: true,
+            code: String::new(),
+            editing: Field::None,
+            copied: false,
+        }
+    }
+}
+
+impl Form {
+    /// The chosen time control.
+    pub fn clock_spec(&self) -> ClockSpec {
+        let (minutes, seconds) = CLOCKS
+            .get(self.clock)
+            .copied()
+            .unwrap_or((self.minutes, self.increment));
+        if minutes == 0 && self.clock < CLOCKS.len() {
+            return ClockSpec::UNTIMED;
+        }
+        ClockSpec::Fischer {
+            base_ms: minutes * 60_000,
+            increment_ms: seconds * 1000,
+        }
+    }
+}
+
+#[derive(Component)]
+struct OnlineRoot;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Form>();
+    // The window plugin registers typed keys; without a window (tests) none ever come.
+    app.add_message::<KeyboardInput>();
+    app.add_systems(OnEnter(Screen::Online), open);
+    app.add_systems(OnExit(Screen::Online), close);
+    app.add_systems(
+        Update,
+        (
+            press,
+            type_text,
+            build.run_if(
+                state_changed::<Screen>
+                    .or_eager(resource_changed::<Online>)
+                    .or_eager(resource_changed::<Form>)
+                    .or_eager(resource_changed::<Prefs>)
+                    .or_eager(link_changed),
+            ),
+        )
+            .chain()
+            .run_if(in_state(Screen::Online))
+            .in_set(crate::game::state::GameSet::Show),
+    );
+}
+
+fn link_changed(link: Res<Link>) -> bool {
+    link.is_changed()
+}
+
+/// The screen opens: connect, and list the rooms waiting.
+fn open(mut link: ResMut<Link>, mut online: ResMut<Online>, prefs: Res<Prefs>) {
+    let url = super::server_url(&prefs);
+    link.start(&url);
+    online.browsing = true;
+    client::refresh_lobby(&mut online);
+}
+
+fn close(mut online: ResMut<Online>, mut form: ResMut<Form>) {
+    online.browsing = false;
+    form.editing = Field::None;
+}
+
+fn press(
+    mut commands: Commands,
+    buttons: Query<(&Interaction, &OnlineAction), Changed<Interaction>>,
+    mut form: ResMut<Form>,
+    mut prefs: ResMut<Prefs>,
+    mut link: ResMut<Link>,
+    online: Res<Online>,
+    mut next_screen: ResMut<NextState<Screen>>,
+    keys: Res<ButtonInput<KeyCode>>,
+) {
+    let mut run = |action: OnlineAction, commands: &mut Commands| {
+        commands.trigger(crate::game::play::sound::Sfx::Click);
+        act(
+            action,
+            commands,
+            &mut form,
+            &mut prefs,
+            &mut link,
+            &online,
+            &mut next_screen,
+        );
+    };
+    for (interaction, action) in &buttons {
+        if *interaction == Interaction::Pressed {
+            run(*action, &mut commands);
+        }
+    }
+    if keys.just_pressed(KeyCode::Escape) {
+        run(OnlineAction::Back, &mut commands);
+    }
+}
+
+fn act(
+    action: OnlineAction,
+    commands: &mut Commands,
+    form: &mut Form,
+    prefs: &mut Prefs,
+    link: &mut Link,
+    online: &Online,
+    next_screen: &mut NextState<Screen>,
+) {
+    let waiting = waiting_room(online).is_some();
+    match action {
+        OnlineAction::Back if form.editing != Field::None => form.editing = Field::None,
+        OnlineAction::Back if waiting => commands.trigger(Ask::Leave),
+        OnlineAction::Back => next_screen.set(Screen::Title),
+        OnlineAction::Retry => link.retry_now(),
+        OnlineAction::Preset(step) => {
+            let all: Vec<_> = presets::all().iter().collect();
+            let i = all.iter().position(|p| p.id == form.preset).unwrap_or(0);
+            let next = (i as isize + isize::from(step)).rem_euclid(all.len() as isize);
+            form.preset = all[next as usize].id.clone();
+        }
+        OnlineAction::Clock(step) => {
+            let n = CLOCKS.len() as isize + 1;
+            form.clock = (form.clock as isize + isize::from(step)).rem_euclid(n) as usize;
+        }
+        OnlineAction::Minutes(step) => {
+            form.minutes = (form.minutes as i64 + i64::from(step)).clamp(1, 180) as u64;
+        }
+        OnlineAction::Increment(step) => {
+            form.increment = (form.increment as i64 + i64::from(step)).clamp(0, 60) as u64;
+        }
+        OnlineAction::First => {
+            form.first = match form.first {
+                First::Me => First::Them,
+                First::Them => First::Random,
+                First::Random => First::Me,
+            }
+        }
+        OnlineAction::Public => form.public = !form.public,
+        OnlineAction::Create => commands.trigger(Ask::Create {
+            preset: form.preset.clone(),
+            clock: form.clock_spec(),
+            first: form.first,
+            public: form.public,
+        }),
+        OnlineAction::EditName => form.editing = Field::Name,
+        OnlineAction::EditCode => form.editing = Field::Code,
+        OnlineAction::Join if is_room_code(&form.code) => {
+            form.editing = Field::None;
+            commands.trigger(Ask::Join(form.code.clone()));
+        }
+        OnlineAction::Watch if is_room_code(&form.code) => {
+            form.editing = Field::None;
+            commands.trigger(Ask::Watch(form.code.clone()));
+        }
+        OnlineAction::Join | OnlineAction::Watch => form.editing = Field::Code,
+        OnlineAction::JoinListed(n) => {
+            if let Some(room) = online.lobby.get(n) {
+                commands.trigger(Ask::Join(room.code.clone()));
+            }
+        }
+        OnlineAction::CopyLink => {
+            if let Some(code) = waiting_room(online) {
+                form.copied = super::copy_text(&super::room_link(&prefs.0, code)).is_ok();
+            }
+        }
+        OnlineAction::Cancel => commands.trigger(Ask::Leave),
+    }
+    // A name typed is kept with the settings, and sent at the next hello.
+    let _ = prefs;
+}
+
+/// Keys typed into the focused field: letters of a room code (upper case, look-alikes
+/// refused), or the name.
+fn type_text(
+    mut keys: MessageReader<KeyboardInput>,
+    mut form: ResMut<Form>,
+    mut prefs: ResMut<Prefs>,
+    mut commands: Commands,
+) {
+    let field = form.editing;
+    for key in keys.read() {
+        if !key.state.is_pressed() || field == Field::None {
+            continue;
+        }
+        match (&key.logical_key, field) {
+            (Key::Backspace, Field::Name) => {
+                prefs.name.pop();
+            }
+            (Key::Backspace, Field::Code) => {
+                form.code.pop();
+            }
+            (Key::Enter, Field::Code) if is_room_code(&form.code) => {
+                form.editing = Field::None;
+                commands.trigger(Ask::Join(form.code.clone()));
+            }
+            (Key::Enter, _) => form.editing = Field::None,
+            (Key::Character(typed), Field::Name) => {
+                for c in typed.chars().filter(|c| !c.is_control()) {
+                    if prefs.name.chars().count() < MAX_NAME {
+                        prefs.name.push(c);
+                    }
+                }
+            }
+            (Key::Space, Field::Name) if prefs.name.chars().count() < MAX_NAME => {
+                prefs.name.push(' ');
+            }
+            (Key::Character(typed), Field::Code) => {
+                for c in typed.chars().flat_map(char::to_uppercase) {
+                    let ok =
+                        c.is_ascii() && crate::net::protocol::CODE_ALPHABET.contains(&(c as u8));
+                    if ok && form.code.len() < CODE_LEN {
+                        form.code.push(c);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The code of the room we sit in while it waits for players.
+fn waiting_room(online: &Online) -> Option<&str> {
+    let room = online.room.as_ref()?;
+    let state = room.state.as_ref()?;
+    (state.phase == room::Phase::Waiting && !room.watching).then_some(room.code.as_str())
+}
+
+/// The connection's state in words, and whether a retry button goes with it.
+pub fn link_words(link: &Link, online: &Online, lang: Lang) -> (String, bool) {
+    if let Some(why) = &online.incompatible {
+        return (lang.trf("online.incompatible", &[("why", why)]), false);
+    }
+    match link.state() {
+        LinkState::Off | LinkState::Connecting => (lang.tr("online.connecting").to_owned(), false),
+        LinkState::Retrying { attempt, why, .. } if *attempt >= 3 => (
+            lang.trf(
+                "online.unreachable",
+                &[("server", &link.url()), ("why", why)],
+            ),
+            true,
+        ),
+        LinkState::Retrying { .. } => (lang.tr("online.reconnecting").to_owned(), false),
+        LinkState::Open if !online.welcomed() => (lang.tr("online.connecting").to_owned(), false),
+        LinkState::Open => {
+            let me = online.me.as_ref();
+            let name = me.map_or(String::new(), |p| p.name.clone());
+            let rating = me.map_or(0, |p| p.rating.round() as i64);
+            (
+                lang.trf("online.connected", &[("name", &name), ("rating", &rating)]),
+                false,
+            )
+        }
+    }
+}
+
+fn build(
+    mut commands: Commands,
+    art: Res<Art>,
+    prefs: Res<Prefs>,
+    online: Res<Online>,
+    link: Res<Link>,
+    form: Res<Form>,
+    mut images: ResMut<Assets<Image>>,
+    roots: Query<Entity, With<OnlineRoot>>,
+) {
+    for root in &roots {
+        commands.entity(root).despawn();
+    }
+    let lang = prefs.lang();
+    let (status, retry) = link_words(&link, &online, lang);
+    let root = commands
+        .spawn((
+            OnlineRoot,
+            DespawnOnExit(Screen::Online),
+            ui::backdrop(0.55),
+        ))
+        .id();
+    if let Some(code) = waiting_room(&online) {
+        let link_text = super::room_link(&prefs.0, code);
+        let qr = qr::image(&link_text).map(|image| images.add(image));
+        commands.entity(root).with_children(|b| {
+            b.spawn(panel(520.0)).with_children(|p| {
+                p.spawn((
+                    bold(&art, lang.tr("online.waiting"), 26.0),
+                    TextLayout::justify(Justify::Center),
+                ));
+                p.spawn((
+                    text(&art, lang.tr("online.share"), 17.0),
+                    TextLayout::justify(Justify::Center),
+                ));
+                p.spawn((
+                    bold(&art, spaced(code), 64.0),
+                    TextLayout::justify(Justify::Center),
+                ));
+                if let Some(qr) = qr {
+                    p.spawn(Node {
+                        justify_content: JustifyContent::Center,
+                        ..default()
+                    })
+                    .with_child((
+                        ImageNode::new(qr),
+                        Node {
+                            width: px(220),
+                            height: px(220),
+                            ..default()
+                        },
+                    ));
+                }
+                p.spawn((
+                    text(&art, link_text.clone(), 15.0),
+                    TextLayout::justify(Justify::Center),
+                ));
+                p.spawn(Node {
+                    justify_content: JustifyContent::Center,
+                    ..row()
+                })
+                .with_children(|r| {
+                    let copy = if form.copied {
+                        "online.copied"
+                    } else {
+                        "online.copy"
+                    };
+                    r.spawn(button(&art, OnlineAction::CopyLink, lang.tr(copy)));
+                    r.spawn(button(&art, OnlineAction::Cancel, lang.tr("online.cancel")));
+                });
+                p.spawn((
+                    text(&art, status, 15.0),
+                    TextLayout::justify(Justify::Center),
+                ));
+            });
+        });
+        return;
+    }
+    commands.entity(root).with_children(|b| {
+        b.spawn(panel(720.0)).with_children(|p| {
+            p.spawn(bold(&art, lang.tr("title.online"), 26.0));
+            p.spawn(row()).with_children(|r| {
+                r.spawn(text(&art, status, 16.0));
+                if retry {
+                    r.spawn(button(&art, OnlineAction::Retry, lang.tr("online.retry")));
+                }
+            });
+            if let Some(problem) = &online.problem {
+                p.spawn(text(
+                    &art,
+                    lang.trf("online.refused", &[("why", &problem.message)]),
+                    15.0,
+                ));
+            }
+            p.spawn(row()).with_children(|r| {
+                r.spawn(text(&art, lang.tr("online.name"), 18.0));
+                let shown = field_text(&prefs.name, form.editing == Field::Name, "—");
+                r.spawn(button(&art, OnlineAction::EditName, shown));
+            });
+            // Creating a room.
+            p.spawn(bold(&art, lang.tr("online.create"), 20.0));
+            p.spawn(row()).with_children(|r| {
+                let preset = presets::get(&form.preset).unwrap_or(&presets::all()[0]);
+                r.spawn(small_button(&art, OnlineAction::Preset(-1), "‹"));
+                r.spawn(text(&art, lang.pick(&preset.name), 17.0));
+                r.spawn(small_button(&art, OnlineAction::Preset(1), "›"));
+            });
+            p.spawn(row()).with_children(|r| {
+                r.spawn(text(&art, lang.tr("online.time"), 17.0));
+                r.spawn(small_button(&art, OnlineAction::Clock(-1), "‹"));
+                let label = if form.clock == CLOCKS.len() {
+                    lang.tr("online.custom").to_owned()
+                } else {
+                    clock_label(form.clock_spec(), lang)
+                };
+                r.spawn(text(&art, label, 17.0));
+                r.spawn(small_button(&art, OnlineAction::Clock(1), "›"));
+                if form.clock == CLOCKS.len() {
+                    r.spawn(small_button(&art, OnlineAction::Minutes(-1), "−"));
+                    r.spawn(text(
+                        &art,
+                        lang.trf("online.minutes", &[("n", &form.minutes)]),
+                        17.0,
+                    ));
+                    r.spawn(small_button(&art, OnlineAction::Minutes(1), "+"));
+                    r.spawn(small_button(&art, OnlineAction::Increment(-1), "−"));
+                    r.spawn(text(
+                        &art,
+                        lang.trf("online.increment", &[("n", &form.increment)]),
+                        17.0,
+                    ));
+                    r.spawn(small_button(&art, OnlineAction::Increment(1), "+"));
+                }
+            });
+            p.spawn(row()).with_children(|r| {
+                let first = match form.first {
+                    First::Me => "online.first.me",
+                    First::Them => "online.first.them",
+                    First::Random => "online.first.random",
+                };
+                r.spawn(button(&art, OnlineAction::First, lang.tr(first)));
+                let public = if form.public {
+                    "online.public"
+                } else {
+                    "online.private"
+                };
+                r.spawn(button(&art, OnlineAction::Public, lang.tr(public)));
+                r.spawn(button(&art, OnlineAction::Create, lang.tr("online.create")));
+            });
+            // Joining by code.
+            p.spawn(row()).with_children(|r| {
+                r.spawn(text(&art, lang.tr("online.code"), 18.0));
+                let shown = field_text(&form.code, form.editing == Field::Code, "______");
+                r.spawn(button(&art, OnlineAction::EditCode, shown));
+                r.spawn(button(&art, OnlineAction::Join, lang.tr("online.join")));
+                r.spawn(button(&art, OnlineAction::Watch, lang.tr("online.watch")));
+            });
+            // The lobby.
+            p.spawn(bold(&art, lang.tr("online.lobby"), 20.0));
+            if online.lobby.is_empty() {
+                p.spawn(text(&art, lang.tr("online.lobby.empty"), 15.0));
+            }
+            for (i, room) in online.lobby.iter().take(6).enumerate() {
+                let preset = presets::get(&room.preset)
+                    .map_or(room.preset.clone(), |p| lang.pick(&p.name).to_owned());
+                let line = format!(
+                    "{preset} · {} · {} ({:.0})",
+                    clock_label(room.clock, lang),
+                    room.creator.name,
+                    room.creator.rating
+                );
+                p.spawn(row()).with_children(|r| {
+                    r.spawn(button(
+                        &art,
+                        OnlineAction::JoinListed(i),
+                        lang.tr("online.join"),
+                    ));
+                    r.spawn(text(&art, line, 16.0));
+                });
+            }
+            p.spawn(button(&art, OnlineAction::Back, lang.tr("online.back")));
+        });
+    });
+}
+
+/// A time control in words: "Untimed", or "5 + 3".
+pub fn clock_label(clock: ClockSpec, lang: Lang) -> String {
+    match clock {
+        ClockSpec::Untimed(_) => lang.tr("online.untimed").to_owned(),
+        ClockSpec::Fischer { .. } => clock.label(),
+    }
+}
+
+/// A field's text, with a caret while it is being typed in.
+fn field_text(value: &str, editing: bool, empty: &str) -> String {
+    match (value.is_empty(), editing) {
+        (_, true) => format!("{value}▏"),
+        (true, false) => empty.to_owned(),
+        (false, false) => value.to_owned(),
+    }
+}
+
+/// A room code with thin gaps, easier to read aloud.
+fn spaced(code: &str) -> String {
+    code.chars()
+        .map(String::from)
+        .collect::<Vec<_>>()
+        .join("\u{2009}")
+}

@@ -1,0 +1,99 @@
+//! Online play: the connection to `oaq-server`, the protocol's state on our side, the room's
+//! game on the board, its clocks, the online screen and the waiting room, and the controls of
+//! a game against people. The server referees; this only asks and shows.
+
+pub mod client;
+mod clocks;
+mod controls;
+pub mod link;
+pub mod lobby;
+pub mod qr;
+pub mod table;
+
+use bevy::prelude::*;
+
+use crate::game::state::{Files, Prefs};
+use crate::session::Settings;
+
+pub(in crate::game) fn plugin(app: &mut App) {
+    let url = server_url(app.world().resource::<Prefs>());
+    let token = client::kept_token(app.world().get_resource::<Files>());
+    app.insert_resource(link::Link::new(url))
+        .insert_resource(client::Online::with_token(token));
+    app.add_plugins((
+        link::plugin,
+        client::plugin,
+        table::plugin,
+        clocks::plugin,
+        lobby::plugin,
+        controls::plugin,
+        controls::retry_plugin,
+    ));
+    #[cfg(target_arch = "wasm32")]
+    app.add_systems(PostStartup, open_the_link_s_room);
+}
+
+/// The server to play on: the page's own on the web (`wss://` for an https page), the
+/// settings' (or `--server`'s) on desktop and phones.
+pub fn server_url(settings: &Settings) -> String {
+    #[cfg(target_arch = "wasm32")]
+    if let Some(location) = web_sys::window().map(|w| w.location()) {
+        let secure = location.protocol().is_ok_and(|p| p == "https:");
+        if let Ok(host) = location.host() {
+            return format!("{}://{host}/ws", if secure { "wss" } else { "ws" });
+        }
+    }
+    settings.server.clone()
+}
+
+/// The link that opens room `code`: the web build's page with `?room=CODE`; outside the
+/// browser, the server's own page (it serves the web build with `--web`).
+pub fn room_link(settings: &Settings, code: &str) -> String {
+    #[cfg(target_arch = "wasm32")]
+    if let Some(location) = web_sys::window().map(|w| w.location())
+        && let (Ok(origin), Ok(path)) = (location.origin(), location.pathname())
+    {
+        return format!("{origin}{path}?room={code}");
+    }
+    let url = server_url(settings);
+    let http = url
+        .replacen("wss://", "https://", 1)
+        .replacen("ws://", "http://", 1);
+    let base = http.strip_suffix("/ws").unwrap_or(&http);
+    format!("{base}/?room={code}")
+}
+
+/// Put `text` on the clipboard: the page's in a browser.
+#[cfg(target_arch = "wasm32")]
+pub fn copy_text(text: &str) -> Result<(), String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let _promise = window.navigator().clipboard().write_text(text);
+    Ok(())
+}
+
+/// Outside the browser there is no clipboard the game can reach without a windowing library of
+/// its own; the waiting room shows the link and the code to read out or type.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn copy_text(_: &str) -> Result<(), String> {
+    Err("no clipboard".to_owned())
+}
+
+/// `?room=CODE` in the page's address: straight into that room.
+#[cfg(target_arch = "wasm32")]
+fn open_the_link_s_room(
+    mut commands: Commands,
+    mut next_screen: ResMut<NextState<crate::game::state::Screen>>,
+) {
+    let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else {
+        return;
+    };
+    let code = search
+        .trim_start_matches('?')
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("room="))
+        .map(str::to_uppercase);
+    if let Some(code) = code.filter(|c| crate::net::protocol::is_room_code(c)) {
+        next_screen.set(crate::game::state::Screen::Online);
+        commands.trigger(client::Ask::Join(code));
+    }
+}

@@ -1,0 +1,320 @@
+//! Online play through the game's own plugins: Bevy apps (two players and a spectator) talking
+//! to a real `oaq-server` on loopback, moves made as a player makes them, the opponent's moves
+//! animated, a dropped connection taken back with the clocks right, resigning and a rematch.
+
+#![cfg(all(feature = "gui", feature = "server"))]
+
+mod headless;
+mod online;
+
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use headless::{app_with, assert_sprites_match, phase, pos};
+use o_an_quan::game::layout::Layout;
+use o_an_quan::game::online::client::{Ask, Online};
+use o_an_quan::game::online::link::Link;
+use o_an_quan::game::online::table::OnBoard;
+use o_an_quan::game::state::{Files, PlayMove};
+use o_an_quan::game::{Game, Launch, Phase, Screen};
+use o_an_quan::net::protocol::{ClockSpec, EndCause, First};
+use o_an_quan::net::room::{self, RoomState};
+use o_an_quan::session::{Settings, Speed, Storage};
+use online::{ServerProcess, TempDir};
+
+/// A player's game: its settings name the server, its token lives in `home`.
+fn player(server: &ServerProcess, name: &str, home: &TempDir) -> App {
+    let settings = Settings {
+        name: name.to_owned(),
+        server: server.url(),
+        speed: Speed::Fast,
+        ..Settings::default()
+    };
+    let files = Files {
+        config: Storage::at(home.path().join(name)),
+        data: Storage::at(home.path().join(name)),
+    };
+    let mut app = app_with(settings, Launch::default(), Some(files));
+    app.world_mut()
+        .resource_mut::<NextState<Screen>>()
+        .set(Screen::Online);
+    app.update();
+    app
+}
+
+/// Frames for every app (and a little real time for the sockets) until `done`.
+fn run_until(apps: &mut [&mut App], what: &str, done: impl Fn(&[&mut App]) -> bool) {
+    let deadline = Instant::now() + online::PATIENCE;
+    while !done(apps) {
+        assert!(Instant::now() < deadline, "not in time: {what}");
+        for app in apps.iter_mut() {
+            app.update();
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+fn online(app: &App) -> &Online {
+    app.world().resource::<Online>()
+}
+
+fn state(app: &App) -> Option<&RoomState> {
+    online(app).state()
+}
+
+fn code(app: &App) -> Option<String> {
+    online(app).room.as_ref().map(|r| r.code.clone())
+}
+
+/// The board shows room `code`'s game, with every move the server has, and nothing moving.
+fn settled(app: &App, code: &str) -> bool {
+    let on_board = app.world().resource::<OnBoard>();
+    let Some(state) = state(app) else {
+        return false;
+    };
+    on_board.code.as_deref() == Some(code)
+        && *app.world().resource::<State<Screen>>().get() == Screen::Playing
+        && phase(app) != Phase::Animating
+        && app.world().resource::<Game>().history.entries().len() == state.moves.len()
+        && online(app)
+            .room
+            .as_ref()
+            .is_some_and(|r| r.pending.is_none())
+}
+
+/// The side the app's player plays now, if it is to move.
+fn to_move(app: &App) -> bool {
+    let game = app.world().resource::<Game>();
+    phase(app) == Phase::Waiting && game.human_to_move()
+}
+
+/// Whoever is to move plays their first legal move, as a click would; then every app settles
+/// on it, each other board showing it move by move. Returns which app moved.
+fn one_move(apps: &mut [&mut App], code: &str) -> usize {
+    let mover = (0..2)
+        .find(|&i| to_move(apps[i]))
+        .expect("one of the players is to move");
+    let mv = pos(apps[mover]).legal_moves()[0];
+    apps[mover].world_mut().trigger(PlayMove(mv));
+    let before = state(apps[mover]).unwrap().moves.len();
+    let mut animated = vec![false; apps.len()];
+    let deadline = Instant::now() + online::PATIENCE;
+    while !apps
+        .iter()
+        .all(|a| settled(a, code) && state(a).unwrap().moves.len() == before + 1)
+    {
+        assert!(
+            Instant::now() < deadline,
+            "the move did not reach every board"
+        );
+        for (i, app) in apps.iter_mut().enumerate() {
+            app.update();
+            animated[i] |= phase(app) == Phase::Animating;
+            if std::env::var("OAQ_DEBUG").is_ok() {
+                eprintln!(
+                    "app {i}: {:?} moves {} server {:?}",
+                    phase(app),
+                    app.world().resource::<Game>().history.entries().len(),
+                    state(app).map(|s| s.moves.len())
+                );
+            }
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert!(
+        animated.iter().all(|&a| a),
+        "the move is animated on every board, the mover's and the others' ({animated:?})"
+    );
+    mover
+}
+
+/// The board and its sprites are the server's game.
+fn check_board(app: &mut App) {
+    let server_pos = state(app).unwrap().pos;
+    assert_eq!(pos(app), server_pos, "the board is the server's position");
+    assert_sprites_match(app);
+}
+
+#[test]
+fn an_online_game_through_the_plugins_with_a_reconnection_a_resignation_and_a_rematch() {
+    let dir = TempDir::new("game-online");
+    let server = ServerProcess::sqlite(&dir, &[]);
+    let mut ana = player(&server, "Ana", &dir);
+    let mut bao = player(&server, "Bao", &dir);
+    let mut cam = player(&server, "Cam", &dir);
+    run_until(&mut [&mut ana, &mut bao, &mut cam], "welcome", |apps| {
+        apps.iter().all(|a| online(a).welcomed())
+    });
+
+    // Ana opens a timed room and moves first; Bao joins by its code; Cam watches.
+    ana.world_mut().trigger(Ask::Create {
+        preset: "standard".into(),
+        clock: ClockSpec::Fischer {
+            base_ms: 300_000,
+            increment_ms: 3_000,
+        },
+        first: First::Me,
+        public: false,
+    });
+    run_until(&mut [&mut ana], "the waiting room", |apps| {
+        state(apps[0]).is_some_and(|s| s.phase == room::Phase::Waiting)
+    });
+    let room_code = code(&ana).unwrap();
+    assert_eq!(
+        *ana.world().resource::<State<Screen>>().get(),
+        Screen::Online
+    );
+    bao.world_mut().trigger(Ask::Join(room_code.clone()));
+    cam.world_mut().trigger(Ask::Watch(room_code.clone()));
+    run_until(
+        &mut [&mut ana, &mut bao, &mut cam],
+        "the game on every board",
+        |apps| apps.iter().all(|a| settled(a, &room_code)),
+    );
+    // Each player's own row is the nearest: Ana plays side 0, Bao side 1; Cam sees side 0's.
+    assert_eq!(ana.world().resource::<Layout>().near_side(), 0);
+    assert_eq!(bao.world().resource::<Layout>().near_side(), 1);
+    assert_eq!(cam.world().resource::<Layout>().near_side(), 0);
+    assert!(to_move(&ana) && !to_move(&bao) && !to_move(&cam));
+
+    // Six moves, each animated on the other boards, every board the server's after each.
+    for _ in 0..6 {
+        let mut apps = [&mut ana, &mut bao, &mut cam];
+        one_move(&mut apps, &room_code);
+        for app in apps.iter_mut() {
+            check_board(app);
+        }
+    }
+    let moves_before = state(&ana).unwrap().moves.len();
+
+    // Bao's connection drops; Ana moves meanwhile; Bao comes back to the same seat, with the
+    // move shown and both clocks as the server keeps them.
+    bao.world_mut().resource_mut::<Link>().retry_now();
+    let mut apps = [&mut ana, &mut bao, &mut cam];
+    assert!(to_move(apps[0]), "Ana's turn after six moves");
+    let mv = pos(apps[0]).legal_moves()[0];
+    apps[0].world_mut().trigger(PlayMove(mv));
+    run_until(&mut apps, "Bao back with the move", |apps| {
+        apps.iter()
+            .all(|a| settled(a, &room_code) && state(a).unwrap().moves.len() == moves_before + 1)
+    });
+    for app in apps.iter_mut() {
+        check_board(app);
+    }
+    let now = online(apps[0]).server_now();
+    let ana_clocks = state(apps[0]).unwrap().clocks_at(now).unwrap();
+    let bao_clocks = state(apps[1]).unwrap().clocks_at(now).unwrap();
+    for (a, b) in ana_clocks.iter().zip(&bao_clocks) {
+        assert!(
+            (a - b).abs() < 1_000,
+            "clocks {ana_clocks:?} against {bao_clocks:?}"
+        );
+    }
+    assert!(
+        ana_clocks
+            .iter()
+            .all(|&ms| ms < 300_000 + 4 * 3_000 && ms > 200_000),
+        "{ana_clocks:?}"
+    );
+    assert_eq!(online(apps[1]).room.as_ref().unwrap().you, Some(1));
+
+    // Bao resigns; every app sees the end.
+    apps[1].world_mut().trigger(Ask::Resign);
+    run_until(&mut apps, "the end", |apps| {
+        apps.iter().all(|a| {
+            matches!(state(a).map(|s| &s.phase), Some(room::Phase::Ended(_)))
+                && phase(a) == Phase::Over
+        })
+    });
+    let room::Phase::Ended(result) = &state(apps[2]).unwrap().phase else {
+        unreachable!()
+    };
+    assert_eq!(result.cause, EndCause::Resign);
+    assert_eq!(result.places, vec![0, 1], "Ana (seat 0) wins");
+    assert!(
+        !online(apps[0]).room.as_ref().unwrap().ratings.is_empty(),
+        "a rated game"
+    );
+
+    // A rematch: a new room, both seated, the seats turned round (Bao moves first now), and
+    // each board turned to its player.
+    apps[1].world_mut().trigger(Ask::Rematch);
+    run_until(&mut apps[..2], "the rematch on both boards", |apps| {
+        let codes: Vec<_> = apps.iter().map(|a| code(a)).collect();
+        codes[0] != Some(room_code.clone())
+            && codes[0] == codes[1]
+            && apps
+                .iter()
+                .all(|a| settled(a, codes[0].as_deref().unwrap()))
+    });
+    let rematch = code(apps[0]).unwrap();
+    assert_ne!(rematch, room_code);
+    assert!(
+        to_move(apps[1]) && !to_move(apps[0]),
+        "Bao opens the rematch"
+    );
+    assert_eq!(apps[1].world().resource::<Layout>().near_side(), 0);
+    assert_eq!(apps[0].world().resource::<Layout>().near_side(), 1);
+    let mut players = [&mut ana, &mut bao];
+    let mover = one_move(&mut players, &rematch);
+    assert_eq!(mover, 1);
+    for app in players.iter_mut() {
+        check_board(app);
+    }
+}
+
+#[test]
+fn the_same_player_comes_back_after_a_restart_of_the_game() {
+    let dir = TempDir::new("game-token");
+    let server = ServerProcess::sqlite(&dir, &[]);
+    let mut first = player(&server, "Dao", &dir);
+    run_until(&mut [&mut first], "welcome", |apps| {
+        online(apps[0]).welcomed()
+    });
+    let id = online(&first).me.as_ref().unwrap().id.clone();
+    drop(first);
+    // The same files: the kept token makes it the same player.
+    let mut again = player(&server, "Dao", &dir);
+    run_until(&mut [&mut again], "welcome", |apps| {
+        online(apps[0]).welcomed()
+    });
+    assert_eq!(online(&again).me.as_ref().unwrap().id, id);
+    // Someone else's files: someone else.
+    let mut other = player(&server, "Eve", &dir);
+    run_until(&mut [&mut other], "welcome", |apps| {
+        online(apps[0]).welcomed()
+    });
+    assert_ne!(online(&other).me.as_ref().unwrap().id, id);
+}
+
+#[test]
+fn an_unreachable_server_is_said_plainly_and_retried_with_backoff() {
+    let dir = TempDir::new("game-unreachable");
+    let port = online::free_port();
+    let settings = Settings {
+        server: format!("ws://127.0.0.1:{port}/ws"),
+        ..Settings::default()
+    };
+    let files = Files {
+        config: Storage::at(dir.path()),
+        data: Storage::at(dir.path()),
+    };
+    let mut app = app_with(settings, Launch::default(), Some(files));
+    app.world_mut()
+        .resource_mut::<NextState<Screen>>()
+        .set(Screen::Online);
+    run_until(&mut [&mut app], "three failed attempts", |apps| {
+        matches!(
+            apps[0].world().resource::<Link>().state(),
+            o_an_quan::game::online::link::LinkState::Retrying { attempt, .. } if *attempt >= 3
+        )
+    });
+    let (words, retry) = o_an_quan::game::online::lobby::link_words(
+        app.world().resource::<Link>(),
+        online(&app),
+        o_an_quan::session::Lang::En,
+    );
+    assert!(retry, "a retry button goes with it");
+    assert!(words.contains(&format!("127.0.0.1:{port}")), "{words}");
+    assert!(!online(&app).welcomed());
+}
