@@ -7,9 +7,10 @@ use bevy::window::WindowResolution;
 use clap::{Parser, ValueEnum};
 use o_an_quan::ai::Level;
 use o_an_quan::game::capture::CapturePlan;
+use o_an_quan::game::online::client::Ask;
 use o_an_quan::game::persist::{self, Import};
 use o_an_quan::game::start::Start;
-use o_an_quan::game::{self, Launch, Overlay};
+use o_an_quan::game::{self, Launch, Overlay, Screen};
 use o_an_quan::rules::presets;
 use o_an_quan::session::{Lang, Mode, Speed};
 
@@ -60,6 +61,21 @@ struct Options {
     /// The online server, ws://HOST:PORT/ws or wss://… (saved with the settings).
     #[arg(long)]
     server: Option<String>,
+    /// Open the online screen.
+    #[arg(long)]
+    online: bool,
+    /// Online: open a room with the online screen's choices (its code is logged).
+    #[arg(long)]
+    create: bool,
+    /// Online: join the room with this code.
+    #[arg(long, value_name = "CODE")]
+    join: Option<String>,
+    /// Online: watch the room with this code.
+    #[arg(long, value_name = "CODE")]
+    watch: Option<String>,
+    /// With --screenshot: shoot this many seconds after the start instead of after moves.
+    #[arg(long, value_name = "SECS")]
+    shot_after: Option<f32>,
     /// Window size, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x720")]
     size: String,
@@ -171,6 +187,7 @@ fn main() -> AppExit {
         app.insert_resource(CapturePlan {
             path,
             after_moves: options.after,
+            after_secs: options.shot_after,
             panel: options.panel.map(|p| match p {
                 PanelArg::Menu => Overlay::Menu,
                 PanelArg::Help => Overlay::Help,
@@ -178,6 +195,30 @@ fn main() -> AppExit {
             }),
             started,
         });
+    }
+    let ask = if options.create {
+        let form = o_an_quan::game::online::lobby::Form::default();
+        Some(Ask::Create {
+            preset: form.preset.clone(),
+            clock: form.clock_spec(),
+            first: form.first,
+            public: form.public,
+        })
+    } else if let Some(code) = options.join {
+        Some(Ask::Join(code.to_uppercase()))
+    } else {
+        options.watch.map(|code| Ask::Watch(code.to_uppercase()))
+    };
+    if options.online || ask.is_some() {
+        app.add_systems(
+            PostStartup,
+            move |mut commands: Commands, mut screen: ResMut<NextState<Screen>>| {
+                screen.set(Screen::Online);
+                if let Some(ask) = ask.clone() {
+                    commands.trigger(ask);
+                }
+            },
+        );
     }
     if let Some(path) = options.import {
         let import: Import = persist::read_import(&path);

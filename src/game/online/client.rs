@@ -291,6 +291,7 @@ fn handle(online: &mut Online, link: &mut Link, msg: ServerMessage, files: Optio
                 }
             }
             Notice::Created { code } => {
+                info!("online: room {code} created");
                 online.room = Some(Room::new(code, false));
             }
             Notice::Lobby { rooms } => online.lobby = rooms,

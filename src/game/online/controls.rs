@@ -234,7 +234,8 @@ fn build(
             DespawnOnExit(Screen::Playing),
             Node {
                 position_type: PositionType::Absolute,
-                top: px(8),
+                // Under the game's button bar, which keeps the top edge.
+                top: px(62),
                 right: px(8),
                 max_width: percent(60),
                 flex_direction: FlexDirection::Column,

@@ -403,7 +403,10 @@ fn build(
                     } else {
                         "online.copy"
                     };
-                    r.spawn(button(&art, OnlineAction::CopyLink, lang.tr(copy)));
+                    // Only the browser's clipboard is within the game's reach.
+                    if cfg!(target_arch = "wasm32") {
+                        r.spawn(button(&art, OnlineAction::CopyLink, lang.tr(copy)));
+                    }
                     r.spawn(button(&art, OnlineAction::Cancel, lang.tr("online.cancel")));
                 });
                 p.spawn((
@@ -439,6 +442,7 @@ fn build(
             p.spawn(bold(&art, lang.tr("online.create"), 20.0));
             p.spawn(row()).with_children(|r| {
                 let preset = presets::get(&form.preset).unwrap_or(&presets::all()[0]);
+                r.spawn(text(&art, lang.tr("menu.rules"), 17.0));
                 r.spawn(small_button(&art, OnlineAction::Preset(-1), "‹"));
                 r.spawn(text(&art, lang.pick(&preset.name), 17.0));
                 r.spawn(small_button(&art, OnlineAction::Preset(1), "›"));

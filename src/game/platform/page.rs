@@ -41,6 +41,7 @@ fn publish(
     let screen = match screen.get() {
         Screen::Title => "title",
         Screen::Playing => "playing",
+        Screen::Online => "online",
     };
     let resume = saved
         .0

@@ -21,6 +21,9 @@ pub struct CapturePlan {
     pub after_moves: u32,
     /// A panel to open just before the screenshot.
     pub panel: Option<Overlay>,
+    /// Shoot this long after the start instead, however many moves were shown (online, where
+    /// the moves are not ours to count).
+    pub after_secs: Option<f32>,
     /// When the program started, for the time to the first frame.
     pub started: Instant,
 }
@@ -82,7 +85,11 @@ fn shoot_and_quit(
 ) {
     // The first frames are black while the renderer starts: never shoot those.
     let warmed_up = progress.frame >= 30;
-    let ready = warmed_up && (progress.moves >= plan.after_moves || *phase == Phase::Over);
+    let ready = warmed_up
+        && match plan.after_secs {
+            Some(secs) => plan.started.elapsed().as_secs_f32() >= secs,
+            None => progress.moves >= plan.after_moves || *phase == Phase::Over,
+        };
     // Open the panel asked for first, and give it a few frames to lay out.
     if let Some(panel) = plan.panel
         && ready
