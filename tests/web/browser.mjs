@@ -89,8 +89,8 @@ try {
   await page.waitForTimeout(1500);
   await page.screenshot({ path: join(out, "title.png") });
 
-  // Play (the title's first button when no game is saved).
-  await page.mouse.click(640, 345);
+  // Play (the title's first button when no game is saved; "Play online" is under it).
+  await page.mouse.click(640, 320);
   await waitFor('#game[data-screen="playing"]', 30);
   await page.waitForTimeout(1000);
   const before = await page.screenshot({ path: join(out, "board.png") });
@@ -200,7 +200,7 @@ try {
   await phone.goto(url);
   await onPhone('#game[data-screen="title"]', 240);
   await phone.waitForTimeout(1500);
-  await phone.touchscreen.tap(195, 419);
+  await phone.touchscreen.tap(195, 388);
   await onPhone('#game[data-screen="playing"]', 30);
   await phone.waitForTimeout(1000);
   await phone.touchscreen.tap(...at(66, 10));
