@@ -235,6 +235,23 @@ fn an_online_game_through_the_plugins_with_a_reconnection_a_resignation_and_a_re
         !online(apps[0]).room.as_ref().unwrap().ratings.is_empty(),
         "a rated game"
     );
+    // The leaderboard: Ana first, Bao second, each told their place; the watcher unplaced.
+    for app in apps.iter_mut() {
+        app.world_mut().trigger(Ask::Leaderboard);
+    }
+    run_until(&mut apps, "the leaderboard", |apps| {
+        apps.iter().all(|a| online(a).leaderboard.is_some())
+    });
+    let names = |app: &App| -> Vec<String> {
+        let board = online(app).leaderboard.as_ref().unwrap();
+        board.players.iter().map(|p| p.name.clone()).collect()
+    };
+    assert_eq!(names(apps[0]), ["Ana", "Bao"]);
+    let place = |app: &App| online(app).leaderboard.as_ref().unwrap().place;
+    assert_eq!(
+        (place(apps[0]), place(apps[1]), place(apps[2])),
+        (Some(1), Some(2), None)
+    );
 
     // A rematch: a new room, both seated, the seats turned round (Bao moves first now), and
     // each board turned to its player.
@@ -317,4 +334,70 @@ fn an_unreachable_server_is_said_plainly_and_retried_with_backoff() {
     assert!(retry, "a retry button goes with it");
     assert!(words.contains(&format!("127.0.0.1:{port}")), "{words}");
     assert!(!online(&app).welcomed());
+}
+
+#[test]
+fn a_clock_that_runs_out_ends_the_game_on_every_board() {
+    let dir = TempDir::new("game-flag");
+    let server = ServerProcess::sqlite(&dir, &[]);
+    let mut ana = player(&server, "Ana", &dir);
+    let mut bao = player(&server, "Bao", &dir);
+    run_until(&mut [&mut ana, &mut bao], "welcome", |apps| {
+        apps.iter().all(|a| online(a).welcomed())
+    });
+    // Four seconds each, no increment.
+    ana.world_mut().trigger(Ask::Create {
+        preset: "basic".into(),
+        clock: ClockSpec::Fischer {
+            base_ms: 4_000,
+            increment_ms: 0,
+        },
+        first: First::Me,
+        public: true,
+    });
+    run_until(&mut [&mut ana], "the waiting room", |apps| {
+        state(apps[0]).is_some_and(|s| s.phase == room::Phase::Waiting)
+    });
+    let room_code = code(&ana).unwrap();
+    bao.world_mut().trigger(Ask::Join(room_code.clone()));
+    let mut apps = [&mut ana, &mut bao];
+    run_until(&mut apps, "the game on both boards", |apps| {
+        apps.iter().all(|a| settled(a, &room_code))
+    });
+    // The first move of each (before them a clock aborts the game instead), then Ana waits.
+    one_move(&mut apps, &room_code);
+    one_move(&mut apps, &room_code);
+    let clocks = state(apps[0])
+        .unwrap()
+        .clocks_at(online(apps[0]).server_now());
+    assert!(clocks.is_some_and(|c| c[0] > 0 && c[0] <= 4_000));
+    run_until(&mut apps, "Ana's flag", |apps| {
+        apps.iter().all(|a| phase(a) == Phase::Over)
+    });
+    for app in apps.iter() {
+        let state = state(app).unwrap();
+        let room::Phase::Ended(result) = &state.phase else {
+            panic!("ended")
+        };
+        assert_eq!(result.cause, EndCause::Time);
+        assert_eq!(result.by, Some(0), "Ana ran out");
+        assert_eq!(result.places, vec![1, 0]);
+        assert!(
+            state.clocks_at(online(app).server_now()).unwrap()[0] <= 0,
+            "her clock shows nothing left"
+        );
+    }
+    let words = o_an_quan::game::online::controls::result_words(
+        match &state(apps[1]).unwrap().phase {
+            room::Phase::Ended(result) => result,
+            _ => unreachable!(),
+        },
+        state(apps[1]).unwrap(),
+        Some(1),
+        o_an_quan::session::Lang::En,
+    );
+    assert!(
+        words.starts_with("You win!") && words.contains("Ana ran out of time"),
+        "{words}"
+    );
 }

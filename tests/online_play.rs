@@ -129,6 +129,25 @@ async fn a_whole_game_ends_as_oaq_replay_says_and_a_spectator_sees_every_move() 
         assert_eq!(listed[0], winner.player.id);
         assert!(ratings[0] > 1500.0 && ratings[1] < 1500.0);
     }
+    // The same board over the WebSocket, with the asker's place and rating as they are now.
+    b.send(&ClientMessage::Leaderboard).await;
+    let (players, you, place) = b
+        .until(|m| match m {
+            ServerMessage::Notice(Notice::Leaderboard {
+                players,
+                you,
+                place,
+            }) => Some((players.clone(), you.clone(), *place)),
+            _ => None,
+        })
+        .await;
+    let ids: Vec<&str> = players.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(ids, listed);
+    assert_eq!(you.id, b.player.id);
+    assert_eq!(you.games, 1);
+    let place = place.expect("rated after one game") as usize;
+    assert_eq!(ids[place - 1], b.player.id);
+    assert!((you.rating - ratings[place - 1]).abs() < 1e-9);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

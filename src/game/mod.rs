@@ -65,6 +65,7 @@ pub fn plugin(app: &mut App) {
         screens::menu::plugin,
         screens::title::plugin,
         platform::persist::plugin,
+        platform::idle::plugin,
         play::sound::plugin,
         play::capture::plugin,
     ));

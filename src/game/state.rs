@@ -236,6 +236,28 @@ pub struct Advice {
 #[derive(Event, Debug, Clone, Copy)]
 pub struct Settled;
 
+/// What the next frame is waiting for. Nothing on the board moves between moves, so the game
+/// sleeps then (Bevy's reactive update mode) until input, a message from the server, or the
+/// moment written here: each plugin says whether it needs the next frame at once (`busy`: a
+/// move animating, the computer thinking) or by when (`within`: a clock's next visible change).
+#[derive(Resource, Default, Debug)]
+pub struct Wake {
+    pub busy: bool,
+    pub within: Option<std::time::Duration>,
+}
+
+impl Wake {
+    /// The next frame is needed now.
+    pub fn busy(&mut self) {
+        self.busy = true;
+    }
+
+    /// A frame is needed by `after` from now.
+    pub fn within(&mut self, after: std::time::Duration) {
+        self.within = Some(self.within.map_or(after, |w| w.min(after)));
+    }
+}
+
 /// Moves of an imported game still to be played on the board, one after another.
 #[derive(Resource, Default, Debug)]
 pub struct Replay(pub VecDeque<Move>);

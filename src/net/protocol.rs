@@ -76,6 +76,8 @@ pub enum ClientMessage {
     },
     /// The public rooms waiting for players.
     Lobby,
+    /// The top players, and where the asker stands.
+    Leaderboard,
     /// Leave the room: before the game starts the seat is given up; during it the seat stays
     /// held (as when the connection drops).
     Leave,
@@ -386,6 +388,14 @@ pub enum Notice {
     },
     Lobby {
         rooms: Vec<RoomSummary>,
+    },
+    /// The top players by rating (rated games only), and the asker as the server has them now,
+    /// with their place from 1 (`null` before a rated game).
+    Leaderboard {
+        players: Vec<PlayerInfo>,
+        you: PlayerInfo,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        place: Option<u64>,
     },
     /// The room as a whole, for a client too far behind for the missed events alone (or new
     /// to it): the log from `seq` 0 up to `seq`, and where the client sits.

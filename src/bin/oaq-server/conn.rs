@@ -172,6 +172,7 @@ impl Conn {
                 Ok(rooms) => self.send(&ServerMessage::Notice(Notice::Lobby { rooms })),
                 Err(e) => self.unavailable(e),
             },
+            ClientMessage::Leaderboard => self.leaderboard().await,
             ClientMessage::Create {
                 rules,
                 clock,
@@ -222,6 +223,37 @@ impl Conn {
             ClientMessage::AcceptDraw => self.act(Action::AcceptDraw).await,
             ClientMessage::Rematch => self.act(Action::Rematch).await,
             ClientMessage::Claim => self.act(Action::Claim).await,
+        }
+    }
+
+    /// The top 50, and the asker as they stand now (their rating changes with every game).
+    async fn leaderboard(&mut self) {
+        let Some(me) = self.me.as_ref().map(|m| m.player.id.clone()) else {
+            return;
+        };
+        let store = &self.server.store;
+        let answer = async {
+            let players = store.leaderboard(50).await?;
+            let row = store.player(&me).await?;
+            let you = match row {
+                Some(row) => row,
+                None => return Ok(None),
+            };
+            let rank = store.rank(you.rating.rating).await?;
+            let place = (you.info.games > 0).then_some(rank as u64 + 1);
+            Ok::<_, crate::store::StoreError>(Some((players, you.info, place)))
+        }
+        .await;
+        match answer {
+            Ok(Some((players, you, place))) => {
+                self.send(&ServerMessage::Notice(Notice::Leaderboard {
+                    players,
+                    you,
+                    place,
+                }))
+            }
+            Ok(None) => self.error(ErrorCode::NotAllowed, "no such player"),
+            Err(e) => self.unavailable(e),
         }
     }
 

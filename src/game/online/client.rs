@@ -18,7 +18,7 @@ use crate::session::ONLINE_TOKEN;
 
 /// How often the lobby is asked again while it is on screen, and the clock probe sent.
 const LOBBY_EVERY: Duration = Duration::from_secs(4);
-const PING_EVERY: Duration = Duration::from_secs(10);
+const PING_EVERY: Duration = Duration::from_secs(30);
 
 /// Something the player asked of the server, from a button or a test.
 #[derive(Event, Debug, Clone, PartialEq)]
@@ -39,6 +39,17 @@ pub enum Ask {
     AcceptDraw,
     Rematch,
     Claim,
+    /// The top players and our place.
+    Leaderboard,
+}
+
+/// The server's leaderboard, as last asked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Board {
+    pub players: Vec<PlayerInfo>,
+    pub you: PlayerInfo,
+    /// From 1; `None` before a rated game.
+    pub place: Option<u64>,
 }
 
 /// A move sent and not yet seen in the room's log.
@@ -105,13 +116,15 @@ pub struct Online {
     pub me: Option<PlayerInfo>,
     token: Option<String>,
     pub lobby: Vec<RoomSummary>,
+    pub leaderboard: Option<Board>,
     pub room: Option<Room>,
     pub problem: Option<Problem>,
     /// The server speaks another protocol: no point retrying until the game is updated.
     pub incompatible: Option<String>,
     /// Something to do once welcomed (a room of a link, a room to create).
     queued: Vec<ClientMessage>,
-    /// The server's clock minus ours, in ms, from the probe with the shortest round trip.
+    /// The server's clock minus ours, in ms, from the probe with the shortest round trip (one
+    /// at the start, then every 30 s: each wakes a sleeping game for a frame).
     offset: Option<(i64, i64)>,
     ping_sent: Option<(u64, i64)>,
     last_ping: Option<Instant>,
@@ -226,6 +239,7 @@ fn ask(ask: On<Ask>, mut online: ResMut<Online>, mut link: ResMut<Link>) {
         Ask::AcceptDraw => ClientMessage::AcceptDraw,
         Ask::Rematch => ClientMessage::Rematch,
         Ask::Claim => ClientMessage::Claim,
+        Ask::Leaderboard => ClientMessage::Leaderboard,
     };
     online.say(&mut link, msg);
 }
@@ -253,6 +267,13 @@ fn receive(
                 online.me = None;
                 online.ping_sent = None;
             }
+            // A pong is the clock probe's bookkeeping: nothing on screen changes with it.
+            LinkEvent::Message(msg @ ServerMessage::Notice(Notice::Pong { .. })) => handle(
+                online.bypass_change_detection(),
+                &mut link,
+                msg.clone(),
+                files.as_deref(),
+            ),
             LinkEvent::Message(msg) => {
                 handle(&mut online, &mut link, msg.clone(), files.as_deref());
             }
@@ -294,7 +315,24 @@ fn handle(online: &mut Online, link: &mut Link, msg: ServerMessage, files: Optio
                 info!("online: room {code} created");
                 online.room = Some(Room::new(code, false));
             }
-            Notice::Lobby { rooms } => online.lobby = rooms,
+            Notice::Lobby { rooms } => {
+                if online.lobby != rooms {
+                    online.lobby = rooms;
+                }
+            }
+            Notice::Leaderboard {
+                players,
+                you,
+                place,
+            } => {
+                // Our rating as it is now, for the online screen too.
+                online.me = Some(you.clone());
+                online.leaderboard = Some(Board {
+                    players,
+                    you,
+                    place,
+                });
+            }
             Notice::Snapshot {
                 code,
                 seq,
@@ -427,9 +465,20 @@ fn acknowledge(room: &mut Room) {
 }
 
 /// The clock probe and the lobby, every few seconds.
-fn keep_up(mut online: ResMut<Online>, mut link: ResMut<Link>) {
+fn keep_up(
+    mut online: ResMut<Online>,
+    mut link: ResMut<Link>,
+    mut wake: ResMut<crate::game::state::Wake>,
+) {
     if !online.welcomed() || !link.is_open() {
         return;
+    }
+    let wake = wake.bypass_change_detection();
+    wake.within(PING_EVERY);
+    // The lobby matters on the online screen, not in a room.
+    let browsing = online.browsing && online.room.is_none();
+    if browsing {
+        wake.within(LOBBY_EVERY);
     }
     // Probes are bookkeeping, not news for the screens.
     let online = online.bypass_change_detection();
@@ -444,7 +493,7 @@ fn keep_up(mut online: ResMut<Online>, mut link: ResMut<Link>) {
         online.ping_sent = Some((id, unix_ms()));
         link.send(&ClientMessage::Ping { id });
     }
-    if online.browsing
+    if browsing
         && online
             .last_lobby
             .is_none_or(|t| now.duration_since(t) >= LOBBY_EVERY)

@@ -9,7 +9,7 @@ use super::table::OnBoard;
 use crate::game::board::art::{Art, INK, PLAYER_COLOURS};
 use crate::game::board::layout::Layout;
 use crate::game::play::sound::Sfx;
-use crate::game::state::Screen;
+use crate::game::state::{Screen, Wake};
 
 /// The clock of the side `0` of the board.
 #[derive(Component)]
@@ -73,6 +73,7 @@ fn show(
     on_board: Res<OnBoard>,
     layout: Res<Layout>,
     mut last_tick: ResMut<LastTick>,
+    mut wake: ResMut<Wake>,
     mut faces: Query<(
         &ClockFace,
         &mut Text2d,
@@ -121,6 +122,14 @@ fn show(
             font.font_size = size;
         }
         visibility.set_if_neq(Visibility::Inherited);
+        if running {
+            // The next frame comes when the figure shown changes: a tenth under ten seconds,
+            // else a second.
+            let step = if left <= 10_000 { 100 } else { 1000 };
+            let until = (left - 1).rem_euclid(step) + 1;
+            wake.bypass_change_detection()
+                .within(std::time::Duration::from_millis(until as u64));
+        }
         // Our own clock, running low: a tick each second.
         if running && Some(seat) == room.you && left < 10_000 && left > 0 {
             let second = left / 1000;

@@ -113,7 +113,12 @@ fn away(state: &RoomState, you: Option<usize>, now: i64) -> Option<(usize, i64)>
         .map(|(s, since)| (s, (since + CLAIM_AFTER_MS - now).max(0)))
 }
 
-fn count_down(online: Res<Online>, on_board: Res<OnBoard>, mut shown: ResMut<Shown>) {
+fn count_down(
+    online: Res<Online>,
+    on_board: Res<OnBoard>,
+    mut shown: ResMut<Shown>,
+    mut wake: ResMut<crate::game::state::Wake>,
+) {
     let second = room_on_board(&online, &on_board).and_then(|room| {
         let state = room.state.as_ref()?;
         if state.phase != room::Phase::Playing {
@@ -121,6 +126,10 @@ fn count_down(online: Res<Online>, on_board: Res<OnBoard>, mut shown: ResMut<Sho
         }
         away(state, room.you, online.server_now()).map(|(_, left)| left / 1000)
     });
+    if second.is_some() {
+        wake.bypass_change_detection()
+            .within(std::time::Duration::from_millis(250));
+    }
     shown.set_if_neq(Shown(second));
 }
 

@@ -5,7 +5,8 @@
 
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
-use ewebsock::{WsEvent, WsMessage, WsReceiver, WsSender};
+use ewebsock::{WsEvent, WsMessage, WsSender};
+use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
 use crate::net::protocol::{ClientMessage, MAX_FRAME, ServerMessage, parse_server};
@@ -59,9 +60,12 @@ pub struct Link {
     connect: bool,
 }
 
-/// The WebSocket, when there is one.
+/// The WebSocket, when there is one, and how a frame from it wakes the sleeping event loop.
 #[derive(Default)]
-pub struct Socket(Option<(WsSender, WsReceiver)>);
+pub struct Socket(Option<(WsSender, Receiver<WsEvent>)>, Option<Waker>);
+
+/// Wakes the event loop from the socket's thread (or the browser's callback).
+pub type Waker = std::sync::Arc<dyn Fn() + Send + Sync>;
 
 impl Link {
     /// Not connected to `url` yet.
@@ -168,10 +172,31 @@ impl Socket {
             // Four times the protocol's frame, as the server reads: a snapshot of a long game
             // is the largest thing it sends.
             max_incoming_frame_size: 4 * MAX_FRAME,
+            // The socket's thread looks for frames to send between reads: 40 ms keeps sends
+            // prompt and the thread nearly asleep (ewebsock's 10 ms costs a tenth of a core
+            // here in a debug build).
+            read_timeout: Some(Duration::from_millis(40)),
             ..ewebsock::Options::default()
         };
-        match ewebsock::connect(&link.url, options) {
-            Ok(socket) => self.0 = Some(socket),
+        let (tx, rx) = channel();
+        let wake = self.1.clone();
+        let on_event = Box::new(move |event: WsEvent| {
+            // The connection's own pings and pongs need no frame; everything else does.
+            let quiet = matches!(
+                event,
+                WsEvent::Message(WsMessage::Ping(_) | WsMessage::Pong(_))
+            );
+            let sent = tx.send(event);
+            if !quiet && let Some(wake) = &wake {
+                wake();
+            }
+            match sent {
+                Ok(()) => std::ops::ControlFlow::Continue(()),
+                Err(_) => std::ops::ControlFlow::Break(()),
+            }
+        });
+        match ewebsock::ws_connect(link.url.clone(), options, on_event) {
+            Ok(sender) => self.0 = Some((sender, rx)),
             Err(e) => link.failed(e),
         }
     }
@@ -212,7 +237,18 @@ pub fn backoff(failures: u32) -> Duration {
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<LinkEvent>();
-    app.insert_non_send(Socket::default());
+    // In a window, a frame from the server wakes the event loop; headless apps run anyway.
+    let waker = app
+        .world()
+        .get_resource::<bevy::winit::EventLoopProxyWrapper>()
+        .map(|proxy| {
+            let proxy = (**proxy).clone();
+            let wake: Waker = std::sync::Arc::new(move || {
+                let _ = proxy.send_event(bevy::winit::WinitUserEvent::WakeUp);
+            });
+            wake
+        });
+    app.insert_non_send(Socket(None, waker));
     app.add_systems(Update, pump.in_set(crate::game::state::GameSet::Input));
     // What this frame's systems asked to send goes out at its end, not a frame later.
     app.add_systems(PostUpdate, flush);
@@ -229,10 +265,18 @@ pub(super) fn pump(
     link: Option<ResMut<Link>>,
     mut socket: NonSendMut<Socket>,
     mut events: MessageWriter<LinkEvent>,
+    mut wake: ResMut<crate::game::state::Wake>,
 ) {
     let Some(mut link) = link else { return };
     carry_out(&mut link, &mut socket);
     let now = Instant::now();
+    // Frames for the next attempt and the open timeout; what arrives wakes the loop itself.
+    let wake = wake.bypass_change_detection();
+    match link.state {
+        LinkState::Retrying { at, .. } => wake.within(at.saturating_duration_since(now)),
+        LinkState::Connecting => wake.within(OPEN_TIMEOUT),
+        _ => {}
+    }
     if let LinkState::Retrying { at, .. } = link.state
         && now >= at
         && socket.0.is_none()
@@ -252,7 +296,7 @@ pub(super) fn pump(
         let Some((_, receiver)) = socket.0.as_ref() else {
             return;
         };
-        let Some(event) = receiver.try_recv() else {
+        let Ok(event) = receiver.try_recv() else {
             return;
         };
         match event {

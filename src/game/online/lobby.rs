@@ -44,6 +44,8 @@ pub enum OnlineAction {
     JoinListed(usize),
     CopyLink,
     Cancel,
+    /// Show the leaderboard, or go back from it.
+    Leaderboard,
 }
 
 /// A text field being typed in.
@@ -68,6 +70,8 @@ pub struct Form {
     pub code: String,
     pub editing: Field,
     pub copied: bool,
+    /// The leaderboard is shown instead of the form.
+    pub board: bool,
 }
 
 impl Default for Form {
@@ -82,6 +86,7 @@ impl Default for Form {
             code: String::new(),
             editing: Field::None,
             copied: false,
+            board: false,
         }
     }
 }
@@ -192,6 +197,7 @@ fn act(
     let waiting = waiting_room(online).is_some();
     match action {
         OnlineAction::Back if form.editing != Field::None => form.editing = Field::None,
+        OnlineAction::Back if form.board => form.board = false,
         OnlineAction::Back if waiting => commands.trigger(Ask::Leave),
         OnlineAction::Back => next_screen.set(Screen::Title),
         OnlineAction::Retry => link.retry_now(),
@@ -247,6 +253,12 @@ fn act(
             }
         }
         OnlineAction::Cancel => commands.trigger(Ask::Leave),
+        OnlineAction::Leaderboard => {
+            form.board = !form.board;
+            if form.board {
+                commands.trigger(Ask::Leaderboard);
+            }
+        }
     }
     // A name typed is kept with the settings, and sent at the next hello.
     let _ = prefs;
@@ -344,6 +356,7 @@ fn build(
     link: Res<Link>,
     form: Res<Form>,
     mut images: ResMut<Assets<Image>>,
+    mut qr_of: Local<Option<(String, Handle<Image>)>>,
     roots: Query<Entity, With<OnlineRoot>>,
 ) {
     for root in &roots {
@@ -360,7 +373,11 @@ fn build(
         .id();
     if let Some(code) = waiting_room(&online) {
         let link_text = super::room_link(&prefs.0, code);
-        let qr = qr::image(&link_text).map(|image| images.add(image));
+        // Drawn once per link, not at every rebuild of the panel.
+        if qr_of.as_ref().is_none_or(|(text, _)| *text != link_text) {
+            *qr_of = qr::image(&link_text).map(|image| (link_text.clone(), images.add(image)));
+        }
+        let qr = qr_of.as_ref().map(|(_, handle)| handle.clone());
         commands.entity(root).with_children(|b| {
             b.spawn(panel(520.0)).with_children(|p| {
                 p.spawn((
@@ -414,6 +431,13 @@ fn build(
                     TextLayout::justify(Justify::Center),
                 ));
             });
+        });
+        return;
+    }
+    if form.board {
+        commands.entity(root).with_children(|b| {
+            b.spawn(panel(560.0))
+                .with_children(|p| leaderboard(p, &art, &online, lang));
         });
         return;
     }
@@ -520,9 +544,66 @@ fn build(
                     r.spawn(text(&art, line, 16.0));
                 });
             }
-            p.spawn(button(&art, OnlineAction::Back, lang.tr("online.back")));
+            p.spawn(Node {
+                justify_content: JustifyContent::Center,
+                ..row()
+            })
+            .with_children(|r| {
+                r.spawn(button(
+                    &art,
+                    OnlineAction::Leaderboard,
+                    lang.tr("online.leaderboard"),
+                ));
+                r.spawn(button(&art, OnlineAction::Back, lang.tr("online.back")));
+            });
         });
     });
+}
+
+/// The top players (ten shown), then our own place and rating.
+fn leaderboard(p: &mut ChildSpawnerCommands, art: &Art, online: &Online, lang: Lang) {
+    p.spawn(bold(art, lang.tr("online.leaderboard"), 26.0));
+    match &online.leaderboard {
+        None => {
+            p.spawn(text(art, lang.tr("online.connecting"), 16.0));
+        }
+        Some(board) => {
+            if board.players.is_empty() {
+                p.spawn(text(art, lang.tr("online.leaderboard.empty"), 16.0));
+            }
+            for (i, player) in board.players.iter().take(10).enumerate() {
+                let line = lang.trf(
+                    "online.leaderboard.line",
+                    &[
+                        ("place", &(i + 1)),
+                        ("name", &player.name),
+                        ("rating", &format!("{:.0}", player.rating)),
+                        ("games", &player.games),
+                    ],
+                );
+                // Our own line in bold.
+                if player.id == board.you.id {
+                    p.spawn(bold(art, line, 17.0));
+                } else {
+                    p.spawn(text(art, line, 17.0));
+                }
+            }
+            let rating = format!("{:.0}", board.you.rating);
+            let yours = match board.place {
+                Some(place) => lang.trf(
+                    "online.leaderboard.you",
+                    &[("place", &place), ("rating", &rating)],
+                ),
+                None => lang.trf("online.leaderboard.unrated", &[("rating", &rating)]),
+            };
+            p.spawn(bold(art, yours, 18.0));
+        }
+    }
+    p.spawn(button(
+        art,
+        OnlineAction::Leaderboard,
+        lang.tr("online.back"),
+    ));
 }
 
 /// A time control in words: "Untimed", or "5 + 3".

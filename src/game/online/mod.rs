@@ -4,9 +4,11 @@
 
 pub mod client;
 mod clocks;
-mod controls;
+pub mod controls;
 pub mod link;
 pub mod lobby;
+#[cfg(target_arch = "wasm32")]
+mod page;
 pub mod qr;
 pub mod table;
 
@@ -30,7 +32,8 @@ pub(in crate::game) fn plugin(app: &mut App) {
         controls::retry_plugin,
     ));
     #[cfg(target_arch = "wasm32")]
-    app.add_systems(PostStartup, open_the_link_s_room);
+    app.add_plugins(page::plugin)
+        .add_systems(PostStartup, open_the_link_s_room);
 }
 
 /// The server to play on: the page's own on the web (`wss://` for an https page), the

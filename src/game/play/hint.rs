@@ -66,7 +66,7 @@ impl Advice {
 
 /// A hint being worked out for the game of generation `generation`.
 #[derive(Component)]
-struct HintTask {
+pub(in crate::game) struct HintTask {
     job: Job<Report>,
     generation: u64,
     ply: u32,
