@@ -617,7 +617,8 @@ pub fn clock_label(clock: ClockSpec, lang: Lang) -> String {
 /// A field's text, with a caret while it is being typed in.
 fn field_text(value: &str, editing: bool, empty: &str) -> String {
     match (value.is_empty(), editing) {
-        (_, true) => format!("{value}▏"),
+        // A bar the body face has (it lacks the box-drawing caret).
+        (_, true) => format!("{value}|"),
         (true, false) => empty.to_owned(),
         (false, false) => value.to_owned(),
     }

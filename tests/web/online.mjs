@@ -1,0 +1,178 @@
+// Online play in real browsers: `oaq-server --web DIST` on 127.0.0.1 serves the web build and
+// referees. Page A opens "Play online" and creates a room; page B opens the room's link
+// (`?room=CODE`) and both play by clicking their own (nearest) row; B reloads and is back in
+// its seat with the clocks running; A resigns. Then a phone-sized page joins a new room of A's
+// by typing its code. Prints what it checks and saves screenshots in the output folder.
+//
+// OAQ_NPM=DIR_WITH_NODE_MODULES node tests/web/online.mjs DIST_DIR OUT_DIR OAQ_SERVER_BINARY
+
+import { spawn } from "node:child_process";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { createInterface } from "node:readline";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const require = createRequire(join(resolve(process.env.OAQ_NPM ?? "."), "package.json"));
+const { chromium } = require("playwright-core");
+
+const [dist, out, serverBinary] = process.argv.slice(2);
+if (!dist || !out || !serverBinary) {
+  console.error("usage: node tests/web/online.mjs DIST_DIR OUT_DIR OAQ_SERVER_BINARY");
+  process.exit(2);
+}
+await mkdir(out, { recursive: true });
+
+// The server on a free port, its store in a temporary folder.
+const data = await mkdtemp(join(tmpdir(), "oaq-online-"));
+const server = spawn(serverBinary, [
+  "--listen", "127.0.0.1:0", "--database", join(data, "oaq.sqlite3"), "--web", resolve(dist),
+], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, OAQ_LOG: "warn" } });
+const base = await new Promise((ready, fail) => {
+  const lines = createInterface({ input: server.stdout });
+  lines.once("line", (line) => {
+    const address = line.split(/\s+/).find((w) => w.startsWith("http://"));
+    address ? ready(address.endsWith("/") ? address : `${address}/`) : fail(new Error(line));
+  });
+  server.once("exit", (code) => fail(new Error(`oaq-server exited (${code})`)));
+});
+
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: [
+    "--no-sandbox", "--disable-gpu", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-first-run", "--disable-quic",
+  ],
+});
+let failed = false;
+const check = (ok, what) => {
+  console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
+  if (!ok) failed = true;
+};
+const errors = [];
+
+/// A page of the game, each with its own storage (its own player).
+async function open(name, options = { viewport: { width: 1280, height: 720 } }) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  page.on("pageerror", (e) => {
+    if (!String(e).includes("Using exceptions for control flow")) errors.push(`${name}: ${e}`);
+  });
+  page.attr = (attribute) => page.getAttribute("#game", attribute);
+  page.until = (selector, seconds) =>
+    page.waitForSelector(`#game${selector}`, { timeout: seconds * 1000, state: "attached" });
+  page.shot = (file) => page.screenshot({ path: join(out, file) });
+  return page;
+}
+
+/// The page's player sows the first pit of their row that can go right (`K+`): their row is
+/// the nearest, at the bottom, pit 1 on the left, whichever side they play.
+async function playFirstLegal(page) {
+  // Moves name pits 1–5 on side 0's row and 6–10 on side 1's, in sowing order.
+  const legal = (await page.attr("data-legal")).split(/\s+/);
+  const pit = ((Number(legal.find((m) => /^\d+\+$/.test(m)).slice(0, -1)) - 1) % 5) + 1;
+  const x = 384 + 128 * (pit - 1);
+  await page.mouse.click(x, 406);
+  await page.until(':not([data-selected="none"])', 20);
+  await page.mouse.click(x + 57, 506);
+}
+
+try {
+  const a = await open("A");
+  await a.goto(base);
+  await a.until('[data-screen="title"]', 240);
+  await a.waitForTimeout(1000);
+  await a.mouse.click(640, 370); // "Play online", under "Play".
+  await a.until('[data-screen="online"][data-link="open"]', 60);
+  await a.waitForTimeout(500);
+  await a.shot("online-a.png");
+  await a.mouse.click(773, 406); // "Create a room".
+  await a.until('[data-room-phase="waiting"]', 30);
+  const code = await a.attr("data-room");
+  check(/^[A-Z2-9]{6}$/.test(code ?? ""), `A's room has a code (${code})`);
+  await a.waitForTimeout(500);
+  await a.shot("waiting-a.png");
+
+  const b = await open("B");
+  await b.goto(`${base}?room=${code}`);
+  await b.until('[data-screen="playing"][data-room-phase="playing"]', 240);
+  await a.until('[data-screen="playing"][data-room-phase="playing"]', 30);
+  check(true, "the link puts B straight into A's room, and the game begins on both pages");
+  const youB = await b.attr("data-you");
+  // Whoever moves first (the room's choice is random), by clicking their own row.
+  const first = (await a.attr("data-human")) === "1" ? a : b;
+  const second = first === a ? b : a;
+  await playFirstLegal(first);
+  await a.until('[data-ply="1"][data-phase="waiting"]', 30);
+  await b.until('[data-ply="1"][data-phase="waiting"]', 30);
+  check(true, "a click plays a move, and it arrives on the other page");
+  await playFirstLegal(second);
+  await a.until('[data-ply="2"][data-phase="waiting"]', 30);
+  await b.until('[data-ply="2"][data-phase="waiting"]', 30);
+  check(true, "the other player answers from their own row");
+  await a.shot("game-a.png");
+  await b.shot("game-b.png");
+
+  // B reloads: the same player, back in the same seat, the game and the clocks as they were.
+  await b.reload();
+  await b.until('[data-screen="playing"][data-room-phase="playing"][data-ply="2"]', 240);
+  check((await b.attr("data-you")) === youB, `B is back in seat ${youB} after a reload`);
+  const clocks = async () => (await a.attr("data-clocks")).split(",").map(Number);
+  const before = await clocks();
+  await a.waitForTimeout(2500);
+  const after = await clocks();
+  const running = before.map((ms, seat) => ms - after[seat]);
+  check(
+    running.filter((d) => d > 1000).length === 1 && running.every((d) => d >= 0),
+    `one clock runs, the other stands (${before} → ${after})`,
+  );
+  await b.shot("reloaded-b.png");
+
+  // A resigns (asked first), and both pages show the end.
+  await a.mouse.click(998, 81); // Resign
+  await a.waitForTimeout(400);
+  await a.shot("resign-a.png");
+  await a.mouse.click(949, 81); // Yes
+  await a.until('[data-room-phase="ended"][data-result="resign"]', 30);
+  await b.until('[data-room-phase="ended"][data-result="resign"]', 30);
+  check(true, "a resignation ends the game on both pages");
+  await b.waitForTimeout(500);
+  await b.shot("ended-b.png");
+  await a.shot("ended-a.png");
+  await a.mouse.click(700, 420); // Leave, on the end panel.
+  await a.until('[data-screen="online"][data-room-phase="none"]', 30);
+
+  // A phone joins A's next room by typing its code.
+  await a.mouse.click(773, 406);
+  await a.until('[data-room-phase="waiting"]', 30);
+  const second_code = await a.attr("data-room");
+  const phone = await open("phone", {
+    viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true,
+  });
+  await phone.goto(base);
+  await phone.until('[data-screen="title"]', 240);
+  await phone.waitForTimeout(1000);
+  await phone.touchscreen.tap(195, 440); // "Play online"
+  await phone.until('[data-screen="online"][data-link="open"]', 60);
+  await phone.waitForTimeout(500);
+  await phone.touchscreen.tap(174, 537); // the code field (the lobby lists one room above)
+  await phone.keyboard.type(second_code.toLowerCase());
+  await phone.waitForTimeout(300);
+  await phone.shot("phone-code.png");
+  await phone.keyboard.press("Enter"); // a full code joins
+  await phone.until('[data-screen="playing"][data-room-phase="playing"]', 30);
+  await a.until('[data-screen="playing"][data-room-phase="playing"]', 30);
+  check(true, `a phone-sized page joins room ${second_code} by its code`);
+  await phone.waitForTimeout(500);
+  await phone.shot("phone-game.png");
+  check(errors.length === 0, `no errors on the pages ${errors.join("; ")}`);
+} catch (e) {
+  console.log(`FAIL ${e.message}`);
+  failed = true;
+} finally {
+  await browser.close();
+  server.kill("SIGTERM");
+  await rm(data, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);
