@@ -10,7 +10,7 @@ use super::lobby::link_words;
 use super::table::OnBoard;
 use crate::game::board::art::Art;
 use crate::game::screens::ui::{self, bold, button, panel, row, text};
-use crate::game::state::{Game, Phase, Prefs, Screen};
+use crate::game::state::{Phase, Prefs, Screen};
 use crate::net::protocol::{EndCause, GameResult};
 use crate::net::room::{self, RoomState};
 use crate::session::Lang;
@@ -192,7 +192,6 @@ fn build(
     link: Res<Link>,
     on_board: Res<OnBoard>,
     asking: Res<Asking>,
-    game: Res<Game>,
     roots: Query<Entity, With<BarRoot>>,
 ) {
     for root in &roots {
@@ -297,7 +296,6 @@ fn build(
     let room::Phase::Ended(result) = &state.phase else {
         return;
     };
-    let _ = game;
     let words = result_words(result, state, room.you, lang);
     let rating = room.you.and_then(|seat| {
         let change = room.ratings.iter().find(|r| r.seat == seat)?;

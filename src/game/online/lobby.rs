@@ -127,17 +127,13 @@ pub(super) fn plugin(app: &mut App) {
                     .or_eager(resource_changed::<Online>)
                     .or_eager(resource_changed::<Form>)
                     .or_eager(resource_changed::<Prefs>)
-                    .or_eager(link_changed),
+                    .or_eager(resource_changed::<Link>),
             ),
         )
             .chain()
             .run_if(in_state(Screen::Online))
             .in_set(crate::game::state::GameSet::Show),
     );
-}
-
-fn link_changed(link: Res<Link>) -> bool {
-    link.is_changed()
 }
 
 /// The screen opens: connect, and list the rooms waiting.
@@ -260,8 +256,6 @@ fn act(
             }
         }
     }
-    // A name typed is kept with the settings, and sent at the next hello.
-    let _ = prefs;
 }
 
 /// Keys typed into the focused field: letters of a room code (upper case, look-alikes

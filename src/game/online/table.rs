@@ -32,9 +32,9 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-/// The room's game as a local match: our side played here, every other side remote.
-pub fn history_of(state: &RoomState, you: Option<usize>) -> History {
-    let seats = (0..state.players())
+/// Who plays each side at the start, seen from here: our side played here, every other remote.
+fn seats_of(state: &RoomState, you: Option<usize>) -> Vec<Seat> {
+    (0..state.players())
         .map(|side| {
             if Some(state.order[side]) == you {
                 Seat::Human
@@ -42,8 +42,12 @@ pub fn history_of(state: &RoomState, you: Option<usize>) -> History {
                 Seat::Remote
             }
         })
-        .collect();
-    let mut history = History::new(&state.preset, state.rules, seats);
+        .collect()
+}
+
+/// The room's game as a local match (every move played again by the rules).
+pub fn history_of(state: &RoomState, you: Option<usize>) -> History {
+    let mut history = History::new(&state.preset, state.rules, seats_of(state, you));
     for &mv in &state.moves {
         // The fold played every one of them by the same rules.
         if history.play(mv).is_err() {
@@ -82,10 +86,11 @@ fn follow_room(
     if *phase == Phase::Animating {
         return;
     }
-    let expected = history_of(state, room.you);
-    if game.history.seats() != expected.seats() {
+    // The whole game is replayed only when the board must take it, not every frame.
+    let expected = || history_of(state, room.you);
+    if game.history.seats() != seats_of(state, room.you) {
         // We sat down (or stood up) after the board was set.
-        commands.trigger(LoadGame(expected));
+        commands.trigger(LoadGame(expected()));
         return;
     }
     let local: Vec<Move> = game.history.moves().collect();
@@ -103,7 +108,7 @@ fn follow_room(
                 room.code,
                 server.len()
             );
-            commands.trigger(LoadGame(expected));
+            commands.trigger(LoadGame(expected()));
         } else if matches!(state.phase, room::Phase::Ended(_)) && *phase == Phase::Waiting {
             // Resigned, drawn, out of time, claimed: over whatever the board says.
             *phase = Phase::Over;
@@ -115,7 +120,7 @@ fn follow_room(
             local.len(),
             server.len()
         );
-        commands.trigger(LoadGame(expected));
+        commands.trigger(LoadGame(expected()));
     }
 }
 
@@ -131,13 +136,12 @@ fn time_our_turn(game: Res<Game>, phase: Res<Phase>, mut on_board: ResMut<OnBoar
 
 /// A move played here that the server has not seen: send it.
 fn send_our_move(
-    played: On<MovePlayed>,
+    _: On<MovePlayed>,
     game: Res<Game>,
     mut online: ResMut<Online>,
     mut link: ResMut<Link>,
     mut on_board: ResMut<OnBoard>,
 ) {
-    let _ = played;
     let Some(room) = &online.room else { return };
     if on_board.code.as_deref() != Some(room.code.as_str()) {
         return;
