@@ -12,7 +12,7 @@ use o_an_quan::game::persist::{self, Import};
 use o_an_quan::game::start::Start;
 use o_an_quan::game::{self, Launch, Overlay, Screen};
 use o_an_quan::rules::presets;
-use o_an_quan::session::{Lang, Mode, Speed};
+use o_an_quan::session::{Lang, Mode, Speed, TimeControl};
 
 /// Ô ăn quan, the Vietnamese game of mandarin square capturing. Every option below overrides
 /// the saved settings (and is saved with them).
@@ -34,6 +34,9 @@ struct Options {
     /// Animation.
     #[arg(long, value_enum)]
     speed: Option<SpeedArg>,
+    /// Clock of games on this device: MINUTES+SECONDS a move (like 5+3), or `untimed`.
+    #[arg(long, value_parser = parse_clock)]
+    clock: Option<ClockArg>,
     /// Language of the game.
     #[arg(long, value_enum)]
     lang: Option<LangArg>,
@@ -159,6 +162,9 @@ fn main() -> AppExit {
     if options.computer_first {
         settings.human_first = false;
     }
+    if let Some(ClockArg(clock)) = options.clock {
+        settings.clock = clock;
+    }
     if let Some(speed) = options.speed {
         settings.speed = match speed {
             SpeedArg::Normal => Speed::Normal,
@@ -240,4 +246,16 @@ fn asset_root() -> String {
         return from_cargo.to_owned();
     }
     "assets".to_owned()
+}
+
+/// `--clock`'s value: untimed, or a time control.
+#[derive(Clone, Copy, Debug)]
+struct ClockArg(Option<TimeControl>);
+
+/// `--clock`: `untimed`, or a time control like `5+3`.
+fn parse_clock(text: &str) -> Result<ClockArg, String> {
+    if text == "untimed" {
+        return Ok(ClockArg(None));
+    }
+    text.parse().map(|c| ClockArg(Some(c)))
 }

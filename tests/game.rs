@@ -16,7 +16,7 @@ use o_an_quan::game::persist::{Export, Import};
 use o_an_quan::game::state::{Files, Message, NewGame, Note, PlayMove, TimeTravel};
 use o_an_quan::game::{Action, Game, Launch, Overlay, Phase, Prefs};
 use o_an_quan::rules::{Move, Position, presets};
-use o_an_quan::session::{Lang, Mode, Record, SAVED_GAME, Settings, Speed, Storage};
+use o_an_quan::session::{Lang, Mode, Record, SAVED_GAME, Settings, Speed, Storage, TimeControl};
 
 /// The game's plugins without a window, straight on the board.
 fn app(settings: Settings) -> App {
@@ -667,4 +667,119 @@ fn buttons_grow_to_a_finger_s_size_on_a_phone() {
         );
     }
     assert_eq!(bar_heights(1280, 720), vec![Val::Px(40.0); 3]);
+}
+
+/// The clock of side `side`'s player, in milliseconds.
+fn clock_left(app: &App, side: usize) -> i64 {
+    let game = app.world().resource::<Game>();
+    let clock = game.history.clock.as_ref().expect("a timed game");
+    clock.remaining(game.history.seat_of(side))
+}
+
+fn frames(app: &mut App, n: usize) {
+    for _ in 0..n {
+        app.update();
+    }
+}
+
+#[test]
+fn a_timed_game_on_one_device_runs_the_mover_s_clock_and_ends_when_it_runs_out() {
+    let files = scratch_files("clock");
+    let settings = Settings {
+        clock: Some(TimeControl::new(1, 2)),
+        ..two_players_without_animation()
+    };
+    let mut app = app_with(settings, on_the_board(), Some(files.clone()));
+    // 16 ms a frame: the first player's clock runs, the second's stands.
+    frames(&mut app, 100);
+    let first = 60_000 - clock_left(&app, 0);
+    assert!((1_500..=1_700).contains(&first), "{first} ms spent");
+    assert_eq!(clock_left(&app, 1), 60_000);
+    play(&mut app, "2+");
+    let after_move = clock_left(&app, 0);
+    assert!(
+        after_move > 60_000 - first,
+        "the increment came: {after_move}"
+    );
+    // Behind the menu, nobody's time runs.
+    press_button(&mut app, Action::OpenMenu);
+    let second = clock_left(&app, 1);
+    assert!(second < 60_000, "the second player's clock ran");
+    frames(&mut app, 100);
+    assert_eq!(clock_left(&app, 1), second, "the menu stops the clock");
+    press_button(&mut app, Action::Back);
+    // Undo is off: the clocks would not mean anything after it.
+    let ply = pos(&app).ply();
+    app.world_mut().trigger(TimeTravel::Undo);
+    app.update();
+    assert_eq!(pos(&app).ply(), ply);
+    press_button(&mut app, Action::Undo);
+    let said = app.world().resource::<Message>().0.clone();
+    assert!(
+        said.iter()
+            .any(|n| matches!(n, Note::Text { en, .. } if en.contains("Undo is off"))),
+        "{said:?}"
+    );
+    // The game in progress is saved with its clocks.
+    let saved = Record::parse(&files.data.read(SAVED_GAME).unwrap().unwrap()).unwrap();
+    assert_eq!(
+        saved.clock.as_ref().map(|c| c.remaining(0)),
+        Some(after_move)
+    );
+    // Second player thinks for a minute: out of time, over, and nothing left to resume.
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+        Duration::from_millis(500),
+    ));
+    run_until(&mut app, 200, |app| phase(app) == Phase::Over);
+    let game = app.world().resource::<Game>();
+    assert_eq!(game.history.flagged(), Some(1));
+    assert!(game.history.to_play().is_none());
+    assert_eq!(pos(&app).ply(), 1, "the rules never heard of it");
+    let panel: Vec<String> = texts(&mut app).into_iter().map(|(_, t)| t).collect();
+    assert!(
+        panel
+            .iter()
+            .any(|t| t.contains("Player 2 ran out of time\nPlayer 1 wins")),
+        "{panel:?}"
+    );
+    assert_eq!(
+        files.data.read(SAVED_GAME).unwrap(),
+        None,
+        "a finished game is not kept"
+    );
+    // A moment later the board still waits for nobody.
+    frames(&mut app, 10);
+    assert_eq!(phase(&app), Phase::Over);
+    assert_eq!(clock_left(&app, 1), 0);
+}
+
+#[test]
+fn a_timed_game_against_the_computer_resumes_with_its_clocks() {
+    let files = scratch_files("clock-computer");
+    let settings = Settings {
+        clock: Some(TimeControl::new(3, 2)),
+        level: 1,
+        human_first: false,
+        speed: Speed::Off,
+        ..Settings::default()
+    };
+    let mut app = app_with(settings.clone(), on_the_board(), Some(files.clone()));
+    run_until(&mut app, 20_000, |app| pos(app).ply() == 1);
+    let computer = clock_left(&app, 0);
+    frames(&mut app, 30);
+    let you = clock_left(&app, 1);
+    assert!(you < 180_000, "then yours runs: {you}");
+    // The next start resumes the game with the clocks as they were after the move.
+    drop(app);
+    let resumed = Launch {
+        resume: true,
+        ..on_the_board()
+    };
+    let app = app_with(settings, resumed, Some(files));
+    assert_eq!(pos(&app).ply(), 1);
+    assert_eq!(clock_left(&app, 0), computer);
+    assert!(
+        clock_left(&app, 1) >= 180_000 - 16,
+        "yours from the move on"
+    );
 }

@@ -58,6 +58,7 @@ pub fn plugin(app: &mut App) {
         play::animation::plugin,
         play::turn::plugin,
         play::ai_turn::plugin,
+        play::clock::plugin,
         play::input::plugin,
         screens::actions::plugin,
         screens::hud::plugin,

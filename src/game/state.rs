@@ -25,8 +25,13 @@ impl Game {
         if let Some(level) = launch.autoplay {
             seats.fill(Seat::Computer(level.level));
         }
+        let players = seats.len();
+        let mut history = History::new(&settings.preset().id, settings.rules(), seats);
+        history.clock = settings
+            .clock
+            .map(|control| crate::session::MatchClock::new(control, players));
         Game {
-            history: History::new(&settings.preset().id, settings.rules(), seats),
+            history,
             generation,
         }
     }
@@ -52,6 +57,11 @@ impl Game {
         self.history.seats().contains(&Seat::Remote)
     }
 
+    /// Whether the players are timed (on this device; an online room's clock is the server's).
+    pub fn timed(&self) -> bool {
+        self.history.clock.is_some()
+    }
+
     /// Whether any side is played by the computer, and any by a human.
     pub fn mixed(&self) -> bool {
         let seats = self.history.seats();
@@ -72,7 +82,7 @@ impl Game {
 
     /// Whether a move has been played and the game is not over: leaving it loses something.
     pub fn in_progress(&self) -> bool {
-        !self.history.entries().is_empty() && !self.pos().is_over()
+        !self.history.entries().is_empty() && !self.history.is_over()
     }
 }
 
@@ -230,6 +240,12 @@ pub struct Advice {
     pub mv: Move,
     /// Points ahead at the end (negative: behind), for the side to move.
     pub margin: f32,
+}
+
+/// A player's time ran out in a timed game on this device: the game is over.
+#[derive(Event, Debug, Clone, Copy)]
+pub struct RanOutOfTime {
+    pub side: usize,
 }
 
 /// The board holds a new position without a move to show: snap to it.

@@ -2,6 +2,7 @@
 //! moves taken back (for redo). Undo and redo go back to the positions the moves were played on,
 //! so the rules state after them is exactly the one before.
 
+use super::clock::MatchClock;
 use super::seat::Seat;
 use crate::rules::{Move, Outcome, PlayError, Position, RuleSet};
 
@@ -29,6 +30,18 @@ pub struct History {
     played: Vec<Entry>,
     /// Moves taken back, the next one to redo last.
     undone: Vec<Move>,
+    /// The players' clock, in a timed game (by seat, so that it follows a player across a
+    /// table flip).
+    pub clock: Option<MatchClock>,
+}
+
+/// After a table flip the first two sides have changed hands.
+fn seat_of_at(pos: &Position, side: usize) -> usize {
+    if pos.swapped() && side < 2 {
+        1 - side
+    } else {
+        side
+    }
 }
 
 impl History {
@@ -42,6 +55,7 @@ impl History {
             now: start,
             played: Vec::new(),
             undone: Vec::new(),
+            clock: None,
         }
     }
 
@@ -74,11 +88,22 @@ impl History {
     }
 
     fn player_of_at(&self, pos: &Position, side: usize) -> Seat {
-        if pos.swapped() && side < 2 {
-            self.seats[1 - side]
-        } else {
-            self.seats[side]
-        }
+        self.seats[seat_of_at(pos, side)]
+    }
+
+    /// The seat (index in `seats`) that plays `side` of the board now.
+    pub fn seat_of(&self, side: usize) -> usize {
+        seat_of_at(&self.now, side)
+    }
+
+    /// Whether the match has ended: by the rules, or a player's time ran out.
+    pub fn is_over(&self) -> bool {
+        self.now.is_over() || self.flagged().is_some()
+    }
+
+    /// The seat whose time ran out, in a timed game that ended so.
+    pub fn flagged(&self) -> Option<usize> {
+        self.clock.as_ref().and_then(MatchClock::flagged)
     }
 
     /// The computer plays at `level` from its next move on.
@@ -92,13 +117,18 @@ impl History {
 
     /// Who is to move now (`None` once the game is over).
     pub fn to_play(&self) -> Option<Seat> {
-        (!self.now.is_over()).then(|| self.player_of(self.now.to_move()))
+        (!self.is_over()).then(|| self.player_of(self.now.to_move()))
     }
 
     /// Play `mv` for the side to move. A new move forgets the moves that could be redone.
+    /// In a timed game the mover's increment is added.
     pub fn play(&mut self, mv: Move) -> Result<Outcome, PlayError> {
+        let seat = self.seat_of(self.now.to_move());
         let outcome = self.push(mv)?;
         self.undone.clear();
+        if let Some(clock) = &mut self.clock {
+            clock.moved(seat);
+        }
         Ok(outcome)
     }
 

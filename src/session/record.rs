@@ -6,6 +6,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::clock::{MatchClock, TimeControl};
 use super::history::History;
 use super::seat::Seat;
 use crate::rules::{Move, RuleSet, presets};
@@ -27,6 +28,18 @@ pub struct Record {
     pub moves: Vec<String>,
     /// The scores after the last move: a check that the moves are the ones that were played.
     pub scores: Vec<i32>,
+    /// A timed game's clock after the last move (absent in untimed games and older files).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockRecord>,
+}
+
+/// The clock of a timed game as a file holds it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockRecord {
+    pub control: TimeControl,
+    /// Milliseconds left for each seat.
+    pub remaining_ms: Vec<i64>,
 }
 
 /// Why a file is not a match.
@@ -54,6 +67,8 @@ pub enum RecordError {
         file: Vec<i32>,
         replayed: Vec<i32>,
     },
+    /// The clock is not one a game can have.
+    Clock(String),
 }
 
 impl fmt::Display for RecordError {
@@ -92,6 +107,7 @@ impl fmt::Display for RecordError {
                 f,
                 "scores: the file says {file:?} but its moves give {replayed:?}"
             ),
+            RecordError::Clock(why) => write!(f, "clock: {why}"),
         }
     }
 }
@@ -109,6 +125,10 @@ impl Record {
             seats: history.seats().to_vec(),
             moves: history.moves().map(|m| m.to_string()).collect(),
             scores: pos.scores()[..pos.players()].to_vec(),
+            clock: history.clock.as_ref().map(|clock| ClockRecord {
+                control: clock.control(),
+                remaining_ms: clock.all_remaining().to_vec(),
+            }),
         }
     }
 
@@ -176,6 +196,19 @@ impl Record {
                 replayed,
             });
         }
+        if let Some(clock) = &self.clock {
+            if clock.remaining_ms.len() != self.seats.len() {
+                return Err(RecordError::Clock(format!(
+                    "{} times given for {} seats",
+                    clock.remaining_ms.len(),
+                    self.seats.len()
+                )));
+            }
+            history.clock = Some(
+                MatchClock::restore(clock.control, clock.remaining_ms.clone())
+                    .map_err(RecordError::Clock)?,
+            );
+        }
         Ok(history)
     }
 }
@@ -183,6 +216,28 @@ impl Record {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_timed_game_keeps_its_clock_and_a_bad_clock_is_refused() {
+        let mut history = a_match(6);
+        let mut clock = MatchClock::new(TimeControl::new(5, 3), 2);
+        clock.spend(1, 12_345);
+        history.clock = Some(clock.clone());
+        let text = Record::of(&history).to_ron();
+        let back = Record::parse(&text).unwrap();
+        assert_eq!(back.clock, Some(clock));
+        assert_eq!(back.flagged(), None);
+        let untimed = Record::parse(&Record::of(&a_match(6)).to_ron()).unwrap();
+        assert_eq!(untimed.clock, None, "files without a clock still read");
+        let mut record = Record::of(&history);
+        record.clock.as_mut().unwrap().remaining_ms.push(5);
+        let error = record.replay().unwrap_err().to_string();
+        assert_eq!(error, "clock: 3 times given for 2 seats");
+        let mut record = Record::of(&history);
+        record.clock.as_mut().unwrap().control.minutes = 500;
+        let error = record.replay().unwrap_err().to_string();
+        assert!(error.starts_with("clock: 500 minutes"), "{error}");
+    }
 
     fn a_match(moves: usize) -> History {
         let rules = presets::get("standard").unwrap().rules;

@@ -5,6 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::clock::TimeControl;
 use super::lang::Lang;
 use super::seat::Seat;
 use crate::ai::Level;
@@ -126,6 +127,8 @@ pub struct Settings {
     pub sound: bool,
     /// 0.0..=1.0.
     pub volume: f32,
+    /// The clock of games on this device (`None`: untimed).
+    pub clock: Option<TimeControl>,
     /// The name other players see online (empty: not chosen yet).
     pub name: String,
     /// The online server, `ws://` or `wss://` (the desktop's; the web build talks to the page's
@@ -149,6 +152,7 @@ impl Default for Settings {
             score_view: ScoreView::Points,
             sound: true,
             volume: 0.7,
+            clock: None,
             name: String::new(),
             server: DEFAULT_SERVER.to_owned(),
         }
@@ -223,6 +227,11 @@ impl Settings {
         }
         if !(0.0..=1.0).contains(&self.volume) {
             return invalid("volume", format!("{} is not between 0 and 1", self.volume));
+        }
+        if let Some(control) = self.clock
+            && let Err(why) = control.check()
+        {
+            return invalid("clock", why);
         }
         if self.name.chars().count() > crate::net::protocol::MAX_NAME {
             return invalid(
@@ -340,10 +349,23 @@ mod tests {
             score_view: ScoreView::Difference,
             sound: false,
             volume: 0.25,
+            clock: Some(TimeControl::new(10, 5)),
             name: "Bà Năm \"Quan\"".into(),
             server: "wss://oaq.example:8443/ws".into(),
         };
         assert_eq!(Settings::from_ron(&settings.to_ron()).unwrap(), settings);
+    }
+
+    #[test]
+    fn a_clock_out_of_range_is_refused_by_name() {
+        let text = Settings {
+            clock: Some(TimeControl::new(3, 2)),
+            ..Settings::default()
+        }
+        .to_ron();
+        assert!(text.contains("minutes: 3,"), "{text}");
+        let error = Settings::from_ron(&text.replace("minutes: 3", "minutes: 0")).unwrap_err();
+        assert_eq!(error.to_string(), "clock: 0 minutes is not from 1 to 180");
     }
 
     #[test]

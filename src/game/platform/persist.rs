@@ -10,7 +10,7 @@ use bevy::window::FileDragAndDrop;
 
 use crate::game::state::{
     Files, Game, Launch, LoadGame, Message, MovePlayed, NewGame, Note, Phase, PlayMove, Prefs,
-    Replay, Screen, Settled, TimeTravel,
+    RanOutOfTime, Replay, Screen, Settled, TimeTravel,
 };
 use crate::rules::Move;
 use crate::session::{History, Record, SAVED_GAME, SETTINGS, Settings, Storage};
@@ -45,6 +45,7 @@ pub(in crate::game) fn plugin(app: &mut App) {
         .add_observer(stop_replay::<NewGame>)
         .add_observer(stop_replay::<TimeTravel>)
         .add_observer(save_after::<Settled>)
+        .add_observer(save_after::<RanOutOfTime>)
         .add_observer(import)
         .add_observer(export);
 }
@@ -91,7 +92,7 @@ fn find_saved_game(
     let Some(files) = files else { return };
     match files.data.read(SAVED_GAME) {
         Ok(Some(text)) => match Record::parse(&text) {
-            Ok(history) if !history.position().is_over() => saved.0 = Some(history),
+            Ok(history) if !history.is_over() => saved.0 = Some(history),
             Ok(_) => {}
             Err(e) => {
                 // Keep the file for whoever wants to look at it, and start clean.

@@ -82,9 +82,15 @@ fn start_thinking(
     if *phase != Phase::Waiting || chosen.mv.is_some() || !thinking.is_empty() {
         return;
     }
-    let Some(level) = game.computer_to_move() else {
+    let Some(mut level) = game.computer_to_move() else {
         return;
     };
+    if let Some(clock) = &game.history.clock {
+        let left = clock.remaining(game.history.seat_of(game.pos().to_move()));
+        level.time_ms = level
+            .time_ms
+            .min(thinking_time(left, clock.control().increment_ms()));
+    }
     let cancel = Arc::new(AtomicBool::new(false));
     let pos = *game.pos();
     let seed = launch.seed ^ u64::from(pos.ply()).wrapping_mul(0x9E37_79B9) ^ game.generation << 32;
@@ -128,6 +134,14 @@ fn poll_thinking(
             commands.spawn((ChosenMark, arrow_mark(&art, &layout, pit, side, colour)));
         }
     }
+}
+
+/// The most the computer thinks about a move with `left_ms` on its clock: a twentieth of it and
+/// most of the increment, so that it never runs out (the pause before its move and the time a
+/// frame takes come on top), and a few milliseconds at the least.
+pub fn thinking_time(left_ms: i64, increment_ms: i64) -> u64 {
+    let share = left_ms / 20 + increment_ms * 3 / 4;
+    share.min(left_ms / 2).max(5) as u64
 }
 
 /// A glow over `pit`, to show a chosen or hinted move.
@@ -217,4 +231,22 @@ fn forget<E: Event>(
         commands.entity(e).despawn();
     }
     chosen.mv = None;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::thinking_time;
+
+    #[test]
+    fn the_computer_thinks_less_as_its_clock_runs_down() {
+        assert_eq!(thinking_time(300_000, 3_000), 17_250);
+        assert_eq!(thinking_time(10_000, 0), 500);
+        assert_eq!(
+            thinking_time(1_000, 2_000),
+            500,
+            "never half of what is left"
+        );
+        assert_eq!(thinking_time(40, 0), 5, "a few milliseconds at the least");
+        assert_eq!(thinking_time(0, 0), 5);
+    }
 }

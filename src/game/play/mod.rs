@@ -4,6 +4,7 @@
 pub mod ai_turn;
 pub mod animation;
 pub mod capture;
+pub mod clock;
 pub mod hint;
 pub mod input;
 pub mod off_frame;

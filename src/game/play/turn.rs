@@ -110,8 +110,9 @@ fn time_travel(
     phase: Res<Phase>,
     mut game: ResMut<Game>,
 ) {
-    // Not in the middle of a move's animation: the board would jump under it.
-    if *phase == Phase::Animating {
+    // Not in the middle of a move's animation: the board would jump under it. Not in a timed
+    // game: the clocks would no longer belong to the position.
+    if *phase == Phase::Animating || game.timed() {
         return;
     }
     let moved = match *travel {
@@ -142,7 +143,7 @@ fn settle(
         .nearest(game.viewer_side());
     layout.set_if_neq(players);
     pebbles::sync(&mut commands, &mut places, game.pos(), &art, &layout);
-    *phase = if game.pos().is_over() {
+    *phase = if game.history.is_over() {
         Phase::Over
     } else {
         Phase::Waiting
@@ -208,7 +209,7 @@ fn move_shown(
     // Whatever the animation did, the board now shows exactly the rules state.
     script.events.clear();
     pebbles::sync(&mut commands, &mut places, game.pos(), &art, &layout);
-    if game.pos().is_over() {
+    if game.history.is_over() {
         *phase = Phase::Over;
     } else {
         *phase = Phase::Waiting;

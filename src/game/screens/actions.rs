@@ -12,7 +12,7 @@ use crate::game::state::{
     TimeTravel,
 };
 use crate::rules::Move;
-use crate::session::{Lang, Mode, ScoreView, Speed};
+use crate::session::{Lang, Mode, ScoreView, Speed, TimeControl};
 
 /// A button's meaning.
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
@@ -35,6 +35,8 @@ pub enum Action {
     Level(i8),
     Preset(i8),
     Volume(i8),
+    /// Step the clock of games on this device: untimed, then the offered controls.
+    Clock(i8),
     First,
     Young,
     Speed,
@@ -60,15 +62,19 @@ pub struct MovesShown(pub bool);
 /// The match settings (mode, rule set, switch, who starts) when the menu opened: a change to
 /// them starts a new game when the menu closes.
 #[derive(Resource, Default, Debug, Clone, PartialEq)]
-pub struct MatchChoice(pub Option<(Mode, String, bool, bool)>);
+pub struct MatchChoice(pub Option<Choice>);
+
+/// What of the settings belongs to the match: mode, rule set, young mandarin, who starts, clock.
+type Choice = (Mode, String, bool, bool, Option<TimeControl>);
 
 impl MatchChoice {
-    fn of(prefs: &Prefs) -> (Mode, String, bool, bool) {
+    fn of(prefs: &Prefs) -> Choice {
         (
             prefs.mode,
             prefs.preset.clone(),
             prefs.young_mandarin,
             prefs.human_first,
+            prefs.clock,
         )
     }
 }
@@ -155,6 +161,9 @@ impl Ctx<'_> {
             Action::Hint | Action::Undo | Action::Redo if self.game.online() => {
                 self.message.set(Note::text("online.no_help", &[]));
             }
+            Action::Undo | Action::Redo if self.game.timed() => {
+                self.message.set(Note::text("clock.no_undo", &[]));
+            }
             Action::Hint => commands.trigger(AskHint),
             Action::Undo => commands.trigger(TimeTravel::Undo),
             Action::Redo => commands.trigger(TimeTravel::Redo),
@@ -199,6 +208,16 @@ impl Ctx<'_> {
                 let volume = (prefs.volume + 0.1 * f32::from(step)).clamp(0.0, 1.0);
                 prefs.volume = (volume * 10.0).round() / 10.0;
             }
+            Action::Clock(step) => {
+                // Untimed first, then the offered controls.
+                let offered = TimeControl::OFFERED;
+                let i = prefs
+                    .clock
+                    .and_then(|c| offered.iter().position(|&o| o == c))
+                    .map_or(0, |i| i + 1);
+                let next = wrap(i, step, offered.len() + 1);
+                prefs.clock = next.checked_sub(1).map(|i| offered[i]);
+            }
             Action::First => prefs.human_first = !prefs.human_first,
             Action::Young => prefs.young_mandarin = !prefs.young_mandarin,
             Action::Speed => {
@@ -234,11 +253,12 @@ impl Ctx<'_> {
             Action::Leave => self.new_game(commands),
             Action::Stay => {
                 // Keep playing: the match settings go back to the game's.
-                if let Some((mode, preset, young, first)) = self.choice.0.take() {
+                if let Some((mode, preset, young, first, clock)) = self.choice.0.take() {
                     prefs.mode = mode;
                     prefs.preset = preset;
                     prefs.young_mandarin = young;
                     prefs.human_first = first;
+                    prefs.clock = clock;
                 }
                 self.next_overlay.set(Overlay::None);
             }
@@ -293,6 +313,17 @@ impl Ctx<'_> {
 /// `i` stepped by `step` around `len` items.
 fn wrap(i: usize, step: i8, len: usize) -> usize {
     (i as isize + isize::from(step)).rem_euclid(len as isize) as usize
+}
+
+/// The clock as the menu says it: "Untimed", "5 min + 3 s".
+pub fn clock_label(clock: Option<TimeControl>, lang: Lang) -> String {
+    match clock {
+        None => lang.tr("clock.untimed").to_owned(),
+        Some(c) => lang.trf(
+            "clock.control",
+            &[("minutes", &c.minutes), ("seconds", &c.increment_s)],
+        ),
+    }
 }
 
 /// The level's name in the menu: "Medium (4)", or "Level 6".

@@ -115,7 +115,7 @@ const BAR: [Action; 6] = [
     Action::Skip,
 ];
 
-fn spawn_bar(mut commands: Commands, art: Res<Art>) {
+fn spawn_bar(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>) {
     commands
         .spawn((
             DespawnOnExit(Screen::Playing),
@@ -130,7 +130,9 @@ fn spawn_bar(mut commands: Commands, art: Res<Art>) {
         ))
         .with_children(|bar| {
             for action in BAR {
-                bar.spawn(button(&art, action, ""));
+                // Labelled at once: `label_bar` runs on changes, and entering the board
+                // need not change anything it watches.
+                bar.spawn(button(&art, action, bar_label(action, prefs.lang())));
             }
         });
     commands.spawn((
@@ -163,8 +165,8 @@ fn available(action: Action, game: &Game, phase: Phase) -> bool {
     let waiting = phase != Phase::Animating;
     match action {
         Action::Hint => phase == Phase::Waiting && game.human_to_move(),
-        Action::Undo => waiting && game.history.can_undo(),
-        Action::Redo => waiting && game.history.can_redo(),
+        Action::Undo => waiting && !game.timed() && game.history.can_undo(),
+        Action::Redo => waiting && !game.timed() && game.history.can_redo(),
         Action::Skip => phase == Phase::Animating,
         _ => true,
     }
@@ -346,9 +348,19 @@ fn game_over(
     }
     let lang = prefs.lang();
     let pos = game.pos();
-    let Some(places) = pos.places() else { return };
-    let swept = turn::swept(&game);
     let players = pos.players();
+    // Out of time: that side comes last, the others by their points now.
+    let flagged = game
+        .history
+        .flagged()
+        .and_then(|seat| (0..players).find(|&side| game.history.seat_of(side) == seat));
+    let Some(places) = flagged
+        .map(|out| places_after_flag(pos, out))
+        .or(pos.places())
+    else {
+        return;
+    };
+    let swept = turn::swept(&game);
     let winners: Vec<usize> = (0..players).filter(|&p| places[p] == 0).collect();
     let headline = if winners.len() > 1 {
         lang.tr("over.draw").to_owned()
@@ -356,6 +368,13 @@ fn game_over(
         lang.tr("over.you_win").to_owned()
     } else {
         lang.trf("over.wins", &[("who", &text::who(&game, winners[0], lang))])
+    };
+    let headline = match flagged {
+        Some(out) => format!(
+            "{}\n{headline}",
+            lang.trf("over.time", &[("who", &text::who(&game, out, lang))])
+        ),
+        None => headline,
     };
     let mut order: Vec<usize> = (0..players).collect();
     order.sort_by_key(|&p| places[p]);
@@ -389,7 +408,9 @@ fn game_over(
                 })
                 .with_children(|r| {
                     r.spawn(button(&art, Action::NewGame, lang.tr("over.play_again")));
-                    r.spawn(button(&art, Action::Undo, lang.tr("hud.undo")));
+                    if !game.timed() {
+                        r.spawn(button(&art, Action::Undo, lang.tr("hud.undo")));
+                    }
                     r.spawn(button(&art, Action::OpenMenu, lang.tr("hud.menu")));
                 });
             });
@@ -397,6 +418,17 @@ fn game_over(
 }
 
 /// The list of moves at the left: number, side, move and what it took.
+/// Places (0 first) when side `out` ran out of time: last, the others by points, ties shared.
+fn places_after_flag(pos: &crate::rules::Position, out: usize) -> [u8; geometry::MAX_PLAYERS] {
+    let players = pos.players();
+    let key = |side: usize| (side != out, pos.score(side));
+    let mut places = [0; geometry::MAX_PLAYERS];
+    for (side, place) in places.iter_mut().enumerate().take(players) {
+        *place = (0..players).filter(|&other| key(other) > key(side)).count() as u8;
+    }
+    places
+}
+
 fn move_list(
     mut commands: Commands,
     shown: Res<MovesShown>,

@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 
 use crate::game::board::art::Art;
-use crate::game::screens::actions::{Action, level_label};
+use crate::game::screens::actions::{Action, clock_label, level_label};
 use crate::game::screens::ui::{self, bold, button, panel, row, small_button, text};
 use crate::game::state::{Game, Overlay, Prefs};
 use crate::rules::{MandarinStart, Refill};
@@ -168,6 +168,9 @@ fn menu(commands: &mut Commands, art: &Art, prefs: &Prefs) -> Entity {
                 stepper(r, art, lang.pick(&preset.name).to_owned(), Action::Preset);
             });
             p.spawn(text(art, lang.pick(&preset.description), 15.0));
+            setting(p, art, lang.tr("menu.clock"), |r| {
+                stepper(r, art, clock_label(prefs.clock, lang), Action::Clock);
+            });
             if prefs.young_mandarin_applies() {
                 setting(p, art, lang.tr("menu.young"), |r| {
                     r.spawn(button(art, Action::Young, on_off(prefs.young_mandarin)));
