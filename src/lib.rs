@@ -1,6 +1,7 @@
 //! Ô ăn quan, the Vietnamese game of mandarin square capturing.
 
 pub mod ai;
+pub mod art;
 pub mod excerpt;
 #[cfg(feature = "gui")]
 pub mod game;

@@ -206,10 +206,13 @@ impl ClockSpec {
                 increment_ms,
             } => {
                 let minutes = base_ms as f64 / 60_000.0;
-                let base = if base_ms % 60_000 == 0 {
-                    format!("{}", base_ms / 60_000)
-                } else {
-                    format!("{minutes:.1}")
+                // Quarter minutes as players write them (lichess's ¼+0).
+                let base = match base_ms {
+                    15_000 => "¼".to_owned(),
+                    30_000 => "½".to_owned(),
+                    45_000 => "¾".to_owned(),
+                    ms if ms % 60_000 == 0 => format!("{}", ms / 60_000),
+                    _ => format!("{minutes:.1}"),
                 };
                 format!("{base}+{}", increment_ms / 1000)
             }
@@ -634,6 +637,8 @@ mod tests {
         );
         assert_eq!(spec(180_000, 2000).label(), "3+2");
         assert_eq!(ClockSpec::UNTIMED.label(), "untimed");
+        assert_eq!(spec(30_000, 0).label(), "½+0");
+        assert_eq!(spec(90_000, 1000).label(), "1.5+1");
     }
 
     #[test]

@@ -1,10 +1,11 @@
 //! `oaq`: the command-line tool of the Ô ăn quan engine: rule sets, replays, perft, and the
-//! computer opponent's protocol, matches, tuning and benchmark.
+//! computer opponent's protocol, matches, tuning and benchmark, and the web app's icons.
 
 mod ai_cmd;
 mod arena;
 mod bench_cmd;
 mod bounds;
+mod icons_cmd;
 mod match_cmd;
 mod perft;
 mod replay;
@@ -40,6 +41,8 @@ enum Command {
     Tune(tune_cmd::Args),
     /// Measure search speed and depth from fixed positions.
     Bench(bench_cmd::Args),
+    /// Paint the web app's icons into a folder, as PNG.
+    Icons(icons_cmd::Args),
 }
 
 /// A command's failure: the message for standard error. Exit status 2.
@@ -85,6 +88,7 @@ fn main() -> ExitCode {
         Command::Match(args) => match_cmd::run(args),
         Command::Tune(args) => tune_cmd::run(args),
         Command::Bench(args) => bench_cmd::run(args),
+        Command::Icons(args) => icons_cmd::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

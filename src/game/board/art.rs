@@ -5,6 +5,7 @@ use bevy::asset::RenderAssetUsages;
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 
+use crate::art;
 use crate::game::board::layout::{self, Layout};
 
 /// Every handle the board needs.
@@ -74,15 +75,8 @@ fn load(images: &mut Assets<Image>, font: Handle<Font>, bold: Handle<Font>) -> A
     }
 }
 
+/// A picture of the art generator as an image the GPU takes.
 fn image(width: u32, height: u32, pixel: impl Fn(f32, f32) -> [f32; 4]) -> Image {
-    let mut data = Vec::with_capacity((width * height * 4) as usize);
-    for y in 0..height {
-        for x in 0..width {
-            let u = (x as f32 + 0.5) / width as f32;
-            let v = (y as f32 + 0.5) / height as f32;
-            data.extend(pixel(u, v).map(|c| (c.clamp(0.0, 1.0) * 255.0).round() as u8));
-        }
-    }
     Image::new(
         Extent3d {
             width,
@@ -90,56 +84,26 @@ fn image(width: u32, height: u32, pixel: impl Fn(f32, f32) -> [f32; 4]) -> Image
             depth_or_array_layers: 1,
         },
         TextureDimension::D2,
-        data,
+        art::paint(width, height, pixel),
         TextureFormat::Rgba8UnormSrgb,
         RenderAssetUsages::MAIN_WORLD | RenderAssetUsages::RENDER_WORLD,
     )
 }
 
-/// A smooth round stone lit from the top left, with a soft edge. `rim` draws a gold ring.
 fn stone(size: u32, base: [f32; 3], rim: f32) -> Image {
-    image(size, size, |u, v| {
-        let (dx, dy) = (u - 0.5, v - 0.5);
-        let d = (dx * dx + dy * dy).sqrt() / 0.5;
-        let alpha = ((1.0 - d) * size as f32 / 3.0).clamp(0.0, 1.0);
-        let light = 1.0 + 0.35 * (-(dx + dy) * 1.4) - 0.25 * d * d;
-        let highlight = (-(((dx + 0.18).powi(2) + (dy + 0.2).powi(2)) * 60.0)).exp() * 0.6;
-        let gold = if rim > 0.0 && d > 1.0 - rim { 1.0 } else { 0.0 };
-        let c = |i: usize, g: f32| (base[i] * light + highlight) * (1.0 - gold) + g * gold;
-        [c(0, 0.90), c(1, 0.74), c(2, 0.30), alpha]
-    })
+    image(size, size, |u, v| art::stone(size as f32, base, rim, u, v))
 }
 
-/// A dark inset hollow with rounded corners and a shadow along its top-left edge.
 fn pit(width: u32, height: u32, radius: f32) -> Image {
-    let (w, h) = (width as f32, height as f32);
     image(width, height, |u, v| {
-        let (x, y) = (u * w, v * h);
-        let qx = (x - w / 2.0).abs() - (w / 2.0 - radius);
-        let qy = (y - h / 2.0).abs() - (h / 2.0 - radius);
-        let outside =
-            (qx.max(0.0).powi(2) + qy.max(0.0).powi(2)).sqrt() + qx.max(qy).min(0.0) - radius;
-        let alpha = (-outside).clamp(0.0, 1.0);
-        let shade = 0.55 + 0.45 * ((u + v) / 2.0);
-        [0.36 * shade, 0.22 * shade, 0.12 * shade, alpha]
+        art::pit(width as f32, height as f32, radius, u, v)
     })
 }
 
-/// A round dark button with a white triangle pointing right, soft-edged; the sprite colour
-/// tints the triangle (and darkens the button a little). The button keeps the arrow readable
-/// over stones and stores.
+/// The arrow's sprite colour tints the triangle (and darkens the button a little); the button
+/// keeps the arrow readable over stones and stores.
 fn arrow(size: u32) -> Image {
-    let s = size as f32;
-    image(size, size, |u, v| {
-        let (dx, dy) = (u - 0.5, v - 0.5);
-        let disc = ((0.5 - (dx * dx + dy * dy).sqrt()) * s).clamp(0.0, 1.0);
-        let (x, y) = (0.5 + (u - 0.45) * 1.9, v);
-        let inside = (x - 0.28).min(1.0 - x - 2.0 * (y - 0.5).abs() * 0.85 - 0.08);
-        let tip = (inside * s / 2.0).clamp(0.0, 1.0);
-        let ring = (((dx * dx + dy * dy).sqrt() - 0.44) * s).clamp(0.0, 1.0) * 0.6;
-        let shade = 0.16 * (1.0 - tip) + tip + ring * (1.0 - tip);
-        [shade, shade, shade, disc.max(tip) * (0.88 + 0.12 * tip)]
-    })
+    image(size, size, |u, v| art::arrow(size as f32, u, v))
 }
 
 /// Light wood around the 3-player board's triangle: every point within `WOOD_MARGIN` of the
@@ -179,8 +143,7 @@ fn distance_to_triangle(p: Vec2, corners: [Vec2; 3]) -> f32 {
 /// Light wood with a soft grain; tinted by the sprite colour.
 fn wood(width: u32, height: u32) -> Image {
     image(width, height, |u, v| {
-        let grain = (v * 40.0 + (u * 6.0).sin() * 2.0).sin() * 0.05 + (v * 7.0).sin() * 0.03;
-        let g = 1.0 + grain;
+        let g = art::grain(u, v);
         [g, g, g, 1.0]
     })
 }

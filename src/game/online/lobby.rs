@@ -21,6 +21,34 @@ use crate::session::Lang;
 /// The time controls offered: untimed and the usual Fischer ones, minutes + seconds.
 pub const CLOCKS: [(u64, u64); 4] = [(0, 0), (3, 2), (5, 3), (10, 5)];
 
+/// A custom control's steps: each player's time in seconds (a quarter of a minute to three
+/// hours, as lichess offers), and the seconds added a move.
+pub const BASE_STEPS_S: [u64; 15] = [
+    15, 30, 60, 120, 180, 300, 600, 900, 1200, 1800, 2700, 3600, 5400, 7200, 10800,
+];
+pub const INCREMENT_STEPS_S: [u64; 11] = [0, 1, 2, 3, 5, 10, 15, 20, 30, 45, 60];
+
+/// `value` moved `step` places along `steps` (to the nearest step first), kept at the ends.
+fn step_along(steps: &[u64], value: u64, step: i8) -> u64 {
+    let at = steps
+        .iter()
+        .position(|&s| s >= value)
+        .unwrap_or(steps.len() - 1);
+    let to = (at as isize + isize::from(step)).clamp(0, steps.len() as isize - 1);
+    steps[to as usize]
+}
+
+/// A custom base as the form says it: "¼ min", "½ min", "15 min".
+fn base_words(seconds: u64, lang: Lang) -> String {
+    let n = match seconds {
+        15 => "¼".to_owned(),
+        30 => "½".to_owned(),
+        45 => "¾".to_owned(),
+        s => (s / 60).to_string(),
+    };
+    lang.trf("online.minutes", &[("n", &n)])
+}
+
 /// What the online screen's buttons do.
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
 pub enum OnlineAction {
@@ -29,7 +57,7 @@ pub enum OnlineAction {
     /// Step the rule set, the time control, or who starts.
     Preset(i8),
     Clock(i8),
-    /// Custom time control: minutes and seconds of increment, stepped.
+    /// Custom time control: the base and the increment, stepped along their steps.
     Minutes(i8),
     Increment(i8),
     First,
@@ -63,7 +91,8 @@ pub struct Form {
     pub preset: String,
     /// Index in `CLOCKS`, or `CLOCKS.len()` for custom.
     pub clock: usize,
-    pub minutes: u64,
+    /// The custom control: each player's time and the increment, in seconds.
+    pub base_s: u64,
     pub increment: u64,
     pub first: First,
     pub public: bool,
@@ -79,7 +108,7 @@ impl Default for Form {
         Form {
             preset: "standard".to_owned(),
             clock: 2,
-            minutes: 15,
+            base_s: 900,
             increment: 10,
             first: First::Random,
             public: true,
@@ -94,15 +123,15 @@ impl Default for Form {
 impl Form {
     /// The chosen time control.
     pub fn clock_spec(&self) -> ClockSpec {
-        let (minutes, seconds) = CLOCKS
+        let (base_s, seconds) = CLOCKS
             .get(self.clock)
-            .copied()
-            .unwrap_or((self.minutes, self.increment));
-        if minutes == 0 && self.clock < CLOCKS.len() {
+            .map(|&(minutes, seconds)| (minutes * 60, seconds))
+            .unwrap_or((self.base_s, self.increment));
+        if base_s == 0 && self.clock < CLOCKS.len() {
             return ClockSpec::UNTIMED;
         }
         ClockSpec::Fischer {
-            base_ms: minutes * 60_000,
+            base_ms: base_s * 1000,
             increment_ms: seconds * 1000,
         }
     }
@@ -208,10 +237,10 @@ fn act(
             form.clock = (form.clock as isize + isize::from(step)).rem_euclid(n) as usize;
         }
         OnlineAction::Minutes(step) => {
-            form.minutes = (form.minutes as i64 + i64::from(step)).clamp(1, 180) as u64;
+            form.base_s = step_along(&BASE_STEPS_S, form.base_s, step);
         }
         OnlineAction::Increment(step) => {
-            form.increment = (form.increment as i64 + i64::from(step)).clamp(0, 60) as u64;
+            form.increment = step_along(&INCREMENT_STEPS_S, form.increment, step);
         }
         OnlineAction::First => {
             form.first = match form.first {
@@ -283,28 +312,32 @@ fn type_text(
                 commands.trigger(Ask::Join(form.code.clone()));
             }
             (Key::Enter, _) => form.editing = Field::None,
-            (Key::Character(typed), Field::Name) => {
-                for c in typed.chars().filter(|c| !c.is_control()) {
-                    if prefs.name.chars().count() < MAX_NAME {
-                        prefs.name.push(c);
-                    }
-                }
-            }
-            (Key::Space, Field::Name) if prefs.name.chars().count() < MAX_NAME => {
-                prefs.name.push(' ');
-            }
-            (Key::Character(typed), Field::Code) => {
-                for c in typed.chars().flat_map(char::to_uppercase) {
-                    let ok =
-                        c.is_ascii() && crate::net::protocol::CODE_ALPHABET.contains(&(c as u8));
-                    if ok && form.code.len() < CODE_LEN {
-                        form.code.push(c);
-                    }
-                }
-            }
+            (Key::Character(typed), Field::Name) => prefs.name = clean_name(&prefs.name, typed),
+            (Key::Space, Field::Name) => prefs.name = clean_name(&prefs.name, " "),
+            (Key::Character(typed), Field::Code) => form.code = clean_code(&form.code, typed),
             _ => {}
         }
     }
+}
+
+/// `name` with `typed` added: no control characters, at most `MAX_NAME` characters.
+pub(super) fn clean_name(name: &str, typed: &str) -> String {
+    name.chars()
+        .chain(typed.chars())
+        .filter(|c| !c.is_control())
+        .take(MAX_NAME)
+        .collect()
+}
+
+/// `code` with `typed` added: the code alphabet's letters and digits, in capitals, at most
+/// `CODE_LEN` of them.
+pub(super) fn clean_code(code: &str, typed: &str) -> String {
+    code.chars()
+        .chain(typed.chars())
+        .flat_map(char::to_uppercase)
+        .filter(|&c| c.is_ascii() && crate::net::protocol::CODE_ALPHABET.contains(&(c as u8)))
+        .take(CODE_LEN)
+        .collect()
 }
 
 /// The code of the room we sit in while it waits for players.
@@ -318,6 +351,9 @@ fn waiting_room(online: &Online) -> Option<&str> {
 pub fn link_words(link: &Link, online: &Online, lang: Lang) -> (String, bool) {
     if let Some(why) = &online.incompatible {
         return (lang.trf("online.incompatible", &[("why", why)]), false);
+    }
+    if super::device_offline() && *link.state() != LinkState::Open {
+        return (lang.tr("online.offline").to_owned(), true);
     }
     match link.state() {
         LinkState::Off | LinkState::Connecting => (lang.tr("online.connecting").to_owned(), false),
@@ -477,11 +513,7 @@ fn build(
                 r.spawn(small_button(&art, OnlineAction::Clock(1), "›"));
                 if form.clock == CLOCKS.len() {
                     r.spawn(small_button(&art, OnlineAction::Minutes(-1), "−"));
-                    r.spawn(text(
-                        &art,
-                        lang.trf("online.minutes", &[("n", &form.minutes)]),
-                        17.0,
-                    ));
+                    r.spawn(text(&art, base_words(form.base_s, lang), 17.0));
                     r.spawn(small_button(&art, OnlineAction::Minutes(1), "+"));
                     r.spawn(small_button(&art, OnlineAction::Increment(-1), "−"));
                     r.spawn(text(
@@ -615,6 +647,41 @@ fn field_text(value: &str, editing: bool, empty: &str) -> String {
         (_, true) => format!("{value}|"),
         (true, false) => empty.to_owned(),
         (false, false) => value.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod steps {
+    use super::*;
+
+    #[test]
+    fn custom_clocks_step_from_a_quarter_minute_to_three_hours() {
+        assert_eq!(step_along(&BASE_STEPS_S, 900, -1), 600);
+        assert_eq!(step_along(&BASE_STEPS_S, 15, -1), 15, "kept at the end");
+        assert_eq!(step_along(&BASE_STEPS_S, 10800, 1), 10800);
+        assert_eq!(
+            step_along(&BASE_STEPS_S, 100, 0),
+            120,
+            "to the nearest step first"
+        );
+        assert_eq!(step_along(&INCREMENT_STEPS_S, 10, -5), 0);
+        let form = Form {
+            clock: CLOCKS.len(),
+            base_s: 15,
+            increment: 0,
+            ..Form::default()
+        };
+        assert_eq!(
+            form.clock_spec(),
+            ClockSpec::Fischer {
+                base_ms: 15_000,
+                increment_ms: 0
+            }
+        );
+        assert_eq!(base_words(15, Lang::En), "¼ min");
+        assert_eq!(clean_code("K7", "q2-mx9z"), "K7Q2MX");
+        assert_eq!(clean_name("Bà", " Năm\n"), "Bà Năm");
+        assert_eq!(base_words(1800, Lang::Vi), "30 phút");
     }
 }
 

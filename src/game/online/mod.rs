@@ -11,6 +11,8 @@ pub mod lobby;
 mod page;
 pub mod qr;
 pub mod table;
+#[cfg(target_arch = "wasm32")]
+mod web_field;
 
 use bevy::prelude::*;
 
@@ -32,7 +34,7 @@ pub(in crate::game) fn plugin(app: &mut App) {
         controls::retry_plugin,
     ));
     #[cfg(target_arch = "wasm32")]
-    app.add_plugins(page::plugin)
+    app.add_plugins((page::plugin, web_field::plugin))
         .add_systems(PostStartup, open_the_link_s_room);
 }
 
@@ -67,6 +69,15 @@ pub fn room_link(settings: &Settings, code: &str) -> String {
 }
 
 /// Put `text` on the clipboard: the page's in a browser.
+/// Whether the device says it has no network (the browser's `navigator.onLine`; a desktop
+/// finds out by trying).
+pub fn device_offline() -> bool {
+    #[cfg(target_arch = "wasm32")]
+    return web_sys::window().is_some_and(|w| !w.navigator().on_line());
+    #[cfg(not(target_arch = "wasm32"))]
+    false
+}
+
 #[cfg(target_arch = "wasm32")]
 pub fn copy_text(text: &str) -> Result<(), String> {
     let window = web_sys::window().ok_or("no window")?;

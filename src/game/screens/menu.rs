@@ -178,10 +178,10 @@ fn menu(commands: &mut Commands, art: &Art, prefs: &Prefs) -> Entity {
             } else {
                 p.spawn(text(art, lang.tr("menu.young.own"), 15.0));
             }
+            // Two short settings on one line, so that the menu fits a landscape phone.
             setting(p, art, lang.tr("menu.speed"), |r| {
                 r.spawn(button(art, Action::Speed, lang.tr(prefs.speed.key())));
-            });
-            setting(p, art, lang.tr("menu.score"), |r| {
+                r.spawn(text(art, lang.tr("menu.score"), 18.0));
                 r.spawn(button(art, Action::Score, lang.tr(prefs.score_view.key())));
             });
             setting(p, art, lang.tr("menu.sound"), |r| {
