@@ -401,3 +401,82 @@ fn a_clock_that_runs_out_ends_the_game_on_every_board() {
         "{words}"
     );
 }
+
+/// Press the first button that does `action`, as a click does.
+fn press(app: &mut App, action: o_an_quan::game::Action) {
+    let world = app.world_mut();
+    let button = world
+        .query::<(Entity, &o_an_quan::game::Action)>()
+        .iter(world)
+        .find(|(_, a)| **a == action)
+        .map(|(e, _)| e)
+        .unwrap_or_else(|| panic!("no {action:?} button"));
+    world.entity_mut(button).insert(Interaction::Pressed);
+    app.update();
+    app.update();
+}
+
+#[test]
+fn a_table_flip_online_is_asked_first_sent_as_swap_and_turns_both_boards() {
+    use o_an_quan::game::Action;
+    let dir = TempDir::new("game-flip");
+    let server = ServerProcess::sqlite(&dir, &[]);
+    let mut ana = player(&server, "Ana", &dir);
+    let mut bao = player(&server, "Bao", &dir);
+    run_until(&mut [&mut ana, &mut bao], "welcome", |apps| {
+        apps.iter().all(|a| online(a).welcomed())
+    });
+    ana.world_mut().trigger(Ask::Create {
+        preset: "table-flip".into(),
+        clock: ClockSpec::UNTIMED,
+        first: First::Me,
+        public: false,
+    });
+    run_until(&mut [&mut ana], "the waiting room", |apps| {
+        state(apps[0]).is_some_and(|s| s.phase == room::Phase::Waiting)
+    });
+    let room_code = code(&ana).unwrap();
+    bao.world_mut().trigger(Ask::Join(room_code.clone()));
+    let mut apps = [&mut ana, &mut bao];
+    run_until(&mut apps, "the game on both boards", |apps| {
+        apps.iter().all(|a| settled(a, &room_code))
+    });
+    // Ana opens; Bao may flip the table: the button asks first, then the move is `swap`.
+    assert_eq!(one_move(&mut apps, &room_code), 0);
+    assert!(pos(apps[1]).can_swap());
+    press(apps[1], Action::Flip);
+    assert_eq!(
+        *apps[1]
+            .world()
+            .resource::<State<o_an_quan::game::Overlay>>()
+            .get(),
+        o_an_quan::game::Overlay::Flip,
+        "asked first"
+    );
+    press(apps[1], Action::FlipYes);
+    run_until(&mut apps, "the flip on both boards", |apps| {
+        apps.iter()
+            .all(|a| settled(a, &room_code) && state(a).unwrap().moves.len() == 2)
+    });
+    for app in apps.iter_mut() {
+        assert!(pos(app).swapped(), "the table is flipped");
+        check_board(app);
+    }
+    assert_eq!(
+        state(apps[0]).unwrap().moves[1].to_string(),
+        "swap",
+        "the server has the decision as a swap"
+    );
+    // Each player's row is still the nearest (the board turns in the frame after the flip is
+    // shown): Bao plays side 0 now, Ana side 1.
+    for app in apps.iter_mut() {
+        app.update();
+    }
+    assert_eq!(apps[0].world().resource::<Layout>().near_side(), 1);
+    assert_eq!(apps[1].world().resource::<Layout>().near_side(), 0);
+    // And the game goes on from the flipped table.
+    one_move(&mut apps, &room_code);
+    for app in apps.iter_mut() {
+        check_board(app);
+    }
+}

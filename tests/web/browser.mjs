@@ -1,7 +1,8 @@
 // The web build in a real browser: Debian's Chromium, driven by playwright-core. Serves the
 // built folder on 127.0.0.1, waits for the board, plays a move by clicking a pit and an arrow,
 // plays on against the computer, exports the game and imports it back, reloads and checks that
-// the saved game is offered; then, on
+// the saved game is offered, checks the app's manifest and that an offline reload (the service
+// worker's cache) still plays; then, on
 // a phone-sized page held upright, plays a move by touch on the upright board. Prints timings
 // and saves screenshots in the output folder.
 //
@@ -177,6 +178,40 @@ try {
   check(offered >= played - 1 && offered > 0, `the saved game is offered after a reload (${offered} moves)`);
   await page.waitForTimeout(1500);
   await page.screenshot({ path: join(out, "resume.png") });
+
+  // An app: the manifest installs it with its icons, and the service worker keeps the whole
+  // build, so that with no network a reload still reaches the board and the saved game, and
+  // the online screen says it needs a connection.
+  const manifest = await page.evaluate(async () => (await fetch("manifest.webmanifest")).json());
+  check(manifest.display === "standalone"
+    && manifest.icons.some((i) => i.purpose === "maskable" && i.sizes === "512x512"),
+    `the manifest installs "${manifest.name}" with its icons`);
+  const kept = await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    const names = (await caches.keys()).filter((n) => n.startsWith("o-an-quan-"));
+    if (names.length !== 1) return [];
+    return (await (await caches.open(names[0])).keys()).map((r) => new URL(r.url).pathname);
+  });
+  check(kept.some((p) => p.endsWith("_bg.wasm")) && kept.some((p) => p.endsWith(".ttf"))
+    && kept.some((p) => p.endsWith("en.ron")), `the service worker keeps the build (${kept.length} files)`);
+  await page.context().setOffline(true);
+  await page.reload();
+  await waitFor('#game[data-screen="title"]', 240);
+  await page.waitForTimeout(1000);
+  await page.mouse.click(640, 310); // Resume, above Play.
+  await waitFor('#game[data-screen="playing"]', 30);
+  check(Number(await attribute("data-ply")) === offered,
+    "offline, a reload starts the game and resumes the saved one");
+  await page.screenshot({ path: join(out, "offline.png") });
+  await page.goto(url);
+  await waitFor('#game[data-screen="title"]', 240);
+  await page.waitForTimeout(1000);
+  await page.mouse.click(640, 410); // Play online, under Resume and Play.
+  await waitFor('#game[data-screen="online"]', 30);
+  await page.waitForTimeout(1500);
+  await page.screenshot({ path: join(out, "offline-online.png") });
+  check((await attribute("data-link")) !== "open",
+    "offline, the online screen opens and stays unconnected");
 
   // A phone held upright (a fresh context: no saved game), against Master: settings saved
   // before the page starts. The board stands up, player 1's row on the right running up the

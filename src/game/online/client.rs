@@ -257,7 +257,7 @@ fn receive(
             LinkEvent::Up => {
                 let hello = ClientMessage::Hello {
                     protocol: PROTOCOL,
-                    name: display_name(&prefs.name),
+                    name: display_name(&prefs.name, prefs.lang()),
                     token: online.token.clone(),
                 };
                 link.send(&hello);
@@ -281,11 +281,12 @@ fn receive(
     }
 }
 
-/// The name sent to the server: the settings' one, or "Player" until one is chosen.
-pub fn display_name(name: &str) -> String {
+/// The name sent to the server: the settings' one, or "Player" (in the game's language) until
+/// one is chosen.
+pub fn display_name(name: &str, lang: crate::session::Lang) -> String {
     let name = name.trim();
     if name.is_empty() {
-        "Player".to_owned()
+        lang.tr("online.default_name").to_owned()
     } else {
         name.chars().take(crate::net::protocol::MAX_NAME).collect()
     }

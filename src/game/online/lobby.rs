@@ -512,10 +512,10 @@ fn build(
                 r.spawn(text(&art, label, 17.0));
                 r.spawn(small_button(&art, OnlineAction::Clock(1), "›"));
                 if form.clock == CLOCKS.len() {
-                    r.spawn(small_button(&art, OnlineAction::Minutes(-1), "−"));
+                    r.spawn(small_button(&art, OnlineAction::Minutes(-1), "-"));
                     r.spawn(text(&art, base_words(form.base_s, lang), 17.0));
                     r.spawn(small_button(&art, OnlineAction::Minutes(1), "+"));
-                    r.spawn(small_button(&art, OnlineAction::Increment(-1), "−"));
+                    r.spawn(small_button(&art, OnlineAction::Increment(-1), "-"));
                     r.spawn(text(
                         &art,
                         lang.trf("online.increment", &[("n", &form.increment)]),
