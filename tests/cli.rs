@@ -397,3 +397,35 @@ fn ai_answers_a_line_that_is_not_utf8_and_reads_on() {
         "{score}"
     );
 }
+
+#[test]
+fn icons_are_painted_as_the_web_app_ships_them() {
+    let dir = std::env::temp_dir().join(format!("oaq-icons-{}", std::process::id()));
+    let out = oaq(&["icons", "--out", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web/icons");
+    for (name, size) in [
+        ("icon-192.png", 192),
+        ("icon-512.png", 512),
+        ("icon-maskable-512.png", 512),
+        ("apple-touch-icon.png", 180),
+    ] {
+        let painted = std::fs::read(dir.join(name)).unwrap();
+        let decoder = png::Decoder::new(std::io::Cursor::new(painted.clone()));
+        let info = decoder.read_info().unwrap().info().clone();
+        assert_eq!((info.width, info.height), (size, size), "{name}");
+        assert_eq!(
+            std::fs::read(shipped.join(name)).unwrap(),
+            painted,
+            "web/icons/{name} is not what `oaq icons` paints: run it again"
+        );
+    }
+    // The manifest names the icons that are there.
+    let manifest = std::fs::read_to_string(shipped.join("../manifest.webmanifest")).unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    for icon in manifest["icons"].as_array().unwrap() {
+        let src = icon["src"].as_str().unwrap();
+        assert!(shipped.join("..").join(src).exists(), "{src}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

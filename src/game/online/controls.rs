@@ -9,6 +9,7 @@ use super::link::Link;
 use super::lobby::link_words;
 use super::table::OnBoard;
 use crate::game::board::art::Art;
+use crate::game::screens::hud::HudStack;
 use crate::game::screens::ui::{self, bold, button, panel, row, text};
 use crate::game::state::{Phase, Prefs, Screen};
 use crate::net::protocol::{EndCause, GameResult};
@@ -192,6 +193,7 @@ fn build(
     link: Res<Link>,
     on_board: Res<OnBoard>,
     asking: Res<Asking>,
+    stack: Option<Single<Entity, With<HudStack>>>,
     roots: Query<Entity, With<BarRoot>>,
 ) {
     for root in &roots {
@@ -236,15 +238,15 @@ fn build(
     if let Some(problem) = &online.problem {
         lines.push(lang.trf("online.refused", &[("why", &problem.message)]));
     }
+    // Under the game's button bar, in its column: however many lines the bar takes.
+    let Some(stack) = stack.map(|s| *s) else {
+        return;
+    };
     commands
         .spawn((
             BarRoot,
             DespawnOnExit(Screen::Playing),
             Node {
-                position_type: PositionType::Absolute,
-                // Under the game's button bar, which keeps the top edge.
-                top: px(62),
-                right: px(8),
                 max_width: percent(60),
                 flex_direction: FlexDirection::Column,
                 align_items: AlignItems::End,
@@ -252,6 +254,7 @@ fn build(
                 ..default()
             },
             GlobalZIndex(5),
+            ChildOf(stack),
         ))
         .with_children(|b| {
             for line in &lines {

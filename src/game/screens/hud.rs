@@ -27,6 +27,11 @@ struct GameOverRoot;
 #[derive(Component)]
 struct MoveListRoot;
 
+/// The top right corner's column: the button bar, and under it whatever the screen adds (the
+/// online game's controls), so that a bar wrapped onto two lines on a phone pushes them down.
+#[derive(Component)]
+pub struct HudStack;
+
 /// The round table-flip button beside the right mandarin pit's counter.
 #[derive(Component)]
 struct FlipButton;
@@ -118,22 +123,33 @@ const BAR: [Action; 6] = [
 fn spawn_bar(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>) {
     commands
         .spawn((
+            HudStack,
             DespawnOnExit(Screen::Playing),
             Node {
                 position_type: PositionType::Absolute,
                 top: px(8),
                 left: px(8),
                 right: px(8),
-                justify_content: JustifyContent::FlexEnd,
-                ..row()
+                flex_direction: FlexDirection::Column,
+                align_items: AlignItems::End,
+                row_gap: px(8),
+                ..default()
             },
         ))
-        .with_children(|bar| {
-            for action in BAR {
-                // Labelled at once: `label_bar` runs on changes, and entering the board
-                // need not change anything it watches.
-                bar.spawn(button(&art, action, bar_label(action, prefs.lang())));
-            }
+        .with_children(|stack| {
+            stack
+                .spawn(Node {
+                    justify_content: JustifyContent::FlexEnd,
+                    align_self: AlignSelf::Stretch,
+                    ..row()
+                })
+                .with_children(|bar| {
+                    for action in BAR {
+                        // Labelled at once: `label_bar` runs on changes, and entering the
+                        // board need not change anything it watches.
+                        bar.spawn(button(&art, action, bar_label(action, prefs.lang())));
+                    }
+                });
         });
     commands.spawn((
         FlipButton,
