@@ -130,11 +130,20 @@ try {
   );
   await b.shot("reloaded-b.png");
 
+  // B's page goes away: A is told how long until the win can be claimed; B comes back by the
+  // room's link to the same seat.
+  await b.goto("about:blank");
+  await a.waitForTimeout(3000);
+  await a.shot("away-a.png");
+  await b.goto(`${base}?room=${code}`);
+  await b.until('[data-screen="playing"][data-room-phase="playing"][data-ply="2"]', 240);
+  check((await b.attr("data-you")) === youB, "B is back in the same seat by the link");
+
   // A resigns (asked first), and both pages show the end.
-  await a.mouse.click(998, 81); // Resign
+  await a.mouse.click(998, 27); // Resign, at the end of the button bar
   await a.waitForTimeout(400);
   await a.shot("resign-a.png");
-  await a.mouse.click(949, 81); // Yes
+  await a.mouse.click(949, 27); // Yes
   await a.until('[data-room-phase="ended"][data-result="resign"]', 30);
   await b.until('[data-room-phase="ended"][data-result="resign"]', 30);
   check(true, "a resignation ends the game on both pages");

@@ -9,7 +9,7 @@ use super::link::Link;
 use super::lobby::link_words;
 use super::table::OnBoard;
 use crate::game::board::art::Art;
-use crate::game::screens::hud::HudStack;
+use crate::game::screens::hud::HudRow;
 use crate::game::screens::ui::{self, bold, button, panel, row, text};
 use crate::game::state::{Phase, Prefs, Screen};
 use crate::net::protocol::{EndCause, GameResult};
@@ -193,7 +193,7 @@ fn build(
     link: Res<Link>,
     on_board: Res<OnBoard>,
     asking: Res<Asking>,
-    stack: Option<Single<Entity, With<HudStack>>>,
+    bar_row: Option<Single<Entity, With<HudRow>>>,
     roots: Query<Entity, With<BarRoot>>,
 ) {
     for root in &roots {
@@ -208,7 +208,15 @@ fn build(
     let playing = state.phase == room::Phase::Playing;
     // The line at the top: the connection when it is not right, else the opponent's presence,
     // a draw offer, or "watching".
-    let (link_line, retry) = link_words(&link, &online, lang);
+    let (mut link_line, retry) = link_words(&link, &online, lang);
+    // Over the board, a lost server in a few words (the online screen says why at length).
+    if let super::link::LinkState::Retrying { attempt, .. } = link.state()
+        && *attempt >= 3
+        && online.incompatible.is_none()
+        && !super::device_offline()
+    {
+        link_line = lang.trf("online.reconnecting.again", &[("n", attempt)]);
+    }
     let mut lines = Vec::new();
     if !link.is_open() || !online.welcomed() || online.incompatible.is_some() {
         lines.push(link_line);
@@ -238,62 +246,77 @@ fn build(
     if let Some(problem) = &online.problem {
         lines.push(lang.trf("online.refused", &[("why", &problem.message)]));
     }
-    // Under the game's button bar, in its column: however many lines the bar takes.
-    let Some(stack) = stack.map(|s| *s) else {
-        return;
-    };
+    // The game's buttons at the end of the button bar's row (wrapping with it on a phone), what
+    // is said in the free band above the message line.
+    if let Some(row) = bar_row.map(|r| *r) {
+        commands.entity(row).with_children(|r| {
+            if retry {
+                r.spawn((BarRoot, button(&art, RetryLink, lang.tr("online.retry"))));
+            }
+            if claimable {
+                r.spawn((
+                    BarRoot,
+                    button(&art, GameAction::Claim, lang.tr("online.claim")),
+                ));
+            }
+            if playing && room.you.is_some() {
+                if asking.0 {
+                    r.spawn((BarRoot, text(&art, lang.tr("online.resign.ask"), 17.0)));
+                    r.spawn((
+                        BarRoot,
+                        button(&art, GameAction::ResignYes, lang.tr("online.yes")),
+                    ));
+                    r.spawn((
+                        BarRoot,
+                        button(&art, GameAction::ResignNo, lang.tr("online.no")),
+                    ));
+                } else {
+                    r.spawn((
+                        BarRoot,
+                        button(&art, GameAction::Resign, lang.tr("online.resign")),
+                    ));
+                }
+                if offered_by_them {
+                    r.spawn((
+                        BarRoot,
+                        button(&art, GameAction::AcceptDraw, lang.tr("online.draw.accept")),
+                    ));
+                } else if !offered_by_us {
+                    r.spawn((
+                        BarRoot,
+                        button(&art, GameAction::OfferDraw, lang.tr("online.draw")),
+                    ));
+                }
+            }
+            r.spawn((
+                BarRoot,
+                button(&art, GameAction::Leave, lang.tr("online.leave")),
+            ));
+        });
+    }
     commands
         .spawn((
             BarRoot,
             DespawnOnExit(Screen::Playing),
             Node {
-                max_width: percent(60),
+                position_type: PositionType::Absolute,
+                bottom: px(40),
+                left: px(8),
+                right: px(8),
                 flex_direction: FlexDirection::Column,
-                align_items: AlignItems::End,
+                align_items: AlignItems::Center,
                 row_gap: px(6),
                 ..default()
             },
             GlobalZIndex(5),
-            ChildOf(stack),
         ))
         .with_children(|b| {
             for line in &lines {
                 b.spawn((
                     ui::text(&art, line.clone(), 16.0),
-                    TextLayout::justify(Justify::Right),
+                    TextLayout::justify(Justify::Center),
                 ));
             }
-            b.spawn(Node {
-                justify_content: JustifyContent::End,
-                ..row()
-            })
-            .with_children(|r| {
-                if retry {
-                    r.spawn(button(&art, RetryLink, lang.tr("online.retry")));
-                }
-                if playing && room.you.is_some() {
-                    if asking.0 {
-                        r.spawn(text(&art, lang.tr("online.resign.ask"), 17.0));
-                        r.spawn(button(&art, GameAction::ResignYes, lang.tr("online.yes")));
-                        r.spawn(button(&art, GameAction::ResignNo, lang.tr("online.no")));
-                    } else {
-                        r.spawn(button(&art, GameAction::Resign, lang.tr("online.resign")));
-                    }
-                    if offered_by_them {
-                        r.spawn(button(
-                            &art,
-                            GameAction::AcceptDraw,
-                            lang.tr("online.draw.accept"),
-                        ));
-                    } else if !offered_by_us {
-                        r.spawn(button(&art, GameAction::OfferDraw, lang.tr("online.draw")));
-                    }
-                    if claimable {
-                        r.spawn(button(&art, GameAction::Claim, lang.tr("online.claim")));
-                    }
-                }
-                r.spawn(button(&art, GameAction::Leave, lang.tr("online.leave")));
-            });
         });
     // The end: the result, the rating change, a rematch.
     let room::Phase::Ended(result) = &state.phase else {

@@ -27,10 +27,9 @@ struct GameOverRoot;
 #[derive(Component)]
 struct MoveListRoot;
 
-/// The top right corner's column: the button bar, and under it whatever the screen adds (the
-/// online game's controls), so that a bar wrapped onto two lines on a phone pushes them down.
+/// The row of the button bar: an online game adds its own buttons at its end.
 #[derive(Component)]
-pub struct HudStack;
+pub struct HudRow;
 
 /// The round table-flip button beside the right mandarin pit's counter.
 #[derive(Component)]
@@ -60,7 +59,11 @@ pub(in crate::game) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            label_bar.run_if(resource_changed::<Prefs>.or_eager(game_or_phase.clone())),
+            label_bar.run_if(
+                resource_changed::<Prefs>
+                    .or_eager(game_or_phase.clone())
+                    .or_eager(state_changed::<Screen>),
+            ),
             show_thinking,
             place_flip_button,
             game_over.run_if(game_or_phase.clone().or_eager(resource_changed::<Prefs>)),
@@ -123,33 +126,23 @@ const BAR: [Action; 6] = [
 fn spawn_bar(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>) {
     commands
         .spawn((
-            HudStack,
+            HudRow,
             DespawnOnExit(Screen::Playing),
             Node {
                 position_type: PositionType::Absolute,
                 top: px(8),
                 left: px(8),
                 right: px(8),
-                flex_direction: FlexDirection::Column,
-                align_items: AlignItems::End,
-                row_gap: px(8),
-                ..default()
+                justify_content: JustifyContent::FlexEnd,
+                ..row()
             },
         ))
-        .with_children(|stack| {
-            stack
-                .spawn(Node {
-                    justify_content: JustifyContent::FlexEnd,
-                    align_self: AlignSelf::Stretch,
-                    ..row()
-                })
-                .with_children(|bar| {
-                    for action in BAR {
-                        // Labelled at once: `label_bar` runs on changes, and entering the
-                        // board need not change anything it watches.
-                        bar.spawn(button(&art, action, bar_label(action, prefs.lang())));
-                    }
-                });
+        .with_children(|bar| {
+            for action in BAR {
+                // Labelled at once: `label_bar` runs on changes, and entering the board
+                // need not change anything it watches.
+                bar.spawn(button(&art, action, bar_label(action, prefs.lang())));
+            }
         });
     commands.spawn((
         FlipButton,
@@ -204,12 +197,25 @@ fn label_bar(
     prefs: Res<Prefs>,
     game: Res<Game>,
     phase: Res<Phase>,
-    mut buttons: Query<(&Action, &Children, &mut BackgroundColor, &Interaction)>,
+    mut buttons: Query<(
+        &Action,
+        &Children,
+        &mut BackgroundColor,
+        &Interaction,
+        &mut Node,
+    )>,
     mut texts: Query<&mut Text>,
 ) {
-    for (action, children, mut colour, interaction) in &mut buttons {
+    for (action, children, mut colour, interaction, mut node) in &mut buttons {
         if !BAR.contains(action) && *action != Action::Flip {
             continue;
+        }
+        // Against people there is no hint and no undo (the keys still say why): their room
+        // goes to the game's own buttons, on one line with the rest on a phone.
+        let away = game.online() && matches!(action, Action::Hint | Action::Undo | Action::Redo);
+        let display = if away { Display::None } else { Display::Flex };
+        if node.display != display {
+            node.display = display;
         }
         let label = bar_label(*action, prefs.lang());
         for &child in children {
