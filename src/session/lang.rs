@@ -131,6 +131,38 @@ impl Strings {
 mod tests {
     use super::*;
 
+    #[test]
+    fn every_text_the_game_shows_has_its_glyphs_in_both_faces() {
+        use skrifa::MetadataProvider;
+        // The symbols the screens draw themselves: steppers, the caret, separators, quarters.
+        let drawn = "‹›+-»—|·×¼½¾…0123456789:.";
+        for face in ["NotoSans-Regular.ttf", "NotoSans-Bold.ttf"] {
+            let path = format!("{}/assets/fonts/{face}", env!("CARGO_MANIFEST_DIR"));
+            let data = std::fs::read(&path).unwrap();
+            let font = skrifa::FontRef::new(&data).unwrap();
+            let charmap = font.charmap();
+            for lang in Lang::ALL {
+                let strings = lang.strings();
+                for key in strings.keys() {
+                    let text = strings.get(key);
+                    let missing: String = text
+                        .chars()
+                        .filter(|&c| !c.is_whitespace() && charmap.map(c).is_none())
+                        .collect();
+                    assert!(
+                        missing.is_empty(),
+                        "{face} lacks {missing:?} of {key} ({lang:?})"
+                    );
+                }
+            }
+            let missing: String = drawn
+                .chars()
+                .filter(|&c| charmap.map(c).is_none())
+                .collect();
+            assert!(missing.is_empty(), "{face} lacks {missing:?}");
+        }
+    }
+
     /// `{name}` placeholders in a text.
     fn placeholders(text: &str) -> Vec<&str> {
         let mut names: Vec<&str> = text

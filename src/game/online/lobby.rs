@@ -274,7 +274,17 @@ fn act(
         }
         OnlineAction::CopyLink => {
             if let Some(code) = waiting_room(online) {
-                form.copied = super::copy_text(&super::room_link(&prefs.0, code)).is_ok();
+                // The browser copies the room's link; elsewhere the code, which a friend
+                // types in (or the QR code, which a phone reads).
+                let text = if cfg!(target_arch = "wasm32") {
+                    super::room_link(&prefs.0, code)
+                } else {
+                    code.to_owned()
+                };
+                match super::copy_text(&text) {
+                    Ok(()) => form.copied = true,
+                    Err(e) => warn!("online: could not copy {text}: {e}"),
+                }
             }
         }
         OnlineAction::Cancel => commands.trigger(Ask::Leave),
@@ -445,13 +455,16 @@ fn build(
                     ..row()
                 })
                 .with_children(|r| {
-                    let copy = if form.copied {
-                        "online.copied"
-                    } else {
-                        "online.copy"
+                    // The browser copies the link, a desktop the code; a phone build has no
+                    // clipboard within the game's reach.
+                    let copy = match (cfg!(target_arch = "wasm32"), form.copied) {
+                        (true, false) => Some("online.copy"),
+                        (true, true) => Some("online.copied"),
+                        _ if cfg!(any(target_os = "android", target_os = "ios")) => None,
+                        (false, false) => Some("online.copy_code"),
+                        (false, true) => Some("online.code_copied"),
                     };
-                    // Only the browser's clipboard is within the game's reach.
-                    if cfg!(target_arch = "wasm32") {
+                    if let Some(copy) = copy {
                         r.spawn(button(&art, OnlineAction::CopyLink, lang.tr(copy)));
                     }
                     r.spawn(button(&art, OnlineAction::Cancel, lang.tr("online.cancel")));
@@ -650,8 +663,16 @@ fn field_text(value: &str, editing: bool, empty: &str) -> String {
     }
 }
 
+/// A room code with thin gaps, easier to read aloud.
+fn spaced(code: &str) -> String {
+    code.chars()
+        .map(String::from)
+        .collect::<Vec<_>>()
+        .join("\u{2009}")
+}
+
 #[cfg(test)]
-mod steps {
+mod tests {
     use super::*;
 
     #[test]
@@ -683,12 +704,4 @@ mod steps {
         assert_eq!(clean_name("Bà", " Năm\n"), "Bà Năm");
         assert_eq!(base_words(1800, Lang::Vi), "30 phút");
     }
-}
-
-/// A room code with thin gaps, easier to read aloud.
-fn spaced(code: &str) -> String {
-    code.chars()
-        .map(String::from)
-        .collect::<Vec<_>>()
-        .join("\u{2009}")
 }

@@ -68,7 +68,6 @@ pub fn room_link(settings: &Settings, code: &str) -> String {
     format!("{base}/?room={code}")
 }
 
-/// Put `text` on the clipboard: the page's in a browser.
 /// Whether the device says it has no network (the browser's `navigator.onLine`; a desktop
 /// finds out by trying).
 pub fn device_offline() -> bool {
@@ -78,6 +77,7 @@ pub fn device_offline() -> bool {
     false
 }
 
+/// Put `text` on the clipboard: the page's in a browser.
 #[cfg(target_arch = "wasm32")]
 pub fn copy_text(text: &str) -> Result<(), String> {
     let window = web_sys::window().ok_or("no window")?;
@@ -87,7 +87,22 @@ pub fn copy_text(text: &str) -> Result<(), String> {
 
 /// Outside the browser there is no clipboard the game can reach without a windowing library of
 /// its own; the waiting room shows the link and the code to read out or type.
-#[cfg(not(target_arch = "wasm32"))]
+/// Put `text` on the desktop's clipboard. The clipboard is kept for the life of the game: on
+/// X11 what was copied is served by the program that copied it.
+#[cfg(not(any(target_arch = "wasm32", target_os = "android", target_os = "ios")))]
+pub fn copy_text(text: &str) -> Result<(), String> {
+    use std::sync::Mutex;
+    static CLIPBOARD: Mutex<Option<arboard::Clipboard>> = Mutex::new(None);
+    let mut kept = CLIPBOARD.lock().map_err(|e| e.to_string())?;
+    if kept.is_none() {
+        *kept = Some(arboard::Clipboard::new().map_err(|e| e.to_string())?);
+    }
+    let clipboard = kept.as_mut().ok_or("no clipboard")?;
+    clipboard.set_text(text).map_err(|e| e.to_string())
+}
+
+/// Phones have no clipboard the game can reach yet: the code is on screen to read out.
+#[cfg(any(target_os = "android", target_os = "ios"))]
 pub fn copy_text(_: &str) -> Result<(), String> {
     Err("no clipboard".to_owned())
 }

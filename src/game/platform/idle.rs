@@ -17,8 +17,10 @@ use crate::game::board::art::Art;
 use crate::game::play::ai_turn::{Chosen, Thinking};
 use crate::game::state::{Overlay, Phase, Replay, Screen, Wake};
 
-/// With nothing to wait for, the loop still looks round this often (a safety net, not a need).
-const IDLE_WAIT: Duration = Duration::from_secs(5);
+/// With nothing to wait for, the loop still looks round this often (a safety net, not a need:
+/// every timer asks for its own frame). Long, because a frame is dear where the browser draws
+/// WebGL on the CPU: one every 5 s kept a phone's page at a fifth of a core.
+const IDLE_WAIT: Duration = Duration::from_secs(60);
 /// Frames run after the last busy one: a change often shows a frame later (a new state, a
 /// rebuilt panel laid out).
 const LINGER_FRAMES: u8 = 3;
