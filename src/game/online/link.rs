@@ -235,20 +235,22 @@ pub fn backoff(failures: u32) -> Duration {
     base.mul_f32(jitter)
 }
 
+/// A call that wakes the sleeping event loop for a frame, from any thread (none without a
+/// window: headless apps run every frame anyway).
+pub(super) fn waker(app: &App) -> Option<Waker> {
+    let proxy = app
+        .world()
+        .get_resource::<bevy::winit::EventLoopProxyWrapper>()?;
+    let proxy = (**proxy).clone();
+    Some(std::sync::Arc::new(move || {
+        let _ = proxy.send_event(bevy::winit::WinitUserEvent::WakeUp);
+    }))
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<LinkEvent>();
     // In a window, a frame from the server wakes the event loop; headless apps run anyway.
-    let waker = app
-        .world()
-        .get_resource::<bevy::winit::EventLoopProxyWrapper>()
-        .map(|proxy| {
-            let proxy = (**proxy).clone();
-            let wake: Waker = std::sync::Arc::new(move || {
-                let _ = proxy.send_event(bevy::winit::WinitUserEvent::WakeUp);
-            });
-            wake
-        });
-    app.insert_non_send(Socket(None, waker));
+    app.insert_non_send(Socket(None, waker(app)));
     app.add_systems(Update, pump.in_set(crate::game::state::GameSet::Input));
     // What this frame's systems asked to send goes out at its end, not a frame later.
     app.add_systems(PostUpdate, flush);

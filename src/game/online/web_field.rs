@@ -16,6 +16,7 @@ use web_sys::wasm_bindgen::JsCast;
 use web_sys::wasm_bindgen::closure::Closure;
 
 use super::client::Ask;
+use super::link::Waker;
 use super::lobby::{Field, Form, OnlineAction, clean_code, clean_name};
 use crate::game::state::{Prefs, Screen};
 use crate::net::protocol::{CODE_LEN, MAX_NAME, is_room_code};
@@ -31,15 +32,21 @@ struct Input {
     agreed: String,
 }
 
-/// The inputs of the fields on screen (the page's elements live on the main thread).
-#[derive(Default)]
+/// The inputs of the fields on screen (the page's elements live on the main thread), and how
+/// what happens in them wakes the sleeping game: typing is no event the game's window sees.
 struct Inputs {
     name: Option<Input>,
     code: Option<Input>,
+    wake: Option<Waker>,
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.insert_non_send(Inputs::default());
+    let wake = super::link::waker(app);
+    app.insert_non_send(Inputs {
+        name: None,
+        code: None,
+        wake,
+    });
     app.add_systems(
         Update,
         follow_fields
@@ -81,7 +88,7 @@ fn follow_fields(
         let centre = at.translation / scale;
         shown[slot] = Some((centre - size / 2.0, size));
     }
-    let Inputs { name, code } = &mut *inputs;
+    let Inputs { name, code, wake } = &mut *inputs;
     for (slot, input, field) in [(0, name, Field::Name), (1, code, Field::Code)] {
         let Some((corner, size)) = shown[slot] else {
             if let Some(gone) = input.take() {
@@ -94,7 +101,7 @@ fn follow_fields(
             _ => form.code.clone(),
         };
         if input.is_none() {
-            *input = create(field, &ours);
+            *input = create(field, &ours, wake.clone());
         }
         let Some(input) = input else { continue };
         let style = format!(
@@ -148,9 +155,9 @@ fn follow_fields(
     }
 }
 
-/// An input for `field` holding `value`, in the canvas's parent (which the canvas fills),
-/// listening for Enter.
-fn create(field: Field, value: &str) -> Option<Input> {
+/// An input for `field` holding `value`, in the canvas's parent (which the canvas fills): what
+/// is typed, the focus coming and going, and Enter each `wake` the game for a frame.
+fn create(field: Field, value: &str, wake: Option<Waker>) -> Option<Input> {
     let document = web_sys::window()?.document()?;
     let canvas = document.get_element_by_id("game")?;
     let parent = canvas.parent_element()?;
@@ -177,15 +184,20 @@ fn create(field: Field, value: &str) -> Option<Input> {
     }
     let entered = Rc::new(Cell::new(false));
     let flag = entered.clone();
-    let on_key = Closure::<dyn FnMut(web_sys::Event)>::new(move |event: web_sys::Event| {
+    let on_event = Closure::<dyn FnMut(web_sys::Event)>::new(move |event: web_sys::Event| {
         let key = Reflect::get(&event, &"key".into()).ok();
         if key.and_then(|k| k.as_string()).as_deref() == Some("Enter") {
             flag.set(true);
         }
+        if let Some(wake) = &wake {
+            wake();
+        }
     });
-    let _ = element.add_event_listener_with_callback("keydown", on_key.as_ref().unchecked_ref());
+    for name in ["keydown", "input", "focus", "blur"] {
+        let _ = element.add_event_listener_with_callback(name, on_event.as_ref().unchecked_ref());
+    }
     // The listener lives as long as the element; the page drops both when it is removed.
-    on_key.forget();
+    on_event.forget();
     parent.append_child(&element).ok()?;
     Some(Input {
         element,
