@@ -8,7 +8,7 @@ mod headless;
 use std::time::Duration;
 
 use bevy::prelude::*;
-use headless::{app_with, assert_sprites_match, phase, pos};
+use headless::{app_with, assert_sprites_match, phase, pos, press_button};
 use o_an_quan::ai::Level;
 use o_an_quan::game::ai_turn::Mark;
 use o_an_quan::game::layout::Layout;
@@ -490,20 +490,6 @@ fn the_table_flip_is_offered_only_when_it_is_legal() {
     play(&mut standard, "3+");
     standard.update();
     assert!(!offered(&mut standard), "not in a rule set without it");
-}
-
-/// Press the first button that does `action`.
-fn press_button(app: &mut App, action: Action) {
-    let world = app.world_mut();
-    let button = world
-        .query::<(Entity, &Action)>()
-        .iter(world)
-        .find(|(_, a)| **a == action)
-        .map(|(e, _)| e)
-        .unwrap_or_else(|| panic!("no {action:?} button"));
-    world.entity_mut(button).insert(Interaction::Pressed);
-    app.update();
-    app.update();
 }
 
 #[test]

@@ -10,7 +10,7 @@ mod online;
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
-use headless::{app_with, assert_sprites_match, phase, pos};
+use headless::{app_with, assert_sprites_match, phase, pos, press_button};
 use o_an_quan::game::layout::Layout;
 use o_an_quan::game::online::client::{Ask, Online};
 use o_an_quan::game::online::link::Link;
@@ -128,6 +128,20 @@ fn one_move(apps: &mut [&mut App], code: &str) -> usize {
     mover
 }
 
+/// `app`'s player opens a room (moving first) and waits in it: its code.
+fn open_room(app: &mut App, preset: &str, clock: ClockSpec, public: bool) -> String {
+    app.world_mut().trigger(Ask::Create {
+        preset: preset.into(),
+        clock,
+        first: First::Me,
+        public,
+    });
+    run_until(&mut [&mut *app], "the waiting room", |apps| {
+        state(apps[0]).is_some_and(|s| s.phase == room::Phase::Waiting)
+    });
+    code(app).unwrap()
+}
+
 /// The board and its sprites are the server's game.
 fn check_board(app: &mut App) {
     let server_pos = state(app).unwrap().pos;
@@ -147,19 +161,15 @@ fn an_online_game_through_the_plugins_with_a_reconnection_a_resignation_and_a_re
     });
 
     // Ana opens a timed room and moves first; Bao joins by its code; Cam watches.
-    ana.world_mut().trigger(Ask::Create {
-        preset: "standard".into(),
-        clock: ClockSpec::Fischer {
+    let room_code = open_room(
+        &mut ana,
+        "standard",
+        ClockSpec::Fischer {
             base_ms: 300_000,
             increment_ms: 3_000,
         },
-        first: First::Me,
-        public: false,
-    });
-    run_until(&mut [&mut ana], "the waiting room", |apps| {
-        state(apps[0]).is_some_and(|s| s.phase == room::Phase::Waiting)
-    });
-    let room_code = code(&ana).unwrap();
+        false,
+    );
     assert_eq!(
         *ana.world().resource::<State<Screen>>().get(),
         Screen::Online
@@ -346,19 +356,15 @@ fn a_clock_that_runs_out_ends_the_game_on_every_board() {
         apps.iter().all(|a| online(a).welcomed())
     });
     // Four seconds each, no increment.
-    ana.world_mut().trigger(Ask::Create {
-        preset: "basic".into(),
-        clock: ClockSpec::Fischer {
+    let room_code = open_room(
+        &mut ana,
+        "basic",
+        ClockSpec::Fischer {
             base_ms: 4_000,
             increment_ms: 0,
         },
-        first: First::Me,
-        public: true,
-    });
-    run_until(&mut [&mut ana], "the waiting room", |apps| {
-        state(apps[0]).is_some_and(|s| s.phase == room::Phase::Waiting)
-    });
-    let room_code = code(&ana).unwrap();
+        true,
+    );
     bao.world_mut().trigger(Ask::Join(room_code.clone()));
     let mut apps = [&mut ana, &mut bao];
     run_until(&mut apps, "the game on both boards", |apps| {
@@ -402,20 +408,6 @@ fn a_clock_that_runs_out_ends_the_game_on_every_board() {
     );
 }
 
-/// Press the first button that does `action`, as a click does.
-fn press(app: &mut App, action: o_an_quan::game::Action) {
-    let world = app.world_mut();
-    let button = world
-        .query::<(Entity, &o_an_quan::game::Action)>()
-        .iter(world)
-        .find(|(_, a)| **a == action)
-        .map(|(e, _)| e)
-        .unwrap_or_else(|| panic!("no {action:?} button"));
-    world.entity_mut(button).insert(Interaction::Pressed);
-    app.update();
-    app.update();
-}
-
 #[test]
 fn a_table_flip_online_is_asked_first_sent_as_swap_and_turns_both_boards() {
     use o_an_quan::game::Action;
@@ -426,16 +418,7 @@ fn a_table_flip_online_is_asked_first_sent_as_swap_and_turns_both_boards() {
     run_until(&mut [&mut ana, &mut bao], "welcome", |apps| {
         apps.iter().all(|a| online(a).welcomed())
     });
-    ana.world_mut().trigger(Ask::Create {
-        preset: "table-flip".into(),
-        clock: ClockSpec::UNTIMED,
-        first: First::Me,
-        public: false,
-    });
-    run_until(&mut [&mut ana], "the waiting room", |apps| {
-        state(apps[0]).is_some_and(|s| s.phase == room::Phase::Waiting)
-    });
-    let room_code = code(&ana).unwrap();
+    let room_code = open_room(&mut ana, "table-flip", ClockSpec::UNTIMED, false);
     bao.world_mut().trigger(Ask::Join(room_code.clone()));
     let mut apps = [&mut ana, &mut bao];
     run_until(&mut apps, "the game on both boards", |apps| {
@@ -444,7 +427,7 @@ fn a_table_flip_online_is_asked_first_sent_as_swap_and_turns_both_boards() {
     // Ana opens; Bao may flip the table: the button asks first, then the move is `swap`.
     assert_eq!(one_move(&mut apps, &room_code), 0);
     assert!(pos(apps[1]).can_swap());
-    press(apps[1], Action::Flip);
+    press_button(apps[1], Action::Flip);
     assert_eq!(
         *apps[1]
             .world()
@@ -453,7 +436,7 @@ fn a_table_flip_online_is_asked_first_sent_as_swap_and_turns_both_boards() {
         o_an_quan::game::Overlay::Flip,
         "asked first"
     );
-    press(apps[1], Action::FlipYes);
+    press_button(apps[1], Action::FlipYes);
     run_until(&mut apps, "the flip on both boards", |apps| {
         apps.iter()
             .all(|a| settled(a, &room_code) && state(a).unwrap().moves.len() == 2)

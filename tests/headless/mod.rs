@@ -9,7 +9,7 @@ use bevy::time::TimeUpdateStrategy;
 use o_an_quan::game::layout::Layout;
 use o_an_quan::game::pebbles::{MandarinStone, Pebble, Places};
 use o_an_quan::game::state::Files;
-use o_an_quan::game::{self, Game, Launch, Phase, Prefs};
+use o_an_quan::game::{self, Action, Game, Launch, Phase, Prefs};
 use o_an_quan::rules::Position;
 use o_an_quan::session::Settings;
 
@@ -39,6 +39,20 @@ pub fn app_with(settings: Settings, launch: Launch, files: Option<Files>) -> App
     app.add_plugins(game::plugin);
     app.update();
     app
+}
+
+/// Press the first button that does `action`, as a click does, and let the press be seen.
+pub fn press_button(app: &mut App, action: Action) {
+    let world = app.world_mut();
+    let button = world
+        .query::<(Entity, &Action)>()
+        .iter(world)
+        .find(|(_, a)| **a == action)
+        .map(|(e, _)| e)
+        .unwrap_or_else(|| panic!("no {action:?} button"));
+    world.entity_mut(button).insert(Interaction::Pressed);
+    app.update();
+    app.update();
 }
 
 pub fn pos(app: &App) -> Position {

@@ -248,50 +248,35 @@ fn build(
     }
     // The game's buttons at the end of the button bar's row (wrapping with it on a phone), what
     // is said in the free band above the message line.
+    let mut actions = Vec::new();
+    if claimable {
+        actions.push((GameAction::Claim, "online.claim"));
+    }
+    if playing && room.you.is_some() {
+        if asking.0 {
+            actions.push((GameAction::ResignYes, "online.yes"));
+            actions.push((GameAction::ResignNo, "online.no"));
+        } else {
+            actions.push((GameAction::Resign, "online.resign"));
+        }
+        if offered_by_them {
+            actions.push((GameAction::AcceptDraw, "online.draw.accept"));
+        } else if !offered_by_us {
+            actions.push((GameAction::OfferDraw, "online.draw"));
+        }
+    }
+    actions.push((GameAction::Leave, "online.leave"));
     if let Some(row) = bar_row.map(|r| *r) {
         commands.entity(row).with_children(|r| {
             if retry {
                 r.spawn((BarRoot, button(&art, RetryLink, lang.tr("online.retry"))));
             }
-            if claimable {
-                r.spawn((
-                    BarRoot,
-                    button(&art, GameAction::Claim, lang.tr("online.claim")),
-                ));
-            }
-            if playing && room.you.is_some() {
-                if asking.0 {
+            for (action, key) in actions {
+                if action == GameAction::ResignYes {
                     r.spawn((BarRoot, text(&art, lang.tr("online.resign.ask"), 17.0)));
-                    r.spawn((
-                        BarRoot,
-                        button(&art, GameAction::ResignYes, lang.tr("online.yes")),
-                    ));
-                    r.spawn((
-                        BarRoot,
-                        button(&art, GameAction::ResignNo, lang.tr("online.no")),
-                    ));
-                } else {
-                    r.spawn((
-                        BarRoot,
-                        button(&art, GameAction::Resign, lang.tr("online.resign")),
-                    ));
                 }
-                if offered_by_them {
-                    r.spawn((
-                        BarRoot,
-                        button(&art, GameAction::AcceptDraw, lang.tr("online.draw.accept")),
-                    ));
-                } else if !offered_by_us {
-                    r.spawn((
-                        BarRoot,
-                        button(&art, GameAction::OfferDraw, lang.tr("online.draw")),
-                    ));
-                }
+                r.spawn((BarRoot, button(&art, action, lang.tr(key))));
             }
-            r.spawn((
-                BarRoot,
-                button(&art, GameAction::Leave, lang.tr("online.leave")),
-            ));
         });
     }
     commands
