@@ -278,3 +278,51 @@ fn three_players_search_takes_a_free_mandarin() {
     );
     assert_eq!(search(pos, 4).best, "8+".parse::<Move>().unwrap());
 }
+
+#[test]
+fn the_capture_search_at_the_horizon_keeps_endgames_exact() {
+    let pos = endgame();
+    let limits = Limits {
+        depth: Some(60),
+        quiescence: true,
+        ..Limits::default()
+    };
+    let report = Search::new(pos, Weights::shipped(), limits).run();
+    assert_solved_exactly(pos, report.best, &report);
+    // Shallow, it still plays the winning capture.
+    let capture = winning_capture();
+    let shallow = Limits {
+        depth: Some(1),
+        quiescence: true,
+        ..Limits::default()
+    };
+    let report = Search::new(capture, Weights::shipped(), shallow).run();
+    assert_eq!(report.best, "3-".parse().unwrap());
+}
+
+#[test]
+fn master_and_the_hint_answer_the_opening_from_the_book() {
+    for id in ["standard", "basic", "table-flip"] {
+        let start = Position::new(rules(id));
+        let book = o_an_quan::ai::book::lookup(&start).expect("the start is in the book");
+        let decision = Thinker::new(start, Level::master(), 1, None)
+            .threads(2)
+            .run();
+        assert_eq!(decision.mv, book.best, "{id}");
+        assert_eq!(decision.report.nodes, 0, "{id}: answered without a search");
+        // The book's move is worth as much as every other move it lists, for the side to move.
+        assert!(book.moves.iter().all(|&(_, value)| value <= book.score));
+        // After one move too, and levels without the book search as before.
+        let mut after = start;
+        after.play(book.best).unwrap();
+        assert!(o_an_quan::ai::book::lookup(&after).is_some());
+        let hard = Thinker::new(start, Level::hard(), 1, None).run();
+        assert!(hard.report.nodes > 0);
+    }
+    // Two moves in, the book has nothing: Master searches.
+    let mut pos = Position::new(rules("basic"));
+    pos.play("2-".parse().unwrap()).unwrap();
+    let reply = pos.legal_moves()[0];
+    pos.play(reply).unwrap();
+    assert!(o_an_quan::ai::book::lookup(&pos).is_none());
+}

@@ -429,3 +429,216 @@ fn icons_are_painted_as_the_web_app_ships_them() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn match_reports_the_paired_margin_of_each_opening() {
+    // Level 7 (a ten-move search) against level 1 (one move ahead, noisy): A is ahead on the
+    // pairs, and the interval says so.
+    let out = oaq(&[
+        "match", "--rules", "basic", "--a", "7", "--b", "1", "--games", "8", "--seed", "2",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("paired margin A - B: +"))
+        .unwrap_or_else(|| panic!("no positive paired margin in {text}"));
+    assert!(line.contains("(95% interval, 4 openings)"), "{line}");
+    // Weights from a file play as the shipped ones when they are the same.
+    let dir = std::env::temp_dir().join(format!("oaq-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let same = dir.join("same.ron");
+    std::fs::write(&same, include_str!("../assets/ai/weights.ron")).unwrap();
+    let mirror = oaq(&[
+        "match",
+        "--rules",
+        "basic",
+        "--a",
+        "7",
+        "--b",
+        "7",
+        "--games",
+        "4",
+        "--a-weights",
+        same.to_str().unwrap(),
+    ]);
+    assert!(
+        stdout(&mirror).contains("paired margin A - B: +0.00 ± 0.00"),
+        "{}",
+        stdout(&mirror)
+    );
+    let broken = dir.join("broken.ron");
+    std::fs::write(&broken, "(row_stones: 1)").unwrap();
+    let refused = oaq(&[
+        "match",
+        "--rules",
+        "basic",
+        "--a",
+        "1",
+        "--b",
+        "1",
+        "--b-weights",
+        broken.to_str().unwrap(),
+    ]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        stderr(&refused).contains("not evaluation weights"),
+        "{}",
+        stderr(&refused)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn fit_writes_weights_that_match_reads() {
+    let dir = std::env::temp_dir().join(format!("oaq-fit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out_path = dir.join("fitted.ron");
+    let out = oaq(&[
+        "fit",
+        "--rules",
+        "basic",
+        "--games",
+        "6",
+        "--depth",
+        "2",
+        "--rounds",
+        "1",
+        "--out",
+        out_path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("mean squared error"),
+        "{}",
+        stderr(&out)
+    );
+    let fitted = std::fs::read_to_string(&out_path).unwrap();
+    assert!(fitted.contains("capture_now:"), "{fitted}");
+    let played = oaq(&[
+        "match",
+        "--rules",
+        "basic",
+        "--a",
+        "2",
+        "--b",
+        "2",
+        "--games",
+        "2",
+        "--a-weights",
+        out_path.to_str().unwrap(),
+    ]);
+    assert!(played.status.success(), "{}", stderr(&played));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn book_build_resumes_and_keeps_what_it_searched() {
+    let dir = std::env::temp_dir().join(format!("oaq-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("basic.ron");
+    let args = [
+        "book",
+        "build",
+        "--rules",
+        "basic",
+        "--seconds",
+        "0.02",
+        "--out",
+        path.to_str().unwrap(),
+    ];
+    let first = oaq(&args);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let book = std::fs::read_to_string(&path).unwrap();
+    // The start and the ten positions after one move, each with every move valued.
+    assert_eq!(book.matches("moves:").count(), 11, "{book}");
+    let again = oaq(&args);
+    assert!(
+        stderr(&again).contains("11 kept") && stderr(&again).contains("0 to search"),
+        "{}",
+        stderr(&again)
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), book);
+    // A longer search asked for redoes them; a book of another preset is refused.
+    std::fs::write(
+        &path,
+        book.replace("preset: \"basic\"", "preset: \"standard\""),
+    )
+    .unwrap();
+    let wrong = oaq(&args);
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(
+        stderr(&wrong).contains("not of basic"),
+        "{}",
+        stderr(&wrong)
+    );
+    std::fs::write(&path, "(preset: \"basic\", entries: [(moves: \"9-\"").unwrap();
+    let broken = oaq(&args);
+    assert_eq!(broken.status.code(), Some(2));
+    assert!(stderr(&broken).contains("afresh"), "{}", stderr(&broken));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_analysis_commands_report() {
+    let stability = oaq(&[
+        "stability",
+        "--rules",
+        "basic",
+        "--depth",
+        "2",
+        "--positions",
+        "5",
+    ]);
+    assert!(stability.status.success(), "{}", stderr(&stability));
+    let text = stdout(&stability);
+    assert!(
+        text.starts_with("5 positions on basic, depth 2 against depth 4"),
+        "{text}"
+    );
+    assert!(text.contains("with capture search"), "{text}");
+    let endgame = oaq(&[
+        "endgame",
+        "--rules",
+        "basic",
+        "--stones",
+        "8",
+        "--down-to",
+        "6",
+        "--positions",
+        "3",
+        "--seconds",
+        "0.5",
+    ]);
+    assert!(endgame.status.success(), "{}", stderr(&endgame));
+    let text = stdout(&endgame);
+    // A row per count, each with its positions and the share proved.
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    for (row, stones) in rows.iter().zip(["8", "6"]) {
+        assert_eq!(row[0], stones, "{text}");
+        assert!(row[2].ends_with('%'), "{text}");
+    }
+    let rate = oaq(&[
+        "rate",
+        "--rules",
+        "basic",
+        "--games",
+        "2",
+        "--span",
+        "1",
+        "--time-scale",
+        "0.01",
+    ]);
+    assert!(rate.status.success(), "{}", stderr(&rate));
+    let text = stdout(&rate);
+    assert!(
+        text.contains("level  2 vs  1:") && text.contains("level 10:"),
+        "{text}"
+    );
+    assert!(text.contains("level  1: 1000"), "{text}");
+}

@@ -23,6 +23,40 @@ pub struct Level {
     /// The level may search on every core it is given (`Thinker::threads`).
     #[serde(default)]
     pub all_cores: bool,
+    /// The level answers the opening book's positions from the book.
+    #[serde(default)]
+    pub book: bool,
+}
+
+/// The levels' ratings, as `oaq rate` writes them (`assets/ai/ratings.ron`): one scale for
+/// every level, from paired matches between them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ratings {
+    /// The preset the matches were played on.
+    pub rules: String,
+    pub games_per_pair: usize,
+    /// Levels at most this far apart played each other.
+    pub span: u8,
+    /// Every level's time per move was multiplied by this.
+    pub time_scale: f64,
+    pub seed: u64,
+    /// Level and rating (Elo scale, rounded to tens).
+    pub ratings: Vec<(u8, i32)>,
+}
+
+impl Ratings {
+    /// The shipped ratings.
+    pub fn shipped() -> &'static Ratings {
+        static RATINGS: OnceLock<Ratings> = OnceLock::new();
+        RATINGS.get_or_init(
+            || match ron::from_str(include_str!("../../assets/ai/ratings.ron")) {
+                Ok(ratings) => ratings,
+                // The file is part of the program and a test reads it.
+                Err(e) => panic!("assets/ai/ratings.ron is broken: {e}"),
+            },
+        )
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -71,6 +105,15 @@ impl Level {
     fn named(n: u8) -> Level {
         Level::get(n)
             .unwrap_or_else(|| panic!("assets/ai/levels.ron names level {n}, which it lacks"))
+    }
+
+    /// The level's rating on the scale of `Ratings::shipped`.
+    pub fn rating(&self) -> Option<i32> {
+        Ratings::shipped()
+            .ratings
+            .iter()
+            .find(|&&(level, _)| level == self.level)
+            .map(|&(_, rating)| rating)
     }
 
     /// The name the game shows, when the level has one.
@@ -139,6 +182,16 @@ mod tests {
         assert_eq!(Level::easy().name(), Some("easy"));
         assert!(Level::easy().level < Level::medium().level);
         assert!(Level::hard().level < Level::master().level);
+    }
+
+    #[test]
+    fn every_level_has_a_rating_and_stronger_levels_rate_higher_than_the_weakest() {
+        let ratings: Vec<i32> = (1..=10)
+            .map(|n| Level::get(n).unwrap().rating().unwrap())
+            .collect();
+        let weakest = ratings[0];
+        assert!(ratings[1..].iter().all(|&r| r > weakest), "{ratings:?}");
+        assert!(Level::master().rating() > Level::medium().rating());
     }
 
     #[test]

@@ -6,6 +6,10 @@
 //! moves and minimises where an opponent moves (on the 3-player board this is the paranoid
 //! search: both opponents are assumed to play against `me`). A table-flip `swap` hands `me` the
 //! other seat for the rest of the line.
+//!
+//! The last few moves above the horizon (`NEAR_LEAVES`) are searched on the call stack, without
+//! the table: most nodes are there, and a table probe for each would wait on memory. With
+//! `Limits::book`, a position of the opening book is answered from it without a search.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,6 +27,10 @@ pub const MAX_DEPTH: u32 = 100;
 const INFINITY: i32 = WIN * 2;
 /// Nodes between two looks at the clock and the cancel flag.
 const CHECK_EVERY: u64 = 1024;
+/// Captures followed past the horizon with `Limits::quiescence`.
+const QUIESCENCE_PLIES: u32 = 4;
+/// Subtrees this many moves above the horizon are searched by `near_leaves`.
+const NEAR_LEAVES: u32 = 3;
 
 /// When to stop. The search always finishes depth 1 first, so it always has a move.
 #[derive(Clone, Debug, Default)]
@@ -35,6 +43,11 @@ pub struct Limits {
     /// Search every root move with a full window, so that the report has an exact value for
     /// each (for hints, analysis and the levels' mistakes). Costs more nodes.
     pub all_root_moves: bool,
+    /// Answer from the opening book (`super::book`) when it has the position.
+    pub book: bool,
+    /// At the horizon, follow captures (`QUIESCENCE_PLIES` of them) before trusting the
+    /// evaluation, instead of evaluating at once.
+    pub quiescence: bool,
 }
 
 /// What a search found.
@@ -101,6 +114,8 @@ pub struct Search {
     root_values: Vec<(Move, i32)>,
     completed_values: Vec<(Move, i32)>,
     nodes: u64,
+    /// The node count at which to look at the limits next.
+    next_check: u64,
     started: Instant,
     /// Cutoffs per move code: moves that refuted something before are tried earlier.
     history: [u32; 256],
@@ -115,6 +130,11 @@ impl Search {
 
     /// As `new`, reusing a transposition table (and what it already knows).
     pub fn with_table(pos: Position, weights: Weights, limits: Limits, table: Table) -> Search {
+        let finished = if limits.book {
+            super::book::lookup(&pos)
+        } else {
+            None
+        };
         Search {
             root: pos,
             weights,
@@ -126,9 +146,10 @@ impl Search {
             root_values: Vec::new(),
             completed_values: Vec::new(),
             nodes: 0,
+            next_check: 0,
             started: Instant::now(),
             history: [0; 256],
-            finished: None,
+            finished,
         }
     }
 
@@ -143,6 +164,11 @@ impl Search {
     /// Give the table back, for the next search.
     pub fn into_table(self) -> Table {
         self.table
+    }
+
+    /// Whether the search has its answer (the book's, or its own).
+    pub fn is_finished(&self) -> bool {
+        self.finished.is_some()
     }
 
     pub fn nodes(&self) -> u64 {
@@ -160,7 +186,12 @@ impl Search {
             if self.stack.is_empty() && !self.start_iteration() {
                 return Some(self.finish());
             }
-            if self.nodes.is_multiple_of(CHECK_EVERY) && self.out_of_budget() {
+            // `near_leaves` adds many nodes at once: look when a multiple has been passed.
+            let due = self.nodes >= self.next_check;
+            if due {
+                self.next_check = self.nodes + CHECK_EVERY;
+            }
+            if due && self.out_of_budget() {
                 self.keep_partial_root();
                 self.stack.clear();
                 return Some(self.finish());
@@ -308,6 +339,11 @@ impl Search {
         let mut child = frame.pos;
         child.play_unchecked(mv);
         self.nodes += 1;
+        if depth <= NEAR_LEAVES && !child.is_over() {
+            let (value, solved) = self.near_leaves(&child, depth, alpha, beta, me);
+            self.integrate(value, solved, mv, me);
+            return;
+        }
         match self.resolve(&child, depth, alpha, beta, me) {
             Child::Known { value, solved } => self.integrate(value, solved, mv, me),
             Child::Unknown { key, hint } => {
@@ -317,7 +353,120 @@ impl Search {
         }
     }
 
-    /// The value of a child without searching it: a finished game, the depth horizon, or the
+    /// Alpha-beta on the call stack for the last few moves above the horizon, where frames, the
+    /// table and full move ordering cost more than they save: a subtree this shallow is a few
+    /// hundred nodes at most, so the slices of `step` stay short. Returns the value (from `me`)
+    /// and whether it is the game's own.
+    fn near_leaves(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        mut alpha: i32,
+        mut beta: i32,
+        me: usize,
+    ) -> (i32, bool) {
+        if pos.is_over() {
+            return (eval::final_value(pos, me), true);
+        }
+        if depth == 0 {
+            let value = if self.limits.quiescence {
+                self.quiesce(pos, alpha, beta, me, QUIESCENCE_PLIES)
+            } else {
+                eval::evaluate(pos, me, &self.weights)
+            };
+            return (value, false);
+        }
+        let mut moves = pos.legal_moves();
+        order(&mut moves, None, &self.history);
+        let maximizing = pos.to_move() == me;
+        let mut best = if maximizing { -INFINITY } else { INFINITY };
+        let mut solved = true;
+        for &mv in moves.iter() {
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            self.nodes += 1;
+            let (value, child_solved) = if mv == Move::Swap {
+                let (value, s) = self.near_leaves(&child, depth - 1, -beta, -alpha, 1 - me);
+                (-value, s)
+            } else {
+                self.near_leaves(&child, depth - 1, alpha, beta, me)
+            };
+            solved &= child_solved;
+            if maximizing {
+                best = best.max(value);
+                alpha = alpha.max(value);
+            } else {
+                best = best.min(value);
+                beta = beta.min(value);
+            }
+            if alpha >= beta {
+                let slot = usize::from(mv.code());
+                self.history[slot] = self.history[slot].saturating_add(depth * depth);
+                break;
+            }
+        }
+        (best, solved)
+    }
+
+    /// The value of a position at the horizon once the captures in reach are played out: the
+    /// side to move may take the evaluation as it stands (it has a quiet move, it is assumed)
+    /// or any move that captures, and so on for `plies` moves.
+    fn quiesce(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        mut beta: i32,
+        me: usize,
+        plies: u32,
+    ) -> i32 {
+        let stand = eval::evaluate(pos, me, &self.weights);
+        if plies == 0 {
+            return stand;
+        }
+        let maximizing = pos.to_move() == me;
+        if maximizing {
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+        } else {
+            if stand <= alpha {
+                return stand;
+            }
+            beta = beta.min(stand);
+        }
+        let mover = pos.to_move();
+        let before = pos.score(mover);
+        let mut best = stand;
+        for &mv in pos.legal_moves().iter() {
+            if mv == Move::Swap {
+                continue;
+            }
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            self.nodes += 1;
+            let value = if child.is_over() {
+                eval::final_value(&child, me)
+            } else if child.score(mover) > before {
+                self.quiesce(&child, alpha, beta, me, plies - 1)
+            } else {
+                continue;
+            };
+            if maximizing {
+                best = best.max(value);
+                alpha = alpha.max(value);
+            } else {
+                best = best.min(value);
+                beta = beta.min(value);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    /// The value of a child without searching it: a finished game or the
     /// transposition table.
     fn resolve(&self, pos: &Position, depth: u32, alpha: i32, beta: i32, me: usize) -> Child {
         if pos.is_over() {
@@ -326,12 +475,8 @@ impl Search {
                 solved: true,
             };
         }
-        if depth == 0 {
-            return Child::Known {
-                value: eval::evaluate(pos, me, &self.weights),
-                solved: false,
-            };
-        }
+        // Children this close to the horizon went to `near_leaves`.
+        debug_assert!(depth > NEAR_LEAVES);
         let key = perspective_key(pos, me);
         let Some(entry) = self.table.get(key) else {
             return Child::Unknown { key, hint: None };
@@ -493,5 +638,25 @@ fn perspective_key(pos: &Position, me: usize) -> u64 {
 
 /// The table's move first, then the moves that caused most cutoffs.
 fn order(moves: &mut MoveList, hint: Option<Move>, history: &[u32; 256]) {
-    moves.sort_by_key(|&m| (Some(m) != hint, u32::MAX - history[usize::from(m.code())]));
+    // An insertion sort on keys computed once: the lists are short (at most eleven moves) and this
+    // runs at every node.
+    let rank = |m: Move| {
+        if Some(m) == hint {
+            u32::MAX
+        } else {
+            history[usize::from(m.code())].min(u32::MAX - 1)
+        }
+    };
+    let mut keys = [0u32; crate::rules::MAX_MOVES];
+    for i in 0..moves.len() {
+        let (mv, key) = (moves[i], rank(moves[i]));
+        let mut j = i;
+        while j > 0 && keys[j - 1] < key {
+            keys[j] = keys[j - 1];
+            moves[j] = moves[j - 1];
+            j -= 1;
+        }
+        keys[j] = key;
+        moves[j] = mv;
+    }
 }

@@ -45,6 +45,7 @@ pub struct Thinker {
     table: Table,
     /// Searches in all, the main one included.
     threads: usize,
+    weights: Weights,
 }
 
 impl Thinker {
@@ -74,6 +75,8 @@ impl Thinker {
             time: Some(Duration::from_millis(level.time_ms)),
             cancel,
             all_root_moves: level.noise > 0.0 || level.sight.is_some(),
+            book: level.book,
+            quiescence: false,
         };
         Thinker {
             pos,
@@ -83,7 +86,16 @@ impl Thinker {
             limits,
             table,
             threads: 1,
+            weights: Weights::shipped(),
         }
+    }
+
+    /// Evaluate with `weights` instead of the shipped ones (to compare evaluations).
+    pub fn weights(mut self, weights: Weights) -> Thinker {
+        self.weights = weights;
+        self.search =
+            Search::with_table(self.pos, weights, self.limits.clone(), self.table.clone());
+        self
     }
 
     /// Search on up to `threads` threads in `run`, when the level may use every core (Master):
@@ -106,7 +118,7 @@ impl Thinker {
 
     /// Think to the end of the level's limits.
     pub fn run(&mut self) -> Decision {
-        let report = if self.threads > 1 {
+        let report = if self.threads > 1 && !self.search.is_finished() {
             self.run_with_helpers()
         } else {
             self.search.run()
@@ -124,12 +136,11 @@ impl Thinker {
             ..self.limits.clone()
         };
         let search = &mut self.search;
-        let (pos, table) = (self.pos, &self.table);
+        let (pos, table, weights) = (self.pos, &self.table, self.weights);
         std::thread::scope(|scope| {
             for helper in 1..self.threads {
-                let mut search =
-                    Search::with_table(pos, Weights::shipped(), limits.clone(), table.clone())
-                        .starting_at_depth(1 + (helper as u32 % 2));
+                let mut search = Search::with_table(pos, weights, limits.clone(), table.clone())
+                    .starting_at_depth(1 + (helper as u32 % 2));
                 // A machine out of threads gets fewer helpers, not a failed search.
                 let spawned = std::thread::Builder::new()
                     .name(format!("search helper {helper}"))
@@ -156,7 +167,7 @@ impl Thinker {
             };
         }
         let me = self.pos.to_move();
-        let unaware = eval::evaluate(&self.pos, me, &Weights::shipped());
+        let unaware = eval::evaluate(&self.pos, me, &self.weights);
         let mut best = (f32::NEG_INFINITY, report.best);
         for &(mv, value) in &report.moves {
             // A capture beyond the level's sight looks like a quiet move.

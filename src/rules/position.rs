@@ -175,7 +175,7 @@ impl Position {
 
     /// Whether ring index `index` is a mandarin pit that still holds its mandarin piece.
     #[inline(always)]
-    pub(super) fn has_piece_at(&self, index: usize) -> bool {
+    pub(crate) fn has_piece_at(&self, index: usize) -> bool {
         self.quan >> index & 1 != 0
     }
 

@@ -229,7 +229,7 @@ impl Position {
     }
 
     /// Whether mandarin pit `pit` cannot be captured on this move.
-    fn is_protected(&self, pit: usize) -> bool {
+    pub(crate) fn is_protected(&self, pit: usize) -> bool {
         let Some(protection) = self.rules.protection else {
             return false;
         };

@@ -145,3 +145,45 @@ fn play_one(
         time,
     }
 }
+
+/// `count` positions from games between quick searches with some random moves, reproducible from
+/// `seed`: each game is followed to a random point, or with `until` to the first position it
+/// accepts (a game that ends first gives none).
+pub fn sample_positions(
+    rules: RuleSet,
+    count: usize,
+    seed: u64,
+    until: Option<&dyn Fn(&Position) -> bool>,
+) -> Vec<Position> {
+    let keep = |pos: &Position| until.is_none_or(|until| until(pos));
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut found = Vec::with_capacity(count);
+    let mut tries = 0;
+    while found.len() < count && tries < count * 100 {
+        tries += 1;
+        let mut pos = openings(rules, 1, rng.random())[0];
+        let stop_at = match until {
+            Some(_) => u32::MAX,
+            None => pos.ply() + rng.random_range(2..60),
+        };
+        while !pos.is_over() && pos.ply() < stop_at && (until.is_none() || !keep(&pos)) {
+            let moves = pos.legal_moves();
+            let mv = if rng.random_bool(0.2) {
+                moves[rng.random_range(0..moves.len())]
+            } else {
+                let limits = o_an_quan::ai::Limits {
+                    depth: Some(3),
+                    ..Default::default()
+                };
+                o_an_quan::ai::Search::new(pos, o_an_quan::ai::Weights::shipped(), limits)
+                    .run()
+                    .best
+            };
+            pos.play_unchecked(mv);
+        }
+        if !pos.is_over() && keep(&pos) {
+            found.push(pos);
+        }
+    }
+    found
+}

@@ -16,6 +16,9 @@ pub struct Args {
     /// Thinking time per position, in seconds (up to 600).
     #[arg(long, default_value_t = 1.0, value_parser = bounds::seconds)]
     seconds: f64,
+    /// Search each position to this depth instead (1 to 40), and report the time it took.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=40))]
+    depth: Option<u32>,
 }
 
 /// Games from the start: the opening, then middle games reached by these moves.
@@ -33,8 +36,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let mut total_nodes = 0;
     let mut total_time = Duration::ZERO;
     println!(
-        "{:<34} {:>6} {:>12} {:>10}",
-        "position (moves from the start)", "depth", "nodes", "M nodes/s"
+        "{:<34} {:>6} {:>12} {:>10} {:>9}",
+        "position (moves from the start)", "depth", "nodes", "M nodes/s", "seconds"
     );
     for moves in POSITIONS {
         let mut pos = Position::new(rules);
@@ -48,25 +51,33 @@ pub fn run(args: Args) -> Result<(), Failure> {
         if pos.is_over() {
             continue;
         }
-        let limits = Limits {
-            time: Some(Duration::from_secs_f64(args.seconds)),
-            ..Limits::default()
+        let limits = match args.depth {
+            Some(depth) => Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+            None => Limits {
+                time: Some(Duration::from_secs_f64(args.seconds)),
+                ..Limits::default()
+            },
         };
         let report = Search::new(pos, Weights::shipped(), limits).run();
         total_nodes += report.nodes;
         total_time += report.elapsed;
         let label = if moves.is_empty() { "opening" } else { moves };
         println!(
-            "{label:<34} {:>6} {:>12} {:>10.2}{}",
+            "{label:<34} {:>6} {:>12} {:>10.2} {:>9.3}{}",
             report.depth,
             report.nodes,
             report.nodes as f64 / report.elapsed.as_secs_f64() / 1e6,
+            report.elapsed.as_secs_f64(),
             if report.solved { "  solved" } else { "" }
         );
     }
     println!(
-        "all: {:.2} M nodes/s",
-        total_nodes as f64 / total_time.as_secs_f64() / 1e6
+        "all: {:.2} M nodes/s, {:.3} s",
+        total_nodes as f64 / total_time.as_secs_f64() / 1e6,
+        total_time.as_secs_f64()
     );
     Ok(())
 }

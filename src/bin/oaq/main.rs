@@ -4,14 +4,22 @@
 mod ai_cmd;
 mod arena;
 mod bench_cmd;
+mod book_cmd;
 mod bounds;
+mod endgame_cmd;
+mod fit_cmd;
 mod icons_cmd;
 mod match_cmd;
+mod paired;
 mod perft;
+mod rate_cmd;
+mod regress;
 mod replay;
 mod rules_arg;
 mod rules_cmd;
+mod stability_cmd;
 mod tune_cmd;
+mod weights_arg;
 
 use std::process::ExitCode;
 
@@ -39,6 +47,16 @@ enum Command {
     Match(match_cmd::Args),
     /// Improve the evaluation weights by self-play.
     Tune(tune_cmd::Args),
+    /// How well a search's value at one depth predicts it two moves deeper.
+    Stability(stability_cmd::Args),
+    /// From how many stones on the board a search proves the exact result in its time.
+    Endgame(endgame_cmd::Args),
+    /// Rate every level on one scale from paired matches between them.
+    Rate(rate_cmd::Args),
+    /// The opening book: `oaq book build --rules NAME`.
+    Book(book_cmd::Args),
+    /// Fit the evaluation weights to how self-play games end (least squares).
+    Fit(fit_cmd::Args),
     /// Measure search speed and depth from fixed positions.
     Bench(bench_cmd::Args),
     /// Paint the web app's icons into a folder, as PNG.
@@ -87,6 +105,11 @@ fn main() -> ExitCode {
         Command::Ai(args) => ai_cmd::run(args),
         Command::Match(args) => match_cmd::run(args),
         Command::Tune(args) => tune_cmd::run(args),
+        Command::Fit(args) => fit_cmd::run(args),
+        Command::Book(args) => book_cmd::run(args),
+        Command::Rate(args) => rate_cmd::run(args),
+        Command::Endgame(args) => endgame_cmd::run(args),
+        Command::Stability(args) => stability_cmd::run(args),
         Command::Bench(args) => bench_cmd::run(args),
         Command::Icons(args) => icons_cmd::run(args),
     };

@@ -6,7 +6,8 @@ use std::time::Duration;
 use o_an_quan::ai::{Level, Thinker};
 
 use crate::arena::{self, GameResult};
-use crate::{Failure, bounds, rules_arg};
+use crate::paired::PairedMargin;
+use crate::{Failure, bounds, rules_arg, weights_arg};
 
 #[derive(clap::Args)]
 #[command(allow_negative_numbers = true)]
@@ -30,6 +31,16 @@ pub struct Args {
     /// thread.
     #[arg(long, value_parser = clap::value_parser!(u16).range(bounds::JOBS))]
     jobs: Option<u16>,
+    /// Both levels' time per move multiplied by this (0.01 to 1), for shorter matches between
+    /// levels that search as deep as their time allows.
+    #[arg(long, default_value_t = 1.0)]
+    time_scale: f64,
+    /// Evaluation weights for A (a RON file as `oaq fit` writes); the shipped ones if left out.
+    #[arg(long)]
+    a_weights: Option<std::path::PathBuf>,
+    /// Evaluation weights for B.
+    #[arg(long)]
+    b_weights: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -39,7 +50,17 @@ pub fn run(args: Args) -> Result<(), Failure> {
     }
     let openings = arena::openings(rules, args.games / 2, args.seed);
     let jobs = arena::jobs(args.jobs);
-    let levels = [args.a, args.b];
+    if !(0.01..=1.0).contains(&args.time_scale) {
+        return Err(Failure(format!(
+            "--time-scale {} is outside 0.01 to 1",
+            args.time_scale
+        )));
+    }
+    let levels = [args.a, args.b].map(|level| scaled(level, args.time_scale));
+    let weights = [
+        weights_arg::read(args.a_weights.as_deref())?,
+        weights_arg::read(args.b_weights.as_deref())?,
+    ];
     let results = arena::play_all(
         &openings,
         jobs,
@@ -47,11 +68,20 @@ pub fn run(args: Args) -> Result<(), Failure> {
         |engine, pos, game| {
             let seed =
                 args.seed ^ (game as u64).wrapping_mul(0x9E37_79B9) ^ u64::from(pos.ply()) << 40;
-            Thinker::new(*pos, levels[engine], seed, None).run().mv
+            Thinker::new(*pos, levels[engine], seed, None)
+                .weights(weights[engine])
+                .run()
+                .mv
         },
     );
     print!("{}", summary(&args, &results));
     Ok(())
+}
+
+/// `level` with its time per move multiplied by `scale`.
+pub fn scaled(mut level: Level, scale: f64) -> Level {
+    level.time_ms = ((level.time_ms as f64 * scale).round() as u64).max(1);
+    level
 }
 
 /// How A did over each opening's two games: openings decided by the seat, whoever holds it,
@@ -83,14 +113,21 @@ fn summary(args: &Args, results: &[GameResult]) -> String {
     let variance = margins.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
     let half_width = 1.96 * (variance / n).sqrt();
     let mut text = format!(
-        "{} games on {}: A (level {}) {wins} wins, {draws} draws, {losses} losses against B (level {})\n",
+        "{} games on {}: A (level {}) {wins} wins, {draws} draws, {losses} losses against B (level {}){}\n",
         results.len(),
         args.rules,
         args.a.level,
-        args.b.level
+        args.b.level,
+        if args.time_scale < 1.0 {
+            format!(", time per move × {}", args.time_scale)
+        } else {
+            String::new()
+        }
     );
     text += &format!("A scores {:.1}% (draws count half)\n", 100.0 * points / n);
-    text += &format!("score difference A - B: {mean:+.2} ± {half_width:.2} (95% interval)\n");
+    text +=
+        &format!("score difference A - B per game: {mean:+.2} ± {half_width:.2} (95% interval)\n");
+    text += &format!("{}\n", PairedMargin::of(results));
     text += &pairs(results);
     let first: Vec<f64> = results
         .iter()

@@ -7,7 +7,7 @@ use std::io::IsTerminal;
 use o_an_quan::ai::{Limits, Search, Weights};
 
 use crate::arena;
-use crate::{Failure, bounds, rules_arg};
+use crate::{Failure, bounds, rules_arg, weights_arg};
 
 #[derive(clap::Args)]
 #[command(allow_negative_numbers = true)]
@@ -42,16 +42,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     if rules.players != 2 {
         return Err(Failure("tune plays 2-player rule sets".into()));
     }
-    // A path that cannot be written is refused before the rounds, not after them. Opening it
-    // without truncating keeps what it holds until the new weights are ready.
-    if let Some(path) = &args.out {
-        std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .map_err(|e| Failure(format!("--out {}: {e}", path.display())))?;
-    }
+    weights_arg::check_writable(args.out.as_deref())?;
     let jobs = arena::jobs(args.jobs);
     let mut weights = Weights::shipped().to_array();
     let mut steps = weights.map(|w| (w.abs() / 2).max(4));

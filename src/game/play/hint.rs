@@ -102,6 +102,7 @@ fn ask(
     let limits = Limits {
         time: Some(HINT_TIME),
         cancel: Some(cancel.clone()),
+        book: true,
         ..Limits::default()
     };
     let search = Search::new(pos, Weights::shipped(), limits);

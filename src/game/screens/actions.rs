@@ -326,12 +326,17 @@ pub fn clock_label(clock: Option<TimeControl>, lang: Lang) -> String {
     }
 }
 
-/// The level's name in the menu: "Medium (4)", or "Level 6".
+/// The level's name in the menu, with its rating: "Medium (4) · about 1200", or "Level 6 ·
+/// about 1400".
 pub fn level_label(level: u8, lang: Lang) -> String {
     let named = Level::get(level).and_then(|l| l.name());
-    match named {
+    let label = match named {
         Some(name) => format!("{} ({level})", lang.tr(level_key(name))),
         None => lang.trf("level.number", &[("n", &level)]),
+    };
+    match Level::get(level).and_then(|l| l.rating()) {
+        Some(rating) => lang.trf("level.rated", &[("level", &label), ("rating", &rating)]),
+        None => label,
     }
 }
 
