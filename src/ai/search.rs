@@ -392,13 +392,7 @@ impl Search {
                 self.near_leaves(&child, depth - 1, alpha, beta, me)
             };
             solved &= child_solved;
-            if maximizing {
-                best = best.max(value);
-                alpha = alpha.max(value);
-            } else {
-                best = best.min(value);
-                beta = beta.min(value);
-            }
+            narrow(maximizing, value, &mut best, &mut alpha, &mut beta);
             if alpha >= beta {
                 let slot = usize::from(mv.code());
                 self.history[slot] = self.history[slot].saturating_add(depth * depth);
@@ -452,13 +446,7 @@ impl Search {
             } else {
                 continue;
             };
-            if maximizing {
-                best = best.max(value);
-                alpha = alpha.max(value);
-            } else {
-                best = best.min(value);
-                beta = beta.min(value);
-            }
+            narrow(maximizing, value, &mut best, &mut alpha, &mut beta);
             if alpha >= beta {
                 break;
             }
@@ -629,6 +617,19 @@ enum Child {
         key: u64,
         hint: Option<Move>,
     },
+}
+
+/// A child's `value` is in: the best so far and the window move toward it, on the side of the
+/// player to move.
+#[inline(always)]
+fn narrow(maximizing: bool, value: i32, best: &mut i32, alpha: &mut i32, beta: &mut i32) {
+    if maximizing {
+        *best = (*best).max(value);
+        *alpha = (*alpha).max(value);
+    } else {
+        *best = (*best).min(value);
+        *beta = (*beta).min(value);
+    }
 }
 
 /// The table key of `pos` searched for seat `me`: values depend on whose point of view.

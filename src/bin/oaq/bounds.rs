@@ -44,6 +44,17 @@ pub fn seconds(text: &str) -> Result<f64, String> {
     Ok(s)
 }
 
+/// A factor on every level's time per move, 0.01 to 1.
+pub fn time_scale(text: &str) -> Result<f64, String> {
+    let scale: f64 = text
+        .parse()
+        .map_err(|_| "expected a number from 0.01 to 1".to_string())?;
+    if !(0.01..=1.0).contains(&scale) {
+        return Err(format!("{text} is outside 0.01 to 1"));
+    }
+    Ok(scale)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

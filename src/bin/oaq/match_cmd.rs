@@ -33,7 +33,7 @@ pub struct Args {
     jobs: Option<u16>,
     /// Both levels' time per move multiplied by this (0.01 to 1), for shorter matches between
     /// levels that search as deep as their time allows.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, value_parser = bounds::time_scale)]
     time_scale: f64,
     /// Evaluation weights for A (a RON file as `oaq fit` writes); the shipped ones if left out.
     #[arg(long)]
@@ -50,12 +50,6 @@ pub fn run(args: Args) -> Result<(), Failure> {
     }
     let openings = arena::openings(rules, args.games / 2, args.seed);
     let jobs = arena::jobs(args.jobs);
-    if !(0.01..=1.0).contains(&args.time_scale) {
-        return Err(Failure(format!(
-            "--time-scale {} is outside 0.01 to 1",
-            args.time_scale
-        )));
-    }
     let levels = [args.a, args.b].map(|level| scaled(level, args.time_scale));
     let weights = [
         weights_arg::read(args.a_weights.as_deref())?,

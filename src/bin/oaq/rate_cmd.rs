@@ -23,7 +23,7 @@ pub struct Args {
     span: u8,
     /// Every level's time per move multiplied by this (0.01 to 1): the levels that search as
     /// deep as their time allows keep their order at a fraction of the cost.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, value_parser = bounds::time_scale)]
     time_scale: f64,
     /// The rating of level 1.
     #[arg(long, default_value_t = 1000.0)]
@@ -42,12 +42,6 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let rules = rules_arg::resolve(&args.rules)?;
     if rules.players != 2 {
         return Err(Failure("rate plays 2-player rule sets".into()));
-    }
-    if !(0.01..=1.0).contains(&args.time_scale) {
-        return Err(Failure(format!(
-            "--time-scale {} is outside 0.01 to 1",
-            args.time_scale
-        )));
     }
     let levels: Vec<Level> = (1..=10)
         .filter_map(Level::get)
