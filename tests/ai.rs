@@ -300,6 +300,107 @@ fn the_capture_search_at_the_horizon_keeps_endgames_exact() {
     assert_eq!(report.best, "3-".parse().unwrap());
 }
 
+/// Plain minimax of who wins (win, draw or loss only): the truth for `Limits::outcome_only`.
+fn solve_outcome(pos: &Position, me: usize) -> i32 {
+    if pos.is_over() {
+        return eval::final_outcome(pos, me);
+    }
+    let moves = pos.legal_moves();
+    let values = moves.iter().map(|m| {
+        let mut next = *pos;
+        next.play_unchecked(*m);
+        solve_outcome(&next, me)
+    });
+    if pos.to_move() == me {
+        values.max().unwrap()
+    } else {
+        values.min().unwrap()
+    }
+}
+
+/// Small endgames near the move limit: the endgame above and what random moves make of it.
+fn small_endgames() -> Vec<Position> {
+    let mut found = vec![endgame()];
+    let mut seed = 11u64;
+    while found.len() < 24 {
+        let mut pos = endgame();
+        let plies = found.len() % 5;
+        for _ in 0..plies {
+            if pos.is_over() {
+                break;
+            }
+            let moves = pos.legal_moves();
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            pos.play_unchecked(moves[(seed >> 33) as usize % moves.len()]);
+        }
+        if !pos.is_over() {
+            found.push(pos);
+        }
+    }
+    found
+}
+
+#[test]
+fn whatever_a_search_calls_proved_is_the_minimax_value() {
+    // At every depth, with and without reductions and in both modes: a search stopped short of
+    // the end may prove the value (its cutoffs proved by the moves that made them), and then it
+    // must be the game's own. The shallow depths are where bounds and proofs mix.
+    let mut proved = [0; 2];
+    for pos in small_endgames() {
+        let me = pos.to_move();
+        let truth = [solve(&pos, me), solve_outcome(&pos, me)];
+        for (mode, outcome_only) in [false, true].into_iter().enumerate() {
+            for reductions in [false, true] {
+                for depth in 1..=12 {
+                    let limits = Limits {
+                        depth: Some(depth),
+                        reductions,
+                        outcome_only,
+                        ..Limits::default()
+                    };
+                    let report = Search::new(pos, Weights::shipped(), limits).run();
+                    if report.solved {
+                        proved[mode] += 1;
+                        assert_eq!(
+                            report.score,
+                            truth[mode],
+                            "depth {depth}, reductions {reductions}, outcome only {outcome_only}: {:?}",
+                            pos.setup()
+                        );
+                    }
+                }
+            }
+        }
+    }
+    // Who wins is proved sooner than by how much.
+    assert!(proved[1] > proved[0], "{proved:?}");
+}
+
+#[test]
+fn reductions_keep_a_proved_result_and_reach_deeper_in_the_same_nodes() {
+    let pos = endgame();
+    let limits = Limits {
+        depth: Some(60),
+        reductions: true,
+        ..Limits::default()
+    };
+    let report = Search::new(pos, Weights::shipped(), limits).run();
+    assert_solved_exactly(pos, report.best, &report);
+    // From the opening, the same depth costs fewer nodes with them.
+    let start = Position::new(rules("basic"));
+    let nodes = |reductions| {
+        let limits = Limits {
+            depth: Some(10),
+            reductions,
+            ..Limits::default()
+        };
+        Search::new(start, Weights::shipped(), limits).run().nodes
+    };
+    assert!(nodes(true) < nodes(false));
+}
+
 #[test]
 fn master_and_the_hint_answer_the_opening_from_the_book() {
     for id in ["standard", "basic", "table-flip"] {

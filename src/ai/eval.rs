@@ -160,14 +160,21 @@ pub fn features(pos: &Position, me: usize) -> [f64; FEATURES] {
 pub fn final_value(pos: &Position, me: usize) -> i32 {
     let players = pos.players();
     let opponents = (players - 1) as i32;
-    let places = pos.places().unwrap_or([0; 3]);
-    let below = (0..players).filter(|&p| places[p] > places[me]).count() as i32;
-    let above = (0..players).filter(|&p| places[p] < places[me]).count() as i32;
     let others: i32 = (0..players)
         .filter(|&p| p != me)
         .map(|p| pos.score(p))
         .sum();
-    WIN * (below - above) / opponents + 100 * (pos.score(me) - others / opponents)
+    final_outcome(pos, me) + 100 * (pos.score(me) - others / opponents)
+}
+
+/// The part of `final_value` that says who won: `WIN` for a win, `-WIN` for a loss, 0 for a
+/// draw (and between, by places, on the 3-player board).
+pub fn final_outcome(pos: &Position, me: usize) -> i32 {
+    let players = pos.players();
+    let places = pos.places().unwrap_or([0; 3]);
+    let below = (0..players).filter(|&p| places[p] > places[me]).count() as i32;
+    let above = (0..players).filter(|&p| places[p] < places[me]).count() as i32;
+    WIN * (below - above) / (players - 1) as i32
 }
 
 fn board_stones(pos: &Position) -> i32 {

@@ -41,8 +41,16 @@ pub struct Ratings {
     /// Every level's time per move was multiplied by this.
     pub time_scale: f64,
     pub seed: u64,
+    /// What one result was: `pairs` (each opening's two games, by paired margin) or `games`.
+    #[serde(default = "by_games")]
+    pub scored_by: String,
     /// Level and rating (Elo scale, rounded to tens).
     pub ratings: Vec<(u8, i32)>,
+}
+
+/// Ratings files from before `scored_by` counted games.
+fn by_games() -> String {
+    "games".to_owned()
 }
 
 impl Ratings {

@@ -31,6 +31,10 @@ const CHECK_EVERY: u64 = 1024;
 const QUIESCENCE_PLIES: u32 = 4;
 /// Subtrees this many moves above the horizon are searched by `near_leaves`.
 const NEAR_LEAVES: u32 = 3;
+/// Late move reductions (`Limits::reductions`): in a null-window node at least this deep, the
+/// moves after the first `REDUCE_AFTER` are first searched one move shallower.
+const REDUCE_FROM_DEPTH: u32 = 6;
+const REDUCE_AFTER: usize = 3;
 
 /// When to stop. The search always finishes depth 1 first, so it always has a move.
 #[derive(Clone, Debug, Default)]
@@ -48,6 +52,13 @@ pub struct Limits {
     /// At the horizon, follow captures (`QUIESCENCE_PLIES` of them) before trusting the
     /// evaluation, instead of evaluating at once.
     pub quiescence: bool,
+    /// Search the late moves of null-window nodes one move shallower first, and again at full
+    /// depth only when they beat the window: the search goes deeper in its time. A proved
+    /// result stays proved (every line of a solved subtree ended, reduced or not).
+    pub reductions: bool,
+    /// Finished games are worth only a win, a draw or a loss, not the margin: the search proves
+    /// who wins (`Report::solved`) long before it could prove by how much.
+    pub outcome_only: bool,
 }
 
 /// What a search found.
@@ -94,10 +105,16 @@ struct Frame {
     next: usize,
     best: i32,
     best_move: Option<Move>,
-    solved: bool,
+    /// Every child searched so far was proved.
+    all_solved: bool,
+    /// The child that gave `best` was proved: enough to prove a cutoff's bound.
+    best_solved: bool,
     /// The child being searched got a null window around alpha (or beta): a result inside the
     /// real window means it must be searched again with it.
     probing: bool,
+    /// The child being searched was reduced by a move: a result that beats the window means
+    /// it must be searched again at full depth.
+    reduced: bool,
 }
 
 /// A search of one position, advanced by `step` or run to the end by `run`.
@@ -255,9 +272,25 @@ impl Search {
         let me = self.root.to_move();
         let key = perspective_key(&self.root, me);
         let hint = self.table.get(key).and_then(|e| e.best);
-        let frame = self.frame(self.root, key, hint, (self.depth, -INFINITY, INFINITY), me);
+        let frame = self.frame(
+            self.root,
+            key,
+            hint,
+            (self.depth, -self.widest(), self.widest()),
+            me,
+        );
         self.stack.push(frame);
         true
+    }
+
+    /// The root's window: every value there can be, and no more, so that a proved win ends the
+    /// search when nothing can be better.
+    fn widest(&self) -> i32 {
+        if self.limits.outcome_only {
+            WIN
+        } else {
+            INFINITY
+        }
     }
 
     fn frame(
@@ -286,8 +319,10 @@ impl Search {
             next: 0,
             best: if maximizing { -INFINITY } else { INFINITY },
             best_move: None,
-            solved: true,
+            all_solved: true,
+            best_solved: false,
             probing: false,
+            reduced: false,
         }
     }
 
@@ -310,18 +345,24 @@ impl Search {
         let exact_root = top == 0 && self.limits.all_root_moves;
         let probe =
             frame.next > 0 && frame.depth > 1 && frame.beta - frame.alpha > 1 && !exact_root;
-        let (alpha, beta) = match (probe, frame.maximizing) {
-            (false, _) => (frame.alpha, frame.beta),
-            (true, true) => (frame.alpha, frame.alpha + 1),
-            (true, false) => (frame.beta - 1, frame.beta),
-        };
+        // Late moves of a null-window node (a probe's or one reached by one) are rarely
+        // better than those before them: asked first at a lesser depth.
+        let reduce = self.limits.reductions
+            && top > 0
+            && frame.next >= REDUCE_AFTER
+            && frame.depth >= REDUCE_FROM_DEPTH
+            && (probe || frame.beta - frame.alpha <= 1)
+            && mv != Move::Swap;
+        let (alpha, beta) = child_window(frame, probe);
         self.stack[top].next += 1;
         self.stack[top].probing = probe;
-        self.search_child(mv, alpha, beta);
+        self.stack[top].reduced = reduce;
+        self.search_child(mv, alpha, beta, 1 + u32::from(reduce));
     }
 
-    /// Search the top frame's child after `mv` within (`alpha`, `beta`), from the frame's view.
-    fn search_child(&mut self, mv: Move, alpha: i32, beta: i32) {
+    /// Search the top frame's child after `mv` within (`alpha`, `beta`), from the frame's view,
+    /// `plies` moves shallower than the frame (one, or two when reduced).
+    fn search_child(&mut self, mv: Move, alpha: i32, beta: i32, plies: u32) {
         let top = self.stack.len() - 1;
         let frame = &self.stack[top];
         let me = if mv == Move::Swap {
@@ -335,7 +376,7 @@ impl Search {
         } else {
             (-beta, -alpha)
         };
-        let depth = frame.depth - 1;
+        let depth = frame.depth.saturating_sub(plies);
         let mut child = frame.pos;
         child.play_unchecked(mv);
         self.nodes += 1;
@@ -366,7 +407,7 @@ impl Search {
         me: usize,
     ) -> (i32, bool) {
         if pos.is_over() {
-            return (eval::final_value(pos, me), true);
+            return (self.final_value(pos, me), true);
         }
         if depth == 0 {
             let value = if self.limits.quiescence {
@@ -380,7 +421,7 @@ impl Search {
         order(&mut moves, None, &self.history);
         let maximizing = pos.to_move() == me;
         let mut best = if maximizing { -INFINITY } else { INFINITY };
-        let mut solved = true;
+        let mut all_solved = true;
         for &mv in moves.iter() {
             let mut child = *pos;
             child.play_unchecked(mv);
@@ -391,15 +432,16 @@ impl Search {
             } else {
                 self.near_leaves(&child, depth - 1, alpha, beta, me)
             };
-            solved &= child_solved;
+            all_solved &= child_solved;
             narrow(maximizing, value, &mut best, &mut alpha, &mut beta);
             if alpha >= beta {
                 let slot = usize::from(mv.code());
                 self.history[slot] = self.history[slot].saturating_add(depth * depth);
-                break;
+                // The move that cuts off bounds the value alone: proved if it is.
+                return (best, child_solved);
             }
         }
-        (best, solved)
+        (best, all_solved)
     }
 
     /// The value of a position at the horizon once the captures in reach are played out: the
@@ -440,7 +482,7 @@ impl Search {
             child.play_unchecked(mv);
             self.nodes += 1;
             let value = if child.is_over() {
-                eval::final_value(&child, me)
+                self.final_value(&child, me)
             } else if child.score(mover) > before {
                 self.quiesce(&child, alpha, beta, me, plies - 1)
             } else {
@@ -454,12 +496,21 @@ impl Search {
         best
     }
 
+    /// The value of a finished game to `me`: with `Limits::outcome_only`, only who won.
+    fn final_value(&self, pos: &Position, me: usize) -> i32 {
+        if self.limits.outcome_only {
+            eval::final_outcome(pos, me)
+        } else {
+            eval::final_value(pos, me)
+        }
+    }
+
     /// The value of a child without searching it: a finished game or the
     /// transposition table.
     fn resolve(&self, pos: &Position, depth: u32, alpha: i32, beta: i32, me: usize) -> Child {
         if pos.is_over() {
             return Child::Known {
-                value: eval::final_value(pos, me),
+                value: self.final_value(pos, me),
                 solved: true,
             };
         }
@@ -494,12 +545,26 @@ impl Search {
         let frame = &mut self.stack[top];
         // Only a swap changes seats, and only on the 2-player board, where values are zero-sum.
         let value = if child_me == frame.me { value } else { -value };
-        if std::mem::take(&mut frame.probing) && value > frame.alpha && value < frame.beta {
-            let (alpha, beta) = (frame.alpha, frame.beta);
-            self.search_child(mv, alpha, beta);
+        let probing = std::mem::take(&mut frame.probing);
+        let beats = if frame.maximizing {
+            value > frame.alpha
+        } else {
+            value < frame.beta
+        };
+        if std::mem::take(&mut frame.reduced) && beats && !solved {
+            // The reduced search says the move may be better: ask again at full depth, with
+            // the same window.
+            frame.probing = probing;
+            let (alpha, beta) = child_window(frame, probing);
+            self.search_child(mv, alpha, beta, 1);
             return;
         }
-        frame.solved &= solved;
+        if probing && value > frame.alpha && value < frame.beta {
+            let (alpha, beta) = (frame.alpha, frame.beta);
+            self.search_child(mv, alpha, beta, 1);
+            return;
+        }
+        frame.all_solved &= solved;
         let improved = if frame.maximizing {
             value > frame.best
         } else {
@@ -508,6 +573,9 @@ impl Search {
         if improved || frame.best_move.is_none() {
             frame.best = value;
             frame.best_move = Some(mv);
+            frame.best_solved = solved;
+        } else if value == frame.best && solved {
+            frame.best_solved = true;
         }
         if top == 0 && self.limits.all_root_moves {
             // Every root move gets the full window: the root's alpha stays where it was.
@@ -534,19 +602,27 @@ impl Search {
         } else {
             Bound::Exact
         };
+        // A cutoff's bound (at least `best` where `me` moves, at most elsewhere) is proved by
+        // the move that gave it; any other bound, or an exact value, needs every move proved.
+        let solved = match (bound, frame.maximizing) {
+            (Bound::Lower, true) | (Bound::Upper, false) => frame.best_solved,
+            _ => frame.all_solved,
+        };
         self.table.put(Entry {
             key: frame.key,
             value: frame.best,
             depth: frame.depth.min(u8::MAX.into()) as u8,
             bound,
-            solved: frame.solved,
+            solved,
             best: frame.best_move,
         });
         let best = frame
             .best_move
             .unwrap_or_else(|| unreachable!("a position in play has a move"));
         if self.stack.is_empty() {
-            self.completed = Some((best, frame.best, self.depth, frame.solved));
+            // The root is searched with the widest window the values allow, so a bound there is
+            // the value itself.
+            self.completed = Some((best, frame.best, self.depth, solved));
             self.completed_values = std::mem::take(&mut self.root_values);
             self.completed_values.sort_by_key(|&(_, value)| -value);
         } else {
@@ -554,7 +630,7 @@ impl Search {
                 let parent = &self.stack[self.stack.len() - 1];
                 parent.moves[parent.next - 1]
             };
-            self.integrate(frame.best, frame.solved, mv, frame.me);
+            self.integrate(frame.best, solved, mv, frame.me);
         }
     }
 
@@ -617,6 +693,16 @@ enum Child {
         key: u64,
         hint: Option<Move>,
     },
+}
+
+/// The window for a child of `frame`: its own, or with `probe` a null window at the bound the
+/// mover must beat.
+fn child_window(frame: &Frame, probe: bool) -> (i32, i32) {
+    match (probe, frame.maximizing) {
+        (false, _) => (frame.alpha, frame.beta),
+        (true, true) => (frame.alpha, frame.alpha + 1),
+        (true, false) => (frame.beta - 1, frame.beta),
+    }
 }
 
 /// A child's `value` is in: the best so far and the window move toward it, on the side of the

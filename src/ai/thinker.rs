@@ -77,6 +77,10 @@ impl Thinker {
             all_root_moves: level.noise > 0.0 || level.sight.is_some(),
             book: level.book,
             quiescence: false,
+            // Levels that search as deep as their time allows trade exactness at a depth for
+            // depth; a level held to a depth keeps the full search its rating was measured with.
+            reductions: level.depth.is_none(),
+            outcome_only: false,
         };
         Thinker {
             pos,
@@ -95,6 +99,19 @@ impl Thinker {
         self.weights = weights;
         self.search =
             Search::with_table(self.pos, weights, self.limits.clone(), self.table.clone());
+        self
+    }
+
+    /// Search with late move reductions or without, whatever the level's default (to compare
+    /// searches).
+    pub fn reductions(mut self, on: bool) -> Thinker {
+        self.limits.reductions = on;
+        self.search = Search::with_table(
+            self.pos,
+            self.weights,
+            self.limits.clone(),
+            self.table.clone(),
+        );
         self
     }
 

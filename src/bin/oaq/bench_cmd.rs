@@ -19,6 +19,9 @@ pub struct Args {
     /// Search each position to this depth instead (1 to 40), and report the time it took.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=40))]
     depth: Option<u32>,
+    /// Search without late move reductions (as the levels up to Hard do).
+    #[arg(long)]
+    no_reductions: bool,
 }
 
 /// Games from the start: the opening, then middle games reached by these moves.
@@ -54,10 +57,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
         let limits = match args.depth {
             Some(depth) => Limits {
                 depth: Some(depth),
+                reductions: !args.no_reductions,
                 ..Limits::default()
             },
             None => Limits {
                 time: Some(Duration::from_secs_f64(args.seconds)),
+                reductions: !args.no_reductions,
                 ..Limits::default()
             },
         };

@@ -27,6 +27,9 @@ pub struct Args {
     seconds: Option<f64>,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Prove only who wins (a win, draw or loss), not by how much.
+    #[arg(long)]
+    outcome: bool,
 }
 
 fn board_stones(pos: &Position) -> u32 {
@@ -55,6 +58,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         for pos in &positions {
             let limits = Limits {
                 time: Some(time),
+                outcome_only: args.outcome,
                 ..Limits::default()
             };
             let report = Search::with_table(*pos, Weights::shipped(), limits, Table::new(64)).run();

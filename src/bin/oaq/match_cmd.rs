@@ -41,6 +41,20 @@ pub struct Args {
     /// Evaluation weights for B.
     #[arg(long)]
     b_weights: Option<std::path::PathBuf>,
+    /// Late move reductions for A: `on` or `off` (default: the level's own, on for levels
+    /// that search as deep as their time allows).
+    #[arg(long)]
+    a_reductions: Option<Switch>,
+    /// Late move reductions for B.
+    #[arg(long)]
+    b_reductions: Option<Switch>,
+}
+
+/// A search feature turned on or off.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum Switch {
+    On,
+    Off,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -55,6 +69,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         weights_arg::read(args.a_weights.as_deref())?,
         weights_arg::read(args.b_weights.as_deref())?,
     ];
+    let reductions = [args.a_reductions, args.b_reductions];
     let results = arena::play_all(
         &openings,
         jobs,
@@ -62,10 +77,13 @@ pub fn run(args: Args) -> Result<(), Failure> {
         |engine, pos, game| {
             let seed =
                 args.seed ^ (game as u64).wrapping_mul(0x9E37_79B9) ^ u64::from(pos.ply()) << 40;
-            Thinker::new(*pos, levels[engine], seed, None)
-                .weights(weights[engine])
-                .run()
-                .mv
+            let thinker = Thinker::new(*pos, levels[engine], seed, None).weights(weights[engine]);
+            match reductions[engine] {
+                Some(switch) => thinker.reductions(matches!(switch, Switch::On)),
+                None => thinker,
+            }
+            .run()
+            .mv
         },
     );
     print!("{}", summary(&args, &results));

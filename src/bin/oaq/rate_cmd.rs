@@ -1,12 +1,15 @@
 //! `oaq rate`: every level on one rating scale. Paired matches between levels (each opening
 //! played twice, seats swapped) for every pair of levels at most `--span` apart, then a
-//! Bradley–Terry fit of all the games (draws count half), on the Elo scale with level 1 at
-//! `--anchor`.
+//! Bradley–Terry fit on the Elo scale with level 1 at `--anchor`. By default each opening's pair
+//! of games counts as one result (won by the level with the better paired margin, drawn when
+//! the margins are level): between levels that see far, the first mover wins nearly every game,
+//! so single games say who moved first more than who played better.
 
 use std::io::IsTerminal;
 
 use o_an_quan::ai::{Level, Ratings, Thinker};
 
+use crate::arena::GameResult;
 use crate::paired::PairedMargin;
 use crate::{Failure, arena, bounds, rules_arg};
 
@@ -36,6 +39,52 @@ pub struct Args {
     /// Games played at once, 1 to 256 (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(bounds::JOBS))]
     jobs: Option<u16>,
+    /// What one result is: each opening's pair of games, by its paired margin (`pairs`), or
+    /// each game by who won it (`games`).
+    #[arg(long, value_enum, default_value_t = Scoring::Pairs)]
+    by: Scoring,
+}
+
+/// The unit a rating's results are counted in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Scoring {
+    Pairs,
+    Games,
+}
+
+impl Scoring {
+    fn name(self) -> &'static str {
+        match self {
+            Scoring::Pairs => "pairs",
+            Scoring::Games => "games",
+        }
+    }
+}
+
+/// A's points and the number of results in a match, counted `by` pairs or games.
+fn score(results: &[GameResult], by: Scoring) -> (f64, f64) {
+    match by {
+        Scoring::Games => (results.iter().map(|r| r.points).sum(), results.len() as f64),
+        Scoring::Pairs => {
+            let mut margins = std::collections::BTreeMap::<usize, (i32, u32)>::new();
+            for r in results {
+                let entry = margins.entry(r.opening).or_default();
+                entry.0 += r.margin;
+                entry.1 += 1;
+            }
+            margins.values().filter(|&&(_, games)| games == 2).fold(
+                (0.0, 0.0),
+                |(points, count), &(margin, _)| {
+                    let won = match margin.signum() {
+                        1 => 1.0,
+                        0 => 0.5,
+                        _ => 0.0,
+                    };
+                    (points + won, count + 1.0)
+                },
+            )
+        }
+    }
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -67,16 +116,19 @@ pub fn run(args: Args) -> Result<(), Failure> {
                     Thinker::new(*pos, pair[engine], seed, None).run().mv
                 },
             );
-            let points: f64 = results.iter().map(|r| r.points).sum();
+            let (points, count) = score(&results, args.by);
             wins[j][i] += points;
-            wins[i][j] += results.len() as f64 - points;
-            games[i][j] += results.len() as f64;
-            games[j][i] += results.len() as f64;
+            wins[i][j] += count - points;
+            games[i][j] += count;
+            games[j][i] += count;
+            let (game_points, _) = score(&results, Scoring::Games);
             println!(
-                "level {:>2} vs {:>2}: {:>5.1}%; {}",
+                "level {:>2} vs {:>2}: {:>5.1}% of {}, {:>5.1}% of games; {}",
                 levels[j].level,
                 levels[i].level,
-                100.0 * points / results.len().max(1) as f64,
+                100.0 * points / count.max(1.0),
+                args.by.name(),
+                100.0 * game_points / results.len().max(1) as f64,
                 PairedMargin::of(&results)
             );
         }
@@ -88,6 +140,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         span: args.span,
         time_scale: args.time_scale,
         seed: args.seed,
+        scored_by: args.by.name().to_owned(),
         ratings: levels
             .iter()
             .zip(&ratings)
@@ -157,6 +210,37 @@ mod tests {
         assert_eq!(ratings[0], 1000.0);
         // The one added draw pulls the gap in a little.
         assert!((ratings[1] - 1200.0).abs() < 2.0, "{ratings:?}");
+    }
+
+    fn game(opening: usize, margin: i32) -> GameResult {
+        GameResult {
+            opening,
+            a_first: opening % 2 == 0,
+            points: match margin.signum() {
+                1 => 1.0,
+                0 => 0.5,
+                _ => 0.0,
+            },
+            margin,
+            time: [(std::time::Duration::ZERO, 0, std::time::Duration::ZERO); 2],
+        }
+    }
+
+    #[test]
+    fn pairs_are_won_by_the_better_paired_margin() {
+        // Opening 0: each side wins its first-mover game, A by more (+12, -4): A's pair.
+        // Opening 1: +5 and -5: a drawn pair. Opening 2: -3 and -1: B's. Opening 3: one game.
+        let results = [
+            game(0, 12),
+            game(0, -4),
+            game(1, 5),
+            game(1, -5),
+            game(2, -3),
+            game(2, -1),
+            game(3, 9),
+        ];
+        assert_eq!(score(&results, Scoring::Pairs), (1.5, 3.0));
+        assert_eq!(score(&results, Scoring::Games), (3.0, 7.0));
     }
 
     #[test]

@@ -103,6 +103,8 @@ fn ask(
         time: Some(HINT_TIME),
         cancel: Some(cancel.clone()),
         book: true,
+        // As deep as Master looks in the time.
+        reductions: true,
         ..Limits::default()
     };
     let search = Search::new(pos, Weights::shipped(), limits);
