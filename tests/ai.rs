@@ -233,6 +233,31 @@ fn it_flips_the_table_when_the_opener_is_ahead_and_not_otherwise() {
         1,
     );
     assert_eq!(search(rich, 6).best, Move::Swap);
+    // Valued for the player who swaps, now in the rich seat: well ahead. Declining leaves
+    // them as far behind.
+    let swap_value = |pos: Position| {
+        let limits = Limits {
+            depth: Some(6),
+            all_root_moves: true,
+            ..Limits::default()
+        };
+        let report = Search::new(pos, Weights::shipped(), limits).run();
+        let value = |wanted: bool| {
+            report
+                .moves
+                .iter()
+                .filter(|&&(m, _)| (m == Move::Swap) == wanted)
+                .map(|&(_, v)| v)
+                .max()
+                .unwrap()
+        };
+        (value(true), value(false))
+    };
+    let (swap, stay) = swap_value(rich);
+    assert!(
+        swap >= 3000 && stay <= -3000,
+        "swap {swap}, best other {stay}"
+    );
     // Swapping into an empty store while the opponent keeps 36 is not.
     let poor = position(
         rules("table-flip"),
@@ -243,6 +268,11 @@ fn it_flips_the_table_when_the_opener_is_ahead_and_not_otherwise() {
         1,
     );
     assert_ne!(search(poor, 6).best, Move::Swap);
+    let (swap, stay) = swap_value(poor);
+    assert!(
+        swap <= -3000 && stay >= 3000,
+        "swap {swap}, best other {stay}"
+    );
 }
 
 #[test]

@@ -167,6 +167,21 @@ pub fn final_value(pos: &Position, me: usize) -> i32 {
     final_outcome(pos, me) + 100 * (pos.score(me) - others / opponents)
 }
 
+/// The final margin a search value predicts, in points, for the side it is the value of:
+/// exact for a finished line.
+pub fn margin(value: i32) -> f64 {
+    f64::from(margin_hundredths(value)) / 100.0
+}
+
+/// `margin` in hundredths of a point: the search value without the bonus of a won game.
+pub fn margin_hundredths(value: i32) -> i32 {
+    if value.abs() >= WIN / 2 {
+        value - WIN * value.signum()
+    } else {
+        value
+    }
+}
+
 /// The part of `final_value` that says who won: `WIN` for a win, `-WIN` for a loss, 0 for a
 /// draw (and between, by places, on the 3-player board).
 pub fn final_outcome(pos: &Position, me: usize) -> i32 {

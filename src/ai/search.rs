@@ -2,10 +2,11 @@
 //! that it can stop after any node and carry on later: the game runs it in slices on the web,
 //! where a long call would freeze the page.
 //!
-//! Values are from the point of view of one seat (`me`): the search maximises where that seat
-//! moves and minimises where an opponent moves (on the 3-player board this is the paranoid
-//! search: both opponents are assumed to play against `me`). A table-flip `swap` hands `me` the
-//! other seat for the rest of the line.
+//! Values are from the point of view of one player, the one to move at the root, who sits at
+//! seat `me`: the search maximises where that seat moves and minimises where an opponent moves
+//! (on the 3-player board this is the paranoid search: both opponents are assumed to play
+//! against `me`). A table-flip `swap` seats that player at the other side for the rest of the
+//! line: `me` changes, the point of view does not.
 //!
 //! The last few moves above the horizon (`NEAR_LEAVES`) are searched on the call stack, without
 //! the table: most nodes are there, and a table probe for each would wait on memory. With
@@ -82,12 +83,7 @@ pub struct Report {
 impl Report {
     /// The final margin the score predicts, in points, for the seat to move: exact when solved.
     pub fn expected_margin(&self) -> f32 {
-        let margin = if self.score.abs() >= WIN / 2 {
-            self.score - WIN * self.score.signum()
-        } else {
-            self.score
-        };
-        margin as f32 / 100.0
+        eval::margin(self.score) as f32
     }
 }
 
@@ -365,16 +361,11 @@ impl Search {
     fn search_child(&mut self, mv: Move, alpha: i32, beta: i32, plies: u32) {
         let top = self.stack.len() - 1;
         let frame = &self.stack[top];
+        // After a swap the same player sits at the other seat.
         let me = if mv == Move::Swap {
             1 - frame.me
         } else {
             frame.me
-        };
-        // A swap hands the line to the other seat, whose values are the negation.
-        let (alpha, beta) = if me == frame.me {
-            (alpha, beta)
-        } else {
-            (-beta, -alpha)
         };
         let depth = frame.depth.saturating_sub(plies);
         let mut child = frame.pos;
@@ -382,11 +373,11 @@ impl Search {
         self.nodes += 1;
         if depth <= NEAR_LEAVES && !child.is_over() {
             let (value, solved) = self.near_leaves(&child, depth, alpha, beta, me);
-            self.integrate(value, solved, mv, me);
+            self.integrate(value, solved, mv);
             return;
         }
         match self.resolve(&child, depth, alpha, beta, me) {
-            Child::Known { value, solved } => self.integrate(value, solved, mv, me),
+            Child::Known { value, solved } => self.integrate(value, solved, mv),
             Child::Unknown { key, hint } => {
                 let frame = self.frame(child, key, hint, (depth, alpha, beta), me);
                 self.stack.push(frame);
@@ -426,12 +417,8 @@ impl Search {
             let mut child = *pos;
             child.play_unchecked(mv);
             self.nodes += 1;
-            let (value, child_solved) = if mv == Move::Swap {
-                let (value, s) = self.near_leaves(&child, depth - 1, -beta, -alpha, 1 - me);
-                (-value, s)
-            } else {
-                self.near_leaves(&child, depth - 1, alpha, beta, me)
-            };
+            let child_me = if mv == Move::Swap { 1 - me } else { me };
+            let (value, child_solved) = self.near_leaves(&child, depth - 1, alpha, beta, child_me);
             all_solved &= child_solved;
             narrow(maximizing, value, &mut best, &mut alpha, &mut beta);
             if alpha >= beta {
@@ -539,12 +526,11 @@ impl Search {
         }
     }
 
-    /// A child of the top frame came back with `value` (from the child's `me`).
-    fn integrate(&mut self, value: i32, solved: bool, mv: Move, child_me: usize) {
+    /// A child of the top frame came back with `value` (for the root's player, like every
+    /// value of the search).
+    fn integrate(&mut self, value: i32, solved: bool, mv: Move) {
         let top = self.stack.len() - 1;
         let frame = &mut self.stack[top];
-        // Only a swap changes seats, and only on the 2-player board, where values are zero-sum.
-        let value = if child_me == frame.me { value } else { -value };
         let probing = std::mem::take(&mut frame.probing);
         let beats = if frame.maximizing {
             value > frame.alpha
@@ -630,7 +616,7 @@ impl Search {
                 let parent = &self.stack[self.stack.len() - 1];
                 parent.moves[parent.next - 1]
             };
-            self.integrate(frame.best, solved, mv, frame.me);
+            self.integrate(frame.best, solved, mv);
         }
     }
 

@@ -15,6 +15,7 @@ mod perft;
 mod rate_cmd;
 mod regress;
 mod replay;
+mod review_cmd;
 mod rules_arg;
 mod rules_cmd;
 mod stability_cmd;
@@ -51,6 +52,8 @@ enum Command {
     Stability(stability_cmd::Args),
     /// From how many stones on the board a search proves the exact result in its time.
     Endgame(endgame_cmd::Args),
+    /// Judge every move of a game: its value, the best move and the points given away.
+    Review(review_cmd::Args),
     /// Rate every level on one scale from paired matches between them.
     Rate(rate_cmd::Args),
     /// The opening book: `oaq book build --rules NAME`.
@@ -108,6 +111,7 @@ fn main() -> ExitCode {
         Command::Fit(args) => fit_cmd::run(args),
         Command::Book(args) => book_cmd::run(args),
         Command::Rate(args) => rate_cmd::run(args),
+        Command::Review(args) => review_cmd::run(args),
         Command::Endgame(args) => endgame_cmd::run(args),
         Command::Stability(args) => stability_cmd::run(args),
         Command::Bench(args) => bench_cmd::run(args),

@@ -215,7 +215,7 @@ mod tests {
     fn game(opening: usize, margin: i32) -> GameResult {
         GameResult {
             opening,
-            a_first: opening % 2 == 0,
+            a_first: opening.is_multiple_of(2),
             points: match margin.signum() {
                 1 => 1.0,
                 0 => 0.5,

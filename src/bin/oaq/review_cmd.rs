@@ -1,0 +1,66 @@
+//! `oaq review`: judge every move of a game with the engine, one JSON line per move: the
+//! values the game's review screen shows, for tests and scripts.
+
+use o_an_quan::ai::review::{self, Reviewer};
+use o_an_quan::rules::{Move, Position};
+use o_an_quan::state_json;
+use serde_json::json;
+
+use crate::{Failure, rules_arg};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// A preset name (`oaq rules`) or a preset file.
+    #[arg(long)]
+    rules: String,
+    /// The starting state as JSON (default: the start of the game).
+    #[arg(long)]
+    position: Option<String>,
+    /// The game's moves separated by spaces, as `oaq replay` takes them: "2- 7+ swap 3+".
+    #[arg(long, allow_hyphen_values = true)]
+    moves: String,
+    /// Search depth for every position, 1 to 30: the same depth gives the same review.
+    #[arg(long, default_value_t = review::DEFAULT_DEPTH,
+        value_parser = clap::value_parser!(u32).range(1..=30))]
+    depth: u32,
+}
+
+pub fn run(args: Args) -> Result<(), Failure> {
+    let rules = rules_arg::resolve(&args.rules)?;
+    let start = match &args.position {
+        Some(text) => state_json::parse(rules, text)?,
+        None => Position::new(rules),
+    };
+    let moves = args
+        .moves
+        .split_whitespace()
+        .enumerate()
+        .map(|(i, text)| {
+            text.parse::<Move>()
+                .map_err(|e| Failure(format!("move {}: {e}", i + 1)))
+        })
+        .collect::<Result<Vec<Move>, Failure>>()?;
+    let reviewer = Reviewer::new(start, &moves, args.depth).map_err(|e| Failure(e.to_string()))?;
+    let two_players = start.players() == 2;
+    for m in reviewer.run() {
+        let mut line = json!({
+            "ply": m.ply,
+            "seat": m.seat,
+            "player": m.player,
+            "move": m.played.to_string(),
+            "value": m.margin_for(m.player),
+            "best": m.best.to_string(),
+            "best_value": review::margin(m.best_value),
+            "loss": m.loss(),
+            "quality": m.quality.name(),
+            "depth": m.depth,
+            "solved": m.solved,
+        });
+        // The graph's line: the first player's expected final margin after the move.
+        if two_players {
+            line["margin"] = json!(m.margin_for(0));
+        }
+        println!("{line}");
+    }
+    Ok(())
+}
