@@ -457,3 +457,56 @@ fn master_and_the_hint_answer_the_opening_from_the_book() {
     pos.play(reply).unwrap();
     assert!(o_an_quan::ai::book::lookup(&pos).is_none());
 }
+
+#[test]
+fn a_review_gives_each_move_the_value_a_search_of_its_position_gives() {
+    use o_an_quan::ai::review::{Quality, Reviewer};
+    // A table-flip game with a swap in it: after the swap each player sits in the other's seat.
+    let start = Position::new(rules("table-flip"));
+    let moves: Vec<Move> = "2- swap 8- 3+ 9- 4+"
+        .split_whitespace()
+        .map(|m| m.parse().unwrap())
+        .collect();
+    let mut reviewer = Reviewer::new(start, &moves, 5).unwrap();
+    // In slices, as the game runs it: the same as in one call.
+    let mut slices = 0;
+    while !reviewer.step(300) {
+        slices += 1;
+        assert!(reviewer.progress().0 <= moves.len());
+    }
+    assert!(slices > 1, "a slice of 300 nodes cannot judge six moves");
+    let review = reviewer.reviewed().to_vec();
+    assert_eq!(review, Reviewer::new(start, &moves, 5).unwrap().run());
+    let mut pos = start;
+    for (m, &mv) in review.iter().zip(&moves) {
+        let limits = Limits {
+            depth: Some(5),
+            all_root_moves: true,
+            ..Limits::default()
+        };
+        let report = Search::new(pos, Weights::shipped(), limits).run();
+        let value = |wanted| report.moves.iter().find(|&&(m, _)| m == wanted).unwrap().1;
+        assert_eq!(m.played, mv);
+        assert_eq!(m.played_value, value(mv));
+        assert_eq!(m.best_value, report.moves[0].1);
+        assert_eq!(m.best_value, value(m.best));
+        assert_eq!(m.quality, Quality::of(m.played_value, m.best_value));
+        assert_eq!(m.quality == Quality::Best, m.played_value == m.best_value);
+        assert!(m.loss() >= 0.0);
+        assert_eq!(m.seat, pos.to_move());
+        pos.play(mv).unwrap();
+    }
+    // The opener, then the swapper; after the swap the opener moves again, from seat 1.
+    let players: Vec<usize> = review.iter().map(|m| m.player).collect();
+    assert_eq!(players, [0, 1, 0, 1, 0, 1]);
+    assert_eq!(review[2].seat, 1);
+    // Zero-sum: what one player expects, the other expects with the sign turned.
+    assert_eq!(review[3].margin_for(0), -review[3].margin_for(1));
+    // A move that is not legal is named, with its place in the game.
+    let bad: Vec<Move> = ["2-", "7+"].iter().map(|m| m.parse().unwrap()).collect();
+    let error = Reviewer::new(start, &bad, 5).err().unwrap().to_string();
+    assert!(
+        error.contains("move 2 (ply 1)") && error.contains("7+"),
+        "{error}"
+    );
+}

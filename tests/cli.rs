@@ -642,3 +642,45 @@ fn the_analysis_commands_report() {
     );
     assert!(text.contains("level  1: 1000"), "{text}");
 }
+
+#[test]
+fn review_prints_a_judged_line_per_move() {
+    let out = oaq(&[
+        "review", "--rules", "basic", "--moves", "2- 8- 3+", "--depth", "6",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    for (i, (line, mv)) in lines.iter().zip(["2-", "8-", "3+"]).enumerate() {
+        assert_eq!(line["move"], mv);
+        assert_eq!(line["ply"], i);
+        assert_eq!(line["player"], i % 2);
+        assert_eq!(line["depth"], 6);
+        let (value, best) = (
+            line["value"].as_f64().unwrap(),
+            line["best_value"].as_f64().unwrap(),
+        );
+        let loss = line["loss"].as_f64().unwrap();
+        assert!((best - value - loss).abs() < 1e-9, "{line}");
+        // The graph's line is the first player's view.
+        let sign = if i % 2 == 0 { 1.0 } else { -1.0 };
+        assert_eq!(line["margin"].as_f64().unwrap(), sign * value);
+        let quality = line["quality"].as_str().unwrap();
+        assert!(["best", "good", "inaccuracy", "mistake", "blunder"].contains(&quality));
+        assert_eq!(quality == "best", loss == 0.0, "{line}");
+    }
+    let bad = oaq(&["review", "--rules", "basic", "--moves", "2- 7+"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let text = stderr(&bad);
+    assert!(
+        text.contains("move 2") && text.contains("7+") && text.contains("legal moves"),
+        "{text}"
+    );
+    assert!(
+        stdout(&bad).is_empty(),
+        "nothing judged from a game that cannot be played"
+    );
+}
