@@ -193,13 +193,22 @@ mod tests {
     }
 
     #[test]
-    fn every_level_has_a_rating_and_stronger_levels_rate_higher_than_the_weakest() {
+    fn every_level_rates_at_least_the_one_below_and_named_levels_stand_apart() {
+        // The menu shows these numbers beside the levels: a level rated below the one under
+        // it, or named levels a step apart that players cannot feel, would mislead.
         let ratings: Vec<i32> = (1..=10)
             .map(|n| Level::get(n).unwrap().rating().unwrap())
             .collect();
-        let weakest = ratings[0];
-        assert!(ratings[1..].iter().all(|&r| r > weakest), "{ratings:?}");
-        assert!(Level::master().rating() > Level::medium().rating());
+        assert!(ratings.windows(2).all(|w| w[1] >= w[0]), "{ratings:?}");
+        let named = [
+            Level::easy(),
+            Level::medium(),
+            Level::hard(),
+            Level::master(),
+        ]
+        .map(|l| l.rating().unwrap());
+        assert!(named.windows(2).all(|w| w[1] - w[0] >= 150), "{named:?}");
+        assert_eq!(Ratings::shipped().scored_by, "pairs");
     }
 
     #[test]

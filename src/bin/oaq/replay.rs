@@ -5,6 +5,8 @@ use o_an_quan::state_json;
 
 use crate::{Failure, rules_arg};
 
+/// A game as the command line gives it: rules, where it starts, and its moves (also read by
+/// `oaq review`).
 #[derive(clap::Args)]
 pub struct Args {
     /// A preset name (`oaq rules`) or a preset file.
@@ -15,15 +17,22 @@ pub struct Args {
     position: Option<String>,
     /// Moves separated by spaces: a pit number and + or -, or swap. Example: "2- 7+ swap 3+".
     #[arg(long, allow_hyphen_values = true)]
-    moves: String,
+    pub moves: String,
+}
+
+impl Args {
+    /// The position the moves start from.
+    pub fn start(&self) -> Result<Position, Failure> {
+        let rules = rules_arg::resolve(&self.rules)?;
+        Ok(match &self.position {
+            Some(text) => state_json::parse(rules, text)?,
+            None => Position::new(rules),
+        })
+    }
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let rules = rules_arg::resolve(&args.rules)?;
-    let mut pos = match &args.position {
-        Some(text) => state_json::parse(rules, text)?,
-        None => Position::new(rules),
-    };
+    let mut pos = args.start()?;
     println!("{}", state_json::to_line(&pos));
     for (i, text) in args.moves.split_whitespace().enumerate() {
         // Both the place in the list and the game's ply: they differ after a swap or --position.

@@ -2,23 +2,15 @@
 //! values the game's review screen shows, for tests and scripts.
 
 use o_an_quan::ai::review::{self, Reviewer};
-use o_an_quan::rules::{Move, Position};
-use o_an_quan::state_json;
+use o_an_quan::rules::Move;
 use serde_json::json;
 
-use crate::{Failure, rules_arg};
+use crate::{Failure, replay};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// A preset name (`oaq rules`) or a preset file.
-    #[arg(long)]
-    rules: String,
-    /// The starting state as JSON (default: the start of the game).
-    #[arg(long)]
-    position: Option<String>,
-    /// The game's moves separated by spaces, as `oaq replay` takes them: "2- 7+ swap 3+".
-    #[arg(long, allow_hyphen_values = true)]
-    moves: String,
+    #[command(flatten)]
+    game: replay::Args,
     /// Search depth for every position, 1 to 30: the same depth gives the same review.
     #[arg(long, default_value_t = review::DEFAULT_DEPTH,
         value_parser = clap::value_parser!(u32).range(1..=30))]
@@ -26,12 +18,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let rules = rules_arg::resolve(&args.rules)?;
-    let start = match &args.position {
-        Some(text) => state_json::parse(rules, text)?,
-        None => Position::new(rules),
-    };
+    let start = args.game.start()?;
     let moves = args
+        .game
         .moves
         .split_whitespace()
         .enumerate()
