@@ -8,6 +8,7 @@ use crate::{Failure, rules_arg};
 /// A game as the command line gives it: rules, where it starts, and its moves (also read by
 /// `oaq review`).
 #[derive(clap::Args)]
+#[group(id = "game")]
 pub struct Args {
     /// A preset name (`oaq rules`) or a preset file.
     #[arg(long)]
