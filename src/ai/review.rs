@@ -18,6 +18,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+pub use super::eval::margin;
 use super::eval::{WIN, Weights, margin_hundredths};
 use super::search::{Limits, Search};
 use crate::rules::{Move, PlayError, Position};
@@ -74,8 +75,6 @@ impl Quality {
         }
     }
 }
-
-pub use super::eval::margin;
 
 /// The points a move valued `played` gives away against one valued `best` (0 if none).
 fn points_lost(played: i32, best: i32) -> f64 {

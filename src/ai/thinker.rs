@@ -97,15 +97,18 @@ impl Thinker {
     /// Evaluate with `weights` instead of the shipped ones (to compare evaluations).
     pub fn weights(mut self, weights: Weights) -> Thinker {
         self.weights = weights;
-        self.search =
-            Search::with_table(self.pos, weights, self.limits.clone(), self.table.clone());
-        self
+        self.restart()
     }
 
     /// Search with late move reductions or without, whatever the level's default (to compare
     /// searches).
     pub fn reductions(mut self, on: bool) -> Thinker {
         self.limits.reductions = on;
+        self.restart()
+    }
+
+    /// The search set up again with the current weights and limits (before it has begun).
+    fn restart(mut self) -> Thinker {
         self.search = Search::with_table(
             self.pos,
             self.weights,

@@ -19,20 +19,26 @@ pub struct PairedMargin {
     pub negative: usize,
 }
 
+/// Each opening's paired margin (A's two margins averaged), in the openings' order; an opening
+/// with only one game played is left out.
+pub fn pair_margins(results: &[GameResult]) -> Vec<f64> {
+    let mut by_opening = std::collections::BTreeMap::<usize, (i32, u32)>::new();
+    for r in results {
+        let entry = by_opening.entry(r.opening).or_default();
+        entry.0 += r.margin;
+        entry.1 += 1;
+    }
+    by_opening
+        .values()
+        .filter(|&&(_, games)| games == 2)
+        .map(|&(sum, _)| f64::from(sum) / 2.0)
+        .collect()
+}
+
 impl PairedMargin {
     /// From a match's games; an opening with only one game played is left out.
     pub fn of(results: &[GameResult]) -> PairedMargin {
-        let mut by_opening = std::collections::BTreeMap::<usize, (i32, u32)>::new();
-        for r in results {
-            let entry = by_opening.entry(r.opening).or_default();
-            entry.0 += r.margin;
-            entry.1 += 1;
-        }
-        let pairs: Vec<f64> = by_opening
-            .values()
-            .filter(|&&(_, games)| games == 2)
-            .map(|&(sum, _)| f64::from(sum) / 2.0)
-            .collect();
+        let pairs = pair_margins(results);
         let n = pairs.len() as f64;
         let mean = if pairs.is_empty() {
             0.0

@@ -10,7 +10,7 @@ use std::io::IsTerminal;
 use o_an_quan::ai::{Level, Ratings, Thinker};
 
 use crate::arena::GameResult;
-use crate::paired::PairedMargin;
+use crate::paired::{self, PairedMargin};
 use crate::{Failure, arena, bounds, rules_arg};
 
 #[derive(clap::Args)]
@@ -53,6 +53,7 @@ pub enum Scoring {
 }
 
 impl Scoring {
+    /// The name the command line takes.
     fn name(self) -> &'static str {
         match self {
             Scoring::Pairs => "pairs",
@@ -66,23 +67,13 @@ fn score(results: &[GameResult], by: Scoring) -> (f64, f64) {
     match by {
         Scoring::Games => (results.iter().map(|r| r.points).sum(), results.len() as f64),
         Scoring::Pairs => {
-            let mut margins = std::collections::BTreeMap::<usize, (i32, u32)>::new();
-            for r in results {
-                let entry = margins.entry(r.opening).or_default();
-                entry.0 += r.margin;
-                entry.1 += 1;
-            }
-            margins.values().filter(|&&(_, games)| games == 2).fold(
-                (0.0, 0.0),
-                |(points, count), &(margin, _)| {
-                    let won = match margin.signum() {
-                        1 => 1.0,
-                        0 => 0.5,
-                        _ => 0.0,
-                    };
-                    (points + won, count + 1.0)
-                },
-            )
+            let pairs = paired::pair_margins(results);
+            let won = |margin: f64| match margin.partial_cmp(&0.0) {
+                Some(std::cmp::Ordering::Greater) => 1.0,
+                Some(std::cmp::Ordering::Equal) => 0.5,
+                _ => 0.0,
+            };
+            (pairs.iter().map(|&m| won(m)).sum(), pairs.len() as f64)
         }
     }
 }
