@@ -206,6 +206,7 @@ fn main() -> AppExit {
         let form = o_an_quan::game::online::lobby::Form::default();
         Some(Ask::Create {
             preset: form.preset.clone(),
+            majority: form.majority,
             clock: form.clock_spec(),
             first: form.first,
             public: form.public,

@@ -83,6 +83,8 @@ fn any_rules() -> impl Strategy<Value = RuleSet> {
         prop_oneof![3 => Just(false), 1 => Just(true)],
         prop::option::of(prop_oneof![6 => 1u16..=300, 1 => any::<u16>()]),
         prop_oneof![7 => Just(true), 1 => Just(false)],
+        // A winning score, in range (36..=70, 53..=105) or not.
+        prop::option::of(prop_oneof![4 => 36u16..=105, 1 => any::<u16>()]),
     )
         .prop_map(
             |(
@@ -94,6 +96,7 @@ fn any_rules() -> impl Strategy<Value = RuleSet> {
                 table_flip,
                 move_limit,
                 fit,
+                win_at,
             )| {
                 // Mostly only the 2-player board has the 2-player rules.
                 let two = players == 2 || !fit;
@@ -105,6 +108,7 @@ fn any_rules() -> impl Strategy<Value = RuleSet> {
                     repetition: repetition && two,
                     table_flip: table_flip && two,
                     move_limit,
+                    win_at,
                 }
             },
         )

@@ -30,9 +30,25 @@ fn any_rules() -> impl Strategy<Value = RuleSet> {
         any::<bool>(),
         any::<bool>(),
         prop::option::of(1u16..200),
+        // A winning score above half the points: 36..=70 on two rows, 53..=88 on three.
+        prop::option::of(0u16..=35),
     )
         .prop_map(
-            |(players, mandarin_start, protection, refill, repetition, table_flip, move_limit)| {
+            |(
+                players,
+                mandarin_start,
+                protection,
+                refill,
+                repetition,
+                table_flip,
+                move_limit,
+                win_at,
+            )| {
+                let majority = RuleSet {
+                    players,
+                    ..RuleSet::default()
+                }
+                .majority();
                 RuleSet {
                     players,
                     mandarin_start,
@@ -41,6 +57,7 @@ fn any_rules() -> impl Strategy<Value = RuleSet> {
                     repetition: repetition && players == 2,
                     table_flip: table_flip && players == 2,
                     move_limit,
+                    win_at: win_at.map(|extra| (majority + extra).min(35 * u16::from(players))),
                 }
             },
         )

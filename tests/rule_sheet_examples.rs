@@ -416,3 +416,47 @@ fn a_three_player_game_ends_only_when_all_three_mandarin_pits_are_empty() {
     assert_eq!(last.scores(), [16 + 10 + 10, 15 + 15 + 4, 15 + 10 + 10]);
     assert_eq!(last.places().unwrap(), [0, 2, 1]);
 }
+
+#[test]
+fn reaching_36_of_70_wins_at_once_under_win_at() {
+    // The chain above takes player 0 from 23 to 39 points.
+    let majority = |pos: Position| {
+        let mut rules = *pos.rules();
+        rules.win_at = Some(rules.majority());
+        Position::from_setup(rules, &pos.setup()).unwrap()
+    };
+    let mut classic = chain_board("standard", 2, true, 6);
+    assert!(classic.play(mv("3+")).unwrap().game_over().is_none());
+
+    let mut pos = majority(chain_board("standard", 2, true, 6));
+    assert_eq!(pos.score(0), 23);
+    let outcome = pos.play(mv("3+")).unwrap();
+    let (reason, scores) = outcome.game_over().unwrap();
+    assert_eq!(reason, EndReason::ScoreReached { player: 0 });
+    assert!(pos.is_over());
+    // Both rows swept to their owners; player 1's mandarin pit (its piece alone) set aside.
+    assert!(pos.pits().iter().all(|&n| n == 0));
+    assert!(outcome.events.iter().any(|e| matches!(
+        e,
+        Event::Discard {
+            pit: 11,
+            mandarin: true,
+            ..
+        }
+    )));
+    assert!(scores[0] >= 36, "{scores:?}");
+    assert_eq!(pos.places().unwrap()[..2], [0, 1]);
+    assert_eq!(scores[0] + scores[1] + 10, 70);
+
+    // A position past the threshold that is not over cannot be set up.
+    // (13 stones moved from player 1's row to player 0's store: 36 points.)
+    let mut setup = majority(chain_board("standard", 2, true, 6)).setup();
+    setup.stores[0].stones += 13;
+    setup.pits[0] -= 1;
+    for pit in 7..10 {
+        setup.pits[pit] = 0;
+    }
+    let error = Position::from_setup(*pos.rules(), &setup).unwrap_err();
+    assert_eq!(error.field, "stores[0]");
+    assert!(error.to_string().contains("win_at (36)"), "{error}");
+}

@@ -130,10 +130,20 @@ impl RulesChoice {
                 rules
                     .validate()
                     .map_err(|e| format!("rules: {}", e.detail()))?;
-                // A replay file names a preset of the same board: the first one that has it.
+                // Named after the preset it is, switches aside (the winning score); else the
+                // first preset of the same board, as a replay file names one.
+                let plain = RuleSet {
+                    win_at: None,
+                    ..*rules
+                };
                 let preset = presets::all()
                     .iter()
-                    .find(|p| p.rules.players == rules.players)
+                    .find(|p| p.rules == plain)
+                    .or_else(|| {
+                        presets::all()
+                            .iter()
+                            .find(|p| p.rules.players == rules.players)
+                    })
                     .map(|p| p.id.clone())
                     .unwrap_or_default();
                 Ok((preset, *rules))
@@ -252,6 +262,9 @@ pub struct RoomSummary {
     pub creator: PlayerInfo,
     /// Seats taken so far.
     pub seated: u8,
+    /// The winning score, when the room plays with one (the rule set's `win_at`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub win_at: Option<u16>,
 }
 
 /// How a game ended.
@@ -578,6 +591,17 @@ mod tests {
             panic!("custom rules came back as a preset")
         };
         assert_eq!(back.resolve_players(), 2);
+    }
+
+    #[test]
+    fn a_preset_with_a_winning_score_keeps_the_preset_name() {
+        let mut rules = presets::get("mature-quan").unwrap().rules;
+        rules.win_at = Some(rules.majority());
+        let (preset, back) = RulesChoice::Custom(rules).resolve().unwrap();
+        assert_eq!((preset.as_str(), back.win_at), ("mature-quan", Some(36)));
+        rules.win_at = Some(20);
+        let error = RulesChoice::Custom(rules).resolve().unwrap_err();
+        assert!(error.starts_with("rules: win_at"), "{error}");
     }
 
     impl RuleSet {

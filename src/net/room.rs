@@ -152,6 +152,7 @@ impl RoomState {
             clock: self.clock_spec,
             creator,
             seated: self.seated() as u8,
+            win_at: self.rules.win_at,
         }
     }
 

@@ -81,6 +81,8 @@ pub enum EndReason {
     /// `player` had to refill under the deduct rule, but the board already holds as many
     /// stones as it can (`limits::MAX_BOARD_STONES`).
     BoardFull { player: u8 },
+    /// `player`'s score reached the rule set's `win_at`: they have won.
+    ScoreReached { player: u8 },
 }
 
 impl EndReason {
@@ -89,7 +91,10 @@ impl EndReason {
     pub fn sets_mandarin_pits_aside(self) -> bool {
         matches!(
             self,
-            EndReason::Repetition | EndReason::MoveLimit | EndReason::BoardFull { .. }
+            EndReason::Repetition
+                | EndReason::MoveLimit
+                | EndReason::BoardFull { .. }
+                | EndReason::ScoreReached { .. }
         )
     }
 }

@@ -27,6 +27,13 @@ impl Store {
     }
 }
 
+/// `player`'s score among `stores`: worth, less debts, plus what is owed to them.
+pub(super) fn score_of(stores: &[Store], player: usize) -> i32 {
+    let owed_by: i32 = stores[player].owes.iter().map(|&o| i32::from(o)).sum();
+    let owed_to: i32 = stores.iter().map(|s| i32::from(s.owes[player])).sum();
+    stores[player].worth() - owed_by + owed_to
+}
+
 /// The repetition history before any move: six empty slots (`Move::code` never gives 0xFF).
 const NO_HISTORY: u64 = 0xFFFF_FFFF_FFFF;
 
@@ -181,10 +188,7 @@ impl Position {
 
     /// 10 × mandarins + stones − what the player owes + what is owed to them.
     pub fn score(&self, player: usize) -> i32 {
-        let store = &self.stores[player];
-        let owed_by: i32 = store.owes.iter().map(|&o| i32::from(o)).sum();
-        let owed_to: i32 = self.stores.iter().map(|s| i32::from(s.owes[player])).sum();
-        store.worth() - owed_by + owed_to
+        score_of(&self.stores, player)
     }
 
     /// Every seat's score; seats the board does not have score 0.

@@ -68,6 +68,12 @@ pub struct RuleSet {
     /// End the game after this many moves (at most [`MAX_PLIES`], where every game ends).
     #[serde(default)]
     pub move_limit: Option<u16>,
+    /// A player whose score reaches this wins at once: the rows are swept as at the end, and
+    /// what the mandarin pits hold is set aside. It must be more than half the game's points,
+    /// so that only one player can reach it; [`RuleSet::majority`] gives the usual one, 36 of
+    /// 70 (53 of 105 on the 3-player board).
+    #[serde(default)]
+    pub win_at: Option<u16>,
 }
 
 fn piece() -> MandarinStart {
@@ -89,6 +95,7 @@ impl Default for RuleSet {
             repetition: false,
             table_flip: false,
             move_limit: None,
+            win_at: None,
         }
     }
 }
@@ -153,7 +160,30 @@ impl RuleSet {
                 format!("{limit} moves: no game may last more than {MAX_PLIES}"),
             );
         }
+        if let Some(score) = self.win_at {
+            let total = self.total_value();
+            if i32::from(score) <= total / 2 || i32::from(score) > total {
+                return invalid(
+                    "win_at",
+                    format!(
+                        "{score} points: it must be more than half of the game's {total} and \
+                         at most all of them"
+                    ),
+                );
+            }
+        }
         Ok(())
+    }
+
+    /// The smallest score no other player can match: 36 of 70, 53 of 105.
+    ///
+    /// ```
+    /// use o_an_quan::rules::RuleSet;
+    /// assert_eq!(RuleSet::default().majority(), 36);
+    /// assert_eq!(RuleSet { players: 3, ..RuleSet::default() }.majority(), 53);
+    /// ```
+    pub fn majority(&self) -> u16 {
+        (self.total_value() / 2 + 1) as u16
     }
 
     /// Number of players, as an index bound.
@@ -204,6 +234,8 @@ mod tests {
                 "no game may last more than 1000",
             ),
             ("(players: 2, refill: lend)", "lend"),
+            ("(players: 2, win_at: Some(35))", "win_at"),
+            ("(players: 3, win_at: Some(106))", "105"),
             ("(players: 2, colour: 3)", "colour"),
             (
                 "(players: 2, protection: Some((min_stones: Some(300))))",

@@ -3,7 +3,7 @@
 use super::error::PositionError;
 use super::geometry;
 use super::limits::{self, MAX_BOARD_STONES, MAX_PLIES};
-use super::position::{Position, Store};
+use super::position::{Position, Store, score_of};
 use super::ruleset::{MandarinStart, Refill, RuleSet};
 
 /// A position's parts, as they appear in the state JSON. `Position::from_setup` checks them.
@@ -223,6 +223,20 @@ impl Setup {
                 "pits",
                 "every mandarin pit is empty, so the game is over, but over is false",
             ));
+        }
+        if let Some(target) = rules.win_at {
+            for p in 0..players {
+                let score = score_of(&self.stores, p);
+                if score >= i32::from(target) {
+                    return Err(PositionError::new(
+                        format!("stores[{p}]"),
+                        format!(
+                            "a score of {score} reaches the rule set's win_at ({target}), so the \
+                             game is over, but over is false"
+                        ),
+                    ));
+                }
+            }
         }
         let to_move = usize::from(self.to_move);
         if geometry::row(to_move).all(|i| self.pits[i] == 0) {

@@ -1,5 +1,5 @@
-//! After the sowing: the end of the game, the repetition and move-limit ends, passing the turn
-//! and refilling an empty row.
+//! After the sowing: the end of the game, the score, repetition and move-limit ends, passing
+//! the turn and refilling an empty row.
 
 use super::event::{EndReason, Event, EventSink, Loan};
 use super::geometry::{self, ROW_LEN};
@@ -19,6 +19,13 @@ impl Position {
         self.to_move = if next == players { 0 } else { next as u8 };
         if (0..players).all(|p| self.is_empty_pit(geometry::mandarin_pit(p))) {
             self.end_game(EndReason::MandarinsCaptured, sink);
+        } else if let Some(player) = self.winner_by_score() {
+            self.end_game(
+                EndReason::ScoreReached {
+                    player: player as u8,
+                },
+                sink,
+            );
         } else if self.rules.repetition && self.repeated_three_times() {
             self.end_game(EndReason::Repetition, sink);
         } else if self.ply >= self.rules.max_plies() {
@@ -26,6 +33,13 @@ impl Position {
         } else if self.row_is_empty(self.to_move()) {
             self.refill(sink);
         }
+    }
+
+    /// The player whose score has reached the rule set's `win_at` (at most one can: it is more
+    /// than half of all points).
+    fn winner_by_score(&self) -> Option<usize> {
+        let target = i32::from(self.rules.win_at?);
+        (0..self.players()).find(|&p| self.score(p) >= target)
     }
 
     /// The last six moves read `a b a b a b`.

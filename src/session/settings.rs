@@ -122,6 +122,8 @@ pub struct Settings {
     /// Protect young mandarins (first ten moves, fewer than five stones) in a rule set that has
     /// no protection of its own.
     pub young_mandarin: bool,
+    /// A player who reaches a majority of the points (36 of 70, 53 of 105) wins at once.
+    pub majority_wins: bool,
     pub speed: Speed,
     pub score_view: ScoreView,
     pub sound: bool,
@@ -148,6 +150,7 @@ impl Default for Settings {
             human_first: true,
             preset: "standard".to_owned(),
             young_mandarin: false,
+            majority_wins: false,
             speed: Speed::Normal,
             score_view: ScoreView::Points,
             sound: true,
@@ -285,11 +288,15 @@ impl Settings {
         self.preset().rules.protection.is_none()
     }
 
-    /// The rules of a new game: the preset, with the young-mandarin switch applied.
+    /// The rules of a new game: the preset, with the young-mandarin and winning-score switches
+    /// applied.
     pub fn rules(&self) -> RuleSet {
         let mut rules = self.preset().rules;
         if self.young_mandarin && rules.protection.is_none() {
             rules.protection = Some(young_protection());
+        }
+        if self.majority_wins {
+            rules.win_at = Some(rules.majority());
         }
         rules
     }
@@ -345,6 +352,7 @@ mod tests {
             human_first: false,
             preset: "mature-quan-3p".into(),
             young_mandarin: true,
+            majority_wins: true,
             speed: Speed::Off,
             score_view: ScoreView::Difference,
             sound: false,
@@ -408,6 +416,20 @@ mod tests {
         settings.preset = "mature-quan".into();
         assert!(!settings.young_mandarin_applies());
         assert_eq!(settings.rules(), presets::get("mature-quan").unwrap().rules);
+    }
+
+    #[test]
+    fn the_winning_score_switch_sets_a_majority_of_the_board() {
+        let mut settings = Settings {
+            majority_wins: true,
+            ..Settings::default()
+        };
+        assert_eq!(settings.rules().win_at, Some(36));
+        settings.set_mode(Mode::ThreePlayers);
+        assert_eq!(settings.rules().win_at, Some(53));
+        settings.majority_wins = false;
+        assert_eq!(settings.rules(), settings.preset().rules);
+        assert!(presets::all().iter().all(|p| p.rules.win_at.is_none()));
     }
 
     #[test]

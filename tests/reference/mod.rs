@@ -199,13 +199,24 @@ impl Reference {
             && self.moves[l - 2] == self.moves[l - 4]
             && self.moves[l - 4] == self.moves[l - 6];
         let limit = self.ply >= self.rules.max_plies();
+        let won = self
+            .rules
+            .win_at
+            .is_some_and(|n| (0..self.players).any(|p| self.score(p) >= i32::from(n)));
         if quan_pits_empty {
             self.finish(false);
-        } else if repeated || limit {
+        } else if won || repeated || limit {
             self.finish(true);
         } else if (0..5).all(|k| self.pits[self.to_move * 6 + k] == 0) {
             self.refill();
         }
+    }
+
+    /// Stones, 10 a mandarin, less what the player owes, plus what is owed to them.
+    fn score(&self, p: usize) -> i32 {
+        let owed_by: i32 = self.owes[p].iter().sum();
+        let owed_to: i32 = (0..self.players).map(|q| self.owes[q][p]).sum();
+        self.stones[p] + 10 * self.mandarins[p] - owed_by + owed_to
     }
 
     fn refill(&mut self) {

@@ -14,11 +14,18 @@ use tokio::sync::{mpsc, oneshot};
 use crate::ratings::Rating;
 
 /// The schema, in order. Both databases read the same SQL.
-const MIGRATIONS: &[(i64, &str, &str)] = &[(
-    1,
-    "players rooms and room logs",
-    include_str!("migrations/0001_start.sql"),
-)];
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (
+        1,
+        "players rooms and room logs",
+        include_str!("migrations/0001_start.sql"),
+    ),
+    (
+        2,
+        "a room's winning score",
+        include_str!("migrations/0002_win_at.sql"),
+    ),
+];
 
 /// A storage failure, said plainly (the database's own message is kept for the log).
 #[derive(Debug)]
@@ -414,7 +421,8 @@ impl Store {
         if seq == 0 {
             sqlx::query(
                 "INSERT INTO rooms (code, status, public, preset, players, clock, creator, \
-                 seated, last_seq, updated_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                 seated, last_seq, updated_ms, win_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
             )
             .bind(code)
             .bind(row.status.as_str())
@@ -426,6 +434,7 @@ impl Store {
             .bind(row.seated as i64)
             .bind(seq as i64)
             .bind(at_ms)
+            .bind(row.summary.win_at.map(i64::from))
             .execute(&mut *tx)
             .await?;
         } else {
@@ -507,7 +516,7 @@ impl Store {
     /// Public rooms waiting for players, newest first.
     pub async fn lobby(&self, limit: i64) -> StoreResult<Vec<RoomSummary>> {
         let rows = sqlx::query(
-            "SELECT code, preset, players, clock, creator, seated FROM rooms \
+            "SELECT code, preset, players, clock, creator, seated, win_at FROM rooms \
              WHERE status = 'waiting' AND public = 1 AND seated > 0 ORDER BY updated_ms DESC LIMIT $1",
         )
         .bind(limit)
@@ -525,6 +534,7 @@ impl Store {
                     clock: serde_json::from_str(&clock).map_err(corrupt)?,
                     creator: serde_json::from_str(&creator).map_err(corrupt)?,
                     seated: r.try_get::<i64, _>(5)? as u8,
+                    win_at: r.try_get::<Option<i64>, _>(6)?.map(|n| n as u16),
                 })
             })
             .collect()

@@ -116,6 +116,14 @@ pub fn narrate(event: &Event, game: &Game, lang: Lang) -> Option<String> {
                 lang.trf("over.board_full", &[("who", &who(player))])
             }
             EndReason::MandarinsCaptured => lang.tr("over.mandarins").to_owned(),
+            EndReason::ScoreReached { player } => lang.trf(
+                "over.score_reached",
+                &[
+                    ("who", &who(player)),
+                    ("n", &game.pos().rules().win_at.unwrap_or_default()),
+                    ("total", &game.pos().rules().total_value()),
+                ],
+            ),
         },
         _ => return None,
     })

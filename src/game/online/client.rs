@@ -14,6 +14,7 @@ use crate::net::protocol::{
     RoomEvent, RoomSummary, RulesChoice, Sequenced, ServerMessage,
 };
 use crate::net::room::RoomState;
+use crate::rules::{RuleSet, presets};
 use crate::session::ONLINE_TOKEN;
 
 /// How often the lobby is asked again while it is on screen, and the clock probe sent.
@@ -26,6 +27,8 @@ pub enum Ask {
     /// Open a room and sit in it.
     Create {
         preset: String,
+        /// The winning-score switch: a majority of the points wins at once.
+        majority: bool,
         clock: ClockSpec,
         first: First,
         public: bool,
@@ -210,13 +213,21 @@ fn ask(ask: On<Ask>, mut online: ResMut<Online>, mut link: ResMut<Link>) {
     let msg = match ask.event().clone() {
         Ask::Create {
             preset,
+            majority,
             clock,
             first,
             public,
         } => {
             online.room = None;
+            let rules = match presets::get(&preset) {
+                Some(p) if majority => RulesChoice::Custom(RuleSet {
+                    win_at: Some(p.rules.majority()),
+                    ..p.rules
+                }),
+                _ => RulesChoice::Preset(preset),
+            };
             ClientMessage::Create {
-                rules: RulesChoice::Preset(preset),
+                rules,
                 clock,
                 first,
                 public,

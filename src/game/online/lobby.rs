@@ -61,6 +61,8 @@ pub enum OnlineAction {
     Minutes(i8),
     Increment(i8),
     First,
+    /// The winning-score switch of the room to create.
+    Majority,
     Public,
     Create,
     /// Focus a text field.
@@ -89,6 +91,8 @@ pub enum Field {
 #[derive(Resource, Debug, Clone, PartialEq)]
 pub struct Form {
     pub preset: String,
+    /// The winning-score switch (36 of 70, 53 of 105).
+    pub majority: bool,
     /// Index in `CLOCKS`, or `CLOCKS.len()` for custom.
     pub clock: usize,
     /// The custom control: each player's time and the increment, in seconds.
@@ -107,6 +111,7 @@ impl Default for Form {
     fn default() -> Form {
         Form {
             preset: "standard".to_owned(),
+            majority: false,
             clock: 2,
             base_s: 900,
             increment: 10,
@@ -250,8 +255,10 @@ fn act(
             }
         }
         OnlineAction::Public => form.public = !form.public,
+        OnlineAction::Majority => form.majority = !form.majority,
         OnlineAction::Create => commands.trigger(Ask::Create {
             preset: form.preset.clone(),
+            majority: form.majority,
             clock: form.clock_spec(),
             first: form.first,
             public: form.public,
@@ -513,6 +520,20 @@ fn build(
                 r.spawn(small_button(&art, OnlineAction::Preset(-1), "‹"));
                 r.spawn(text(&art, lang.pick(&preset.name), 17.0));
                 r.spawn(small_button(&art, OnlineAction::Preset(1), "›"));
+                let majority = lang.trf(
+                    "menu.majority",
+                    &[
+                        ("n", &preset.rules.majority()),
+                        ("total", &preset.rules.total_value()),
+                    ],
+                );
+                r.spawn(text(&art, majority, 17.0));
+                let on = lang.tr(if form.majority {
+                    "switch.on"
+                } else {
+                    "switch.off"
+                });
+                r.spawn(small_button(&art, OnlineAction::Majority, on));
             });
             p.spawn(row()).with_children(|r| {
                 r.spawn(text(&art, lang.tr("online.time"), 17.0));
@@ -568,8 +589,11 @@ fn build(
             for (i, room) in online.lobby.iter().take(6).enumerate() {
                 let preset = presets::get(&room.preset)
                     .map_or(room.preset.clone(), |p| lang.pick(&p.name).to_owned());
+                let won_at = room.win_at.map_or(String::new(), |n| {
+                    format!(" · {n}/{}", 35 * u16::from(room.players))
+                });
                 let line = format!(
-                    "{preset} · {} · {} ({:.0})",
+                    "{preset}{won_at} · {} · {} ({:.0})",
                     clock_label(room.clock, lang),
                     room.creator.name,
                     room.creator.rating

@@ -39,6 +39,7 @@ pub enum Action {
     Clock(i8),
     First,
     Young,
+    Majority,
     Speed,
     Score,
     Sound,
@@ -220,6 +221,7 @@ impl Ctx<'_> {
             }
             Action::First => prefs.human_first = !prefs.human_first,
             Action::Young => prefs.young_mandarin = !prefs.young_mandarin,
+            Action::Majority => prefs.majority_wins = !prefs.majority_wins,
             Action::Speed => {
                 let i = Speed::ALL
                     .iter()

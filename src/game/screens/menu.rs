@@ -171,12 +171,24 @@ fn menu(commands: &mut Commands, art: &Art, prefs: &Prefs) -> Entity {
             setting(p, art, lang.tr("menu.clock"), |r| {
                 stepper(r, art, clock_label(prefs.clock, lang), Action::Clock);
             });
+            // The two rule switches on one line, so that the menu fits a landscape phone.
+            let rules = prefs.preset().rules;
+            let majority = lang.trf(
+                "menu.majority",
+                &[("n", &rules.majority()), ("total", &rules.total_value())],
+            );
+            let majority_switch = |r: &mut ChildSpawnerCommands| {
+                r.spawn(button(art, Action::Majority, on_off(prefs.majority_wins)));
+            };
             if prefs.young_mandarin_applies() {
                 setting(p, art, lang.tr("menu.young"), |r| {
                     r.spawn(button(art, Action::Young, on_off(prefs.young_mandarin)));
+                    r.spawn(text(art, majority, 18.0));
+                    majority_switch(r);
                 });
             } else {
                 p.spawn(text(art, lang.tr("menu.young.own"), 15.0));
+                setting(p, art, &majority, majority_switch);
             }
             // Two short settings on one line, so that the menu fits a landscape phone.
             setting(p, art, lang.tr("menu.speed"), |r| {
@@ -245,6 +257,12 @@ fn help(commands: &mut Commands, art: &Art, prefs: &Prefs) -> Entity {
     if rules.repetition {
         keys.push("help.variant.repetition");
     }
+    let majority = rules.win_at.map(|n| {
+        lang.trf(
+            "help.variant.majority",
+            &[("n", &n), ("total", &rules.total_value())],
+        )
+    });
     let limit = lang.trf("help.limit", &[("n", &rules.max_plies())]);
     let title = format!(
         "{} — {}",
@@ -258,6 +276,7 @@ fn help(commands: &mut Commands, art: &Art, prefs: &Prefs) -> Entity {
             for line in keys
                 .into_iter()
                 .map(|key| lang.tr(key).to_owned())
+                .chain(majority)
                 .chain([limit])
             {
                 p.spawn(text(art, line, 16.0));
