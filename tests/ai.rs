@@ -510,3 +510,27 @@ fn a_review_gives_each_move_the_value_a_search_of_its_position_gives() {
         "{error}"
     );
 }
+
+#[test]
+fn every_shipped_puzzle_is_the_engine_s_unique_best() {
+    let (file, lines) = o_an_quan::ai::puzzle::PuzzleFile::shipped();
+    assert!(file.puzzles.len() >= 150, "{} puzzles", file.puzzles.len());
+    for id in ["mature-quan", "table-flip"] {
+        assert!(file.puzzles.iter().any(|p| p.preset == id), "none of {id}");
+    }
+    for difficulty in o_an_quan::ai::puzzle::Difficulty::ALL {
+        assert!(
+            file.puzzles
+                .iter()
+                .filter(|p| p.difficulty == difficulty)
+                .count()
+                >= 30
+        );
+    }
+    assert_eq!(lines.len(), file.puzzles.len());
+    for puzzle in &file.puzzles {
+        if let Err(why) = puzzle.verify(file.depth, f64::from(file.min_gap)) {
+            panic!("puzzle {}: {why}", puzzle.id);
+        }
+    }
+}

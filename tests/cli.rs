@@ -684,3 +684,52 @@ fn review_prints_a_judged_line_per_move() {
         "nothing judged from a game that cannot be played"
     );
 }
+
+#[test]
+fn puzzles_generate_reproducibly_and_check_against_the_engine() {
+    let args = [
+        "puzzles", "generate", "--seed", "9", "--count", "4", "--depth", "6",
+    ];
+    let first = oaq(&args);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let second = oaq(&[&args[..], &["--jobs", "1"]].concat());
+    assert_eq!(stdout(&first), stdout(&second), "same seed, same set");
+    let (file, lines) = o_an_quan::ai::puzzle::PuzzleFile::parse(&stdout(&first)).unwrap();
+    assert_eq!((file.puzzles.len(), file.depth), (4, 6));
+    for (puzzle, line) in file.puzzles.iter().zip(&lines) {
+        // The answer is best by the gap over every other move's value.
+        let step = &line.steps[0];
+        assert_eq!(step.loss(step.answer), Some(0.0));
+        assert!(
+            step.values[1..]
+                .iter()
+                .all(|&(_, v)| step.values[0].1 - v >= 4.0),
+            "{puzzle:?}"
+        );
+    }
+    let dir = std::env::temp_dir().join(format!("oaq-puzzles-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("set.ron");
+    std::fs::write(&path, stdout(&first)).unwrap();
+    let checked = oaq(&["puzzles", "check", "--file", path.to_str().unwrap()]);
+    assert!(checked.status.success(), "{}", stderr(&checked));
+    // A puzzle whose answer is not the best is caught.
+    let (wrong_from, wrong_to) = (
+        &lines[0].steps[0].values[0].0,
+        &lines[0].steps[0].values[1].0,
+    );
+    let swapped = stdout(&first).replacen(
+        &format!("answer: \"{wrong_from}\""),
+        &format!("answer: \"{wrong_to}\""),
+        1,
+    );
+    std::fs::write(&path, swapped).unwrap();
+    let refused = oaq(&["puzzles", "check", "--file", path.to_str().unwrap()]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        stderr(&refused).contains("not the first, best valued move"),
+        "{}",
+        stderr(&refused)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -15,7 +15,7 @@ use o_an_quan::game::layout::Layout;
 use o_an_quan::game::persist::{Export, Import};
 use o_an_quan::game::state::{Files, Message, NewGame, Note, PlayMove, TimeTravel};
 use o_an_quan::game::{Action, Game, Launch, Overlay, Phase, Prefs};
-use o_an_quan::rules::{Move, Position, presets};
+use o_an_quan::rules::{EndReason, Move, Position, presets};
 use o_an_quan::session::{Lang, Mode, Record, SAVED_GAME, Settings, Speed, Storage, TimeControl};
 
 /// The game's plugins without a window, straight on the board.
@@ -768,5 +768,47 @@ fn a_timed_game_against_the_computer_resumes_with_its_clocks() {
     assert!(
         clock_left(&app, 1) >= 180_000 - 16,
         "yours from the move on"
+    );
+}
+
+#[test]
+fn the_winning_score_switch_ends_the_game_at_36_of_70() {
+    let mut app = app(two_players_without_animation());
+    app.world_mut()
+        .resource_mut::<NextState<Overlay>>()
+        .set(Overlay::Menu);
+    app.update();
+    app.update();
+    press_button(&mut app, Action::Majority);
+    assert!(app.world().resource::<Prefs>().majority_wins);
+    press_button(&mut app, Action::NewGame);
+    run_until(&mut app, 100, |app| phase(app) == Phase::Waiting);
+    assert_eq!(pos(&app).rules().win_at, Some(36));
+    // Each side takes the biggest capture on offer: the game ends soon, at the threshold.
+    let mut last = None;
+    while phase(&app) != Phase::Over {
+        let before = pos(&app);
+        let mv = *before
+            .legal_moves()
+            .iter()
+            .max_by_key(|&&m| before.clone().play(m).unwrap().captured())
+            .unwrap();
+        let mut expected = before.clone();
+        last = expected.play(mv).unwrap().game_over();
+        play(&mut app, &mv.to_string());
+        assert_eq!(pos(&app), expected);
+        assert!(pos(&app).ply() < 200, "the game should end");
+    }
+    let (reason, scores) = last.unwrap();
+    let EndReason::ScoreReached { player } = reason else {
+        panic!("ended by {reason:?}, not the winning score")
+    };
+    assert!(scores[usize::from(player)] >= 36, "{scores:?}");
+    assert_sprites_match(&mut app);
+    app.update();
+    let said = texts(&mut app);
+    assert!(
+        said.iter().any(|(_, t)| t.contains("36 of the 70 points")),
+        "{said:?}"
     );
 }

@@ -4,6 +4,7 @@
 pub mod book;
 pub mod eval;
 mod levels;
+pub mod puzzle;
 pub mod review;
 pub mod search;
 mod thinker;

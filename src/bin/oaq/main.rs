@@ -12,6 +12,7 @@ mod icons_cmd;
 mod match_cmd;
 mod paired;
 mod perft;
+mod puzzles_cmd;
 mod rate_cmd;
 mod regress;
 mod replay;
@@ -54,6 +55,8 @@ enum Command {
     Endgame(endgame_cmd::Args),
     /// Judge every move of a game: its value, the best move and the points given away.
     Review(review_cmd::Args),
+    /// Make the puzzle set from engine self-play, or check a puzzle file.
+    Puzzles(puzzles_cmd::Args),
     /// Rate every level on one scale from paired matches between them.
     Rate(rate_cmd::Args),
     /// The opening book: `oaq book build --rules NAME`.
@@ -112,6 +115,7 @@ fn main() -> ExitCode {
         Command::Book(args) => book_cmd::run(args),
         Command::Rate(args) => rate_cmd::run(args),
         Command::Review(args) => review_cmd::run(args),
+        Command::Puzzles(args) => puzzles_cmd::run(args),
         Command::Endgame(args) => endgame_cmd::run(args),
         Command::Stability(args) => stability_cmd::run(args),
         Command::Bench(args) => bench_cmd::run(args),
