@@ -113,6 +113,34 @@ pub struct MoveReview {
 }
 
 impl MoveReview {
+    /// The review of `played` on `before`, from the values a search gave it and the best move.
+    pub fn judged(
+        before: &Position,
+        played: Move,
+        (best, best_value): (Move, i32),
+        played_value: i32,
+        depth: u32,
+        solved: bool,
+    ) -> MoveReview {
+        let seat = before.to_move();
+        MoveReview {
+            ply: before.ply(),
+            seat,
+            player: if before.players() == 2 && before.swapped() {
+                1 - seat
+            } else {
+                seat
+            },
+            played,
+            best,
+            played_value,
+            best_value,
+            quality: Quality::of(played_value, best_value),
+            depth,
+            solved,
+        }
+    }
+
     /// Points the move gave away against the best one (0 for the best).
     pub fn loss(&self) -> f64 {
         points_lost(self.played_value, self.best_value)
@@ -223,23 +251,14 @@ impl Reviewer {
                 .first()
                 .copied()
                 .unwrap_or((played, played_value));
-            let seat = pos.to_move();
-            self.done.push(MoveReview {
-                ply: pos.ply(),
-                seat,
-                player: if pos.players() == 2 && pos.swapped() {
-                    1 - seat
-                } else {
-                    seat
-                },
+            self.done.push(MoveReview::judged(
+                &pos,
                 played,
-                best,
+                (best, best_value),
                 played_value,
-                best_value,
-                quality: Quality::of(played_value, best_value),
-                depth: report.depth,
-                solved: report.solved,
-            });
+                report.depth,
+                report.solved,
+            ));
             if budget == 0 {
                 break;
             }

@@ -144,6 +144,18 @@ impl History {
         Ok(outcome)
     }
 
+    /// The match as it stood after its first `moves` moves, with nothing to redo: a step of
+    /// a review.
+    pub fn truncated(&self, moves: usize) -> History {
+        let mut history = self.clone();
+        if let Some(entry) = history.played.get(moves) {
+            history.now = entry.before;
+            history.played.truncate(moves);
+        }
+        history.undone.clear();
+        history
+    }
+
     /// Whether `undo` would take anything back: a human has moved.
     pub fn can_undo(&self) -> bool {
         self.played
@@ -269,6 +281,22 @@ mod tests {
             total += this.captured;
         }
         assert!(total > 0);
+    }
+
+    #[test]
+    fn a_truncated_match_stands_where_it_stood_after_that_many_moves() {
+        let mut history = History::new("standard", standard(), vec![Seat::Human; 2]);
+        let mut positions = vec![*history.position()];
+        for mv in ["2+", "8-", "3+"] {
+            history.play(mv.parse().unwrap()).unwrap();
+            positions.push(*history.position());
+        }
+        for (n, pos) in positions.iter().enumerate() {
+            let cut = history.truncated(n);
+            assert_eq!(cut.position(), pos);
+            assert_eq!(cut.entries(), &history.entries()[..n]);
+            assert!(!cut.can_redo());
+        }
     }
 
     #[test]

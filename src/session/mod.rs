@@ -1,9 +1,11 @@
 //! What surrounds a game, without Bevy: the players' settings, the string tables of both
-//! languages, the match history with undo and redo, saved games and where files are kept.
+//! languages, the match history with undo and redo, saved games, puzzle progress and where
+//! files are kept.
 
 mod clock;
 mod history;
 mod lang;
+mod puzzle_progress;
 mod record;
 mod seat;
 mod settings;
@@ -12,7 +14,8 @@ mod storage;
 pub use clock::{MatchClock, TimeControl};
 pub use history::{Entry, History};
 pub use lang::{Lang, Strings};
-pub use record::{Record, RecordError};
+pub use puzzle_progress::PuzzleProgress;
+pub use record::{Record, RecordError, ReviewRecord, ReviewedMove};
 pub use seat::Seat;
 pub use settings::{DEFAULT_SERVER, Mode, ScoreView, Settings, SettingsError, Speed};
-pub use storage::{ONLINE_TOKEN, SAVED_GAME, SETTINGS, Storage};
+pub use storage::{ONLINE_TOKEN, PUZZLES, SAVED_GAME, SETTINGS, Storage};

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::clock::{MatchClock, TimeControl};
 use super::history::History;
 use super::seat::Seat;
+use crate::ai::review::MoveReview;
 use crate::rules::{Move, RuleSet, presets};
 
 /// The format's version, written into every file.
@@ -31,6 +32,28 @@ pub struct Record {
     /// A timed game's clock after the last move (absent in untimed games and older files).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockRecord>,
+    /// The engine's review of the moves, once worked out: kept so that it is done once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review: Option<ReviewRecord>,
+}
+
+/// A game's review as a file holds it: per move, the best move and the two values (hundredths
+/// of a point for the mover, as `ai::review` gives them).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewRecord {
+    pub depth: u32,
+    pub moves: Vec<ReviewedMove>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewedMove {
+    pub best: String,
+    pub value: i32,
+    pub best_value: i32,
+    #[serde(default)]
+    pub solved: bool,
 }
 
 /// The clock of a timed game as a file holds it.
@@ -69,6 +92,8 @@ pub enum RecordError {
     },
     /// The clock is not one a game can have.
     Clock(String),
+    /// The review does not fit the moves.
+    Review(String),
 }
 
 impl fmt::Display for RecordError {
@@ -108,6 +133,7 @@ impl fmt::Display for RecordError {
                 "scores: the file says {file:?} but its moves give {replayed:?}"
             ),
             RecordError::Clock(why) => write!(f, "clock: {why}"),
+            RecordError::Review(why) => write!(f, "review: {why}"),
         }
     }
 }
@@ -129,7 +155,69 @@ impl Record {
                 control: clock.control(),
                 remaining_ms: clock.all_remaining().to_vec(),
             }),
+            review: None,
         }
+    }
+
+    /// The record with `review` (of every move, in order) kept in it.
+    pub fn with_review(mut self, review: &[MoveReview]) -> Record {
+        self.review = Some(ReviewRecord {
+            depth: review.iter().map(|m| m.depth).max().unwrap_or(0),
+            moves: review
+                .iter()
+                .map(|m| ReviewedMove {
+                    best: m.best.to_string(),
+                    value: m.played_value,
+                    best_value: m.best_value,
+                    solved: m.solved,
+                })
+                .collect(),
+        });
+        self
+    }
+
+    /// The review the file keeps, checked against the game: one per move, each best move
+    /// legal where it stands.
+    pub fn review_of(&self, history: &History) -> Result<Option<Vec<MoveReview>>, RecordError> {
+        let Some(review) = &self.review else {
+            return Ok(None);
+        };
+        let entries = history.entries();
+        if review.moves.len() != entries.len() {
+            return Err(RecordError::Review(format!(
+                "{} judged moves for {} moves",
+                review.moves.len(),
+                entries.len()
+            )));
+        }
+        entries
+            .iter()
+            .zip(&review.moves)
+            .enumerate()
+            .map(|(i, (entry, judged))| {
+                let best = judged
+                    .best
+                    .parse::<Move>()
+                    .ok()
+                    .filter(|&m| entry.before.is_legal(m))
+                    .ok_or_else(|| {
+                        RecordError::Review(format!(
+                            "move {}: the best move {} is not legal there",
+                            i + 1,
+                            crate::excerpt::quoted(&judged.best)
+                        ))
+                    })?;
+                Ok(MoveReview::judged(
+                    &entry.before,
+                    entry.mv,
+                    (best, judged.best_value),
+                    judged.value,
+                    review.depth,
+                    judged.solved,
+                ))
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some)
     }
 
     pub fn to_ron(&self) -> String {
@@ -250,6 +338,31 @@ mod tests {
             history.play(legal[i * 7 % legal.len()]).unwrap();
         }
         history
+    }
+
+    #[test]
+    fn a_review_is_kept_in_the_file_and_checked_against_the_moves() {
+        let history = a_match(8);
+        let moves: Vec<Move> = history.moves().collect();
+        let review = crate::ai::review::Reviewer::new(*history.start(), &moves, 3)
+            .unwrap()
+            .run();
+        let text = Record::of(&history).with_review(&review).to_ron();
+        let record: Record = ron::from_str(&text).unwrap();
+        let loaded = record.replay().unwrap();
+        assert_eq!(record.review_of(&loaded).unwrap(), Some(review.clone()));
+        assert_eq!(Record::of(&history).review_of(&history).unwrap(), None);
+        let mut cut = record.clone();
+        cut.review.as_mut().unwrap().moves.pop();
+        let error = cut.review_of(&loaded).unwrap_err().to_string();
+        assert_eq!(error, "review: 7 judged moves for 8 moves");
+        let mut wrong = record;
+        wrong.review.as_mut().unwrap().moves[0].best = "swap".into();
+        let error = wrong.review_of(&loaded).unwrap_err().to_string();
+        assert!(
+            error.starts_with("review: move 1: the best move"),
+            "{error}"
+        );
     }
 
     #[test]

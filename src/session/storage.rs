@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 
 /// The settings file's name.
 pub const SETTINGS: &str = "settings.ron";
+/// The puzzles solved.
+pub const PUZZLES: &str = "puzzles.ron";
 /// The game in progress.
 pub const SAVED_GAME: &str = "game.ron";
 /// The online identity's secret: the same player, back in the same seats, after a restart.

@@ -65,8 +65,9 @@ pub struct MovesShown(pub bool);
 #[derive(Resource, Default, Debug, Clone, PartialEq)]
 pub struct MatchChoice(pub Option<Choice>);
 
-/// What of the settings belongs to the match: mode, rule set, young mandarin, who starts, clock.
-type Choice = (Mode, String, bool, bool, Option<TimeControl>);
+/// What of the settings belongs to the match: mode, rule set, young mandarin, who starts, clock,
+/// the winning score.
+type Choice = (Mode, String, bool, bool, Option<TimeControl>, bool);
 
 impl MatchChoice {
     fn of(prefs: &Prefs) -> Choice {
@@ -76,6 +77,7 @@ impl MatchChoice {
             prefs.young_mandarin,
             prefs.human_first,
             prefs.clock,
+            prefs.majority_wins,
         )
     }
 }
