@@ -110,6 +110,10 @@ enum PanelArg {
     Menu,
     Help,
     Flip,
+    /// The review of the game played so far.
+    Review,
+    /// The puzzles screen.
+    Puzzles,
 }
 
 fn main() -> AppExit {
@@ -194,10 +198,16 @@ fn main() -> AppExit {
             path,
             after_moves: options.after,
             after_secs: options.shot_after,
-            panel: options.panel.map(|p| match p {
-                PanelArg::Menu => Overlay::Menu,
-                PanelArg::Help => Overlay::Help,
-                PanelArg::Flip => Overlay::Flip,
+            panel: options.panel.and_then(|p| match p {
+                PanelArg::Menu => Some(Overlay::Menu),
+                PanelArg::Help => Some(Overlay::Help),
+                PanelArg::Flip => Some(Overlay::Flip),
+                PanelArg::Review | PanelArg::Puzzles => None,
+            }),
+            screen: options.panel.and_then(|p| match p {
+                PanelArg::Review => Some(Screen::Review),
+                PanelArg::Puzzles => Some(Screen::Puzzles),
+                _ => None,
             }),
             started,
         });

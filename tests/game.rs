@@ -14,7 +14,7 @@ use o_an_quan::game::ai_turn::Mark;
 use o_an_quan::game::layout::Layout;
 use o_an_quan::game::persist::{Export, Import};
 use o_an_quan::game::state::{Files, Message, NewGame, Note, PlayMove, TimeTravel};
-use o_an_quan::game::{Action, Game, Launch, Overlay, Phase, Prefs};
+use o_an_quan::game::{Action, Game, Launch, Overlay, Phase, Prefs, Screen};
 use o_an_quan::rules::{EndReason, Move, Position, presets};
 use o_an_quan::session::{Lang, Mode, Record, SAVED_GAME, Settings, Speed, Storage, TimeControl};
 
@@ -811,4 +811,128 @@ fn the_winning_score_switch_ends_the_game_at_36_of_70() {
         said.iter().any(|(_, t)| t.contains("36 of the 70 points")),
         "{said:?}"
     );
+}
+
+/// A two-player game played to its end on the board, each side taking the `k`-th legal move.
+fn a_finished_game(app: &mut App) {
+    let mut k = 0;
+    while phase(app) != Phase::Over {
+        let legal = pos(app).legal_moves();
+        play(app, &legal[k * 7 % legal.len()].to_string());
+        k += 1;
+        assert!(k < 400, "the game should end");
+    }
+}
+
+#[test]
+fn a_review_steps_through_the_game_with_the_sprites_equal_to_the_rules() {
+    use o_an_quan::ai::review::{DEFAULT_DEPTH, Reviewer};
+    use o_an_quan::game::review::Review;
+    let mut app = app(two_players_without_animation());
+    a_finished_game(&mut app);
+    let history = app.world().resource::<Game>().history.clone();
+    let end = pos(&app);
+    press_button(&mut app, Action::Review);
+    // The analysis runs a slice a frame, until every move is judged.
+    run_until(&mut app, 20_000, |app| {
+        *app.world().resource::<State<Screen>>().get() == Screen::Review
+            && !app.world().resource::<o_an_quan::game::state::Working>().0
+            && app.world().resource::<Review>().judged.len() == history.entries().len()
+    });
+    let moves: Vec<Move> = history.moves().collect();
+    let expected = Reviewer::new(*history.start(), &moves, DEFAULT_DEPTH)
+        .unwrap()
+        .run();
+    assert_eq!(app.world().resource::<Review>().judged, expected);
+    // Forward animates the move as in play.
+    app.world_mut().resource_mut::<Prefs>().speed = Speed::Fast;
+    press(&mut app, KeyCode::Home);
+    assert_eq!(pos(&app), *history.start());
+    assert_sprites_match(&mut app);
+    let steps = moves.len().min(8);
+    for k in 1..=steps {
+        press(&mut app, KeyCode::ArrowRight);
+        assert_eq!(phase(&app), Phase::Animating, "move {k} is shown");
+        run_until(&mut app, 20_000, |app| phase(app) != Phase::Animating);
+        assert_eq!(pos(&app), *history.truncated(k).position());
+        assert_sprites_match(&mut app);
+    }
+    // Back snaps.
+    for k in (steps - 3..steps).rev() {
+        press(&mut app, KeyCode::ArrowLeft);
+        assert_ne!(phase(&app), Phase::Animating);
+        assert_eq!(pos(&app), *history.truncated(k).position());
+        assert_sprites_match(&mut app);
+    }
+    // Leaving puts the finished game back.
+    press(&mut app, KeyCode::Escape);
+    app.update();
+    assert_eq!(
+        *app.world().resource::<State<Screen>>().get(),
+        Screen::Playing
+    );
+    assert_eq!(pos(&app), end);
+    assert_sprites_match(&mut app);
+}
+
+#[test]
+fn a_puzzle_is_failed_then_solved_and_the_progress_kept() {
+    use o_an_quan::ai::puzzle::PuzzleFile;
+    use o_an_quan::game::puzzles::{Progress, PuzzleBoard, Said};
+    use o_an_quan::session::{PUZZLES, PuzzleProgress};
+    let files = scratch_files("puzzles");
+    let mut app = app_with(
+        two_players_without_animation(),
+        on_the_board(),
+        Some(files.clone()),
+    );
+    app.world_mut()
+        .resource_mut::<NextState<Screen>>()
+        .set(Screen::Puzzles);
+    app.update();
+    app.update();
+    let (file, lines) = PuzzleFile::shipped();
+    let board = |app: &App| {
+        let b = app.world().resource::<PuzzleBoard>();
+        (b.index, b.step, b.said)
+    };
+    assert_eq!(board(&app), (0, 0, Said::Find));
+    let line = &lines[0];
+    assert_eq!(pos(&app), line.start);
+    // A wrong move is shown, what it gave away said, and taken back.
+    let step = &line.steps[0];
+    let wrong = step.values.last().unwrap().0;
+    play(&mut app, &wrong.to_string());
+    run_until(&mut app, 100, |app| pos(app) == line.start);
+    assert_eq!(board(&app).2, Said::Wrong(step.loss(wrong).unwrap()));
+    assert!(step.loss(wrong).unwrap() >= file.min_gap);
+    assert_sprites_match(&mut app);
+    // The line played right: each answer, then the engine's reply.
+    for (i, step) in line.steps.iter().enumerate() {
+        assert_eq!(pos(&app), step.pos);
+        play(&mut app, &step.answer.to_string());
+        run_until(&mut app, 100, |app| {
+            board(app).1 > i && phase(app) != Phase::Animating
+        });
+        assert_sprites_match(&mut app);
+    }
+    assert_eq!(board(&app).2, Said::Solved);
+    let progress = app.world().resource::<Progress>().0.clone();
+    assert!(progress.solved.contains(&file.puzzles[0].id));
+    assert_eq!(progress.streak, 0, "a wrong move was tried first");
+    // The next puzzle at the first try starts a streak; the progress is on disk.
+    press_button(&mut app, o_an_quan::game::puzzles::PuzzleAction::Go(1));
+    let next = board(&app).0;
+    assert_eq!(next, 1);
+    for (i, step) in lines[next].steps.iter().enumerate() {
+        play(&mut app, &step.answer.to_string());
+        run_until(&mut app, 100, |app| {
+            board(app).1 > i && phase(app) != Phase::Animating
+        });
+    }
+    assert_eq!(board(&app).2, Said::Solved);
+    app.update();
+    let kept = PuzzleProgress::from_ron(&files.config.read(PUZZLES).unwrap().unwrap()).unwrap();
+    assert_eq!((kept.streak, kept.solved.len()), (1, 2));
+    let _ = std::fs::remove_dir_all(files.config.dir());
 }

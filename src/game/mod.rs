@@ -15,6 +15,7 @@ pub mod state;
 pub use board::{layout, pebbles, safe_area};
 pub use platform::persist;
 pub use play::{ai_turn, capture, input};
+pub use screens::{puzzles, review};
 
 use bevy::prelude::*;
 
@@ -35,7 +36,10 @@ pub fn plugin(app: &mut App) {
         )
             .chain(),
     );
-    app.init_resource::<Prefs>().init_resource::<Launch>();
+    app.init_resource::<Prefs>()
+        .init_resource::<Launch>()
+        .init_resource::<state::Working>()
+        .init_resource::<state::Analysis>();
     let launch = app.world().resource::<Launch>().clone();
     let prefs = app.world().resource::<Prefs>().clone();
     app.insert_resource(Game::new(&prefs, &launch, 0));
@@ -70,6 +74,7 @@ pub fn plugin(app: &mut App) {
         play::sound::plugin,
         play::capture::plugin,
     ));
+    app.add_plugins((screens::review::plugin, screens::puzzles::plugin));
     app.add_plugins(online::plugin);
     #[cfg(target_arch = "wasm32")]
     app.add_plugins((platform::page::plugin, platform::web_files::plugin));

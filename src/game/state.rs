@@ -150,6 +150,10 @@ pub enum Screen {
     Playing,
     /// Playing online: the lobby, creating and joining rooms, the waiting room.
     Online,
+    /// Looking back at a finished game with the engine.
+    Review,
+    /// Solving puzzles.
+    Puzzles,
 }
 
 /// A panel over the board that takes the input while it is open.
@@ -168,6 +172,10 @@ pub enum Overlay {
 /// Play this move for the side to move (from input or the computer).
 #[derive(Event, Debug, Clone, Copy)]
 pub struct PlayMove(pub crate::rules::Move);
+
+/// Look back at the game on the board with the engine (from the end panel).
+#[derive(Event, Debug, Clone, Copy)]
+pub struct OpenReview;
 
 /// Start a new game with the current settings.
 #[derive(Event, Debug, Clone, Copy)]
@@ -273,6 +281,37 @@ impl Wake {
         self.within = Some(self.within.map_or(after, |w| w.min(after)));
     }
 }
+
+/// The last game the engine reviewed: kept so that a game is judged once, and written into the
+/// file when the game is exported.
+#[derive(Resource, Default, Debug, Clone)]
+pub struct Analysis(pub Option<AnalysedGame>);
+
+#[derive(Debug, Clone)]
+pub struct AnalysedGame {
+    pub start: Position,
+    pub moves: Vec<Move>,
+    /// One judgement a move.
+    pub judged: Vec<crate::ai::review::MoveReview>,
+}
+
+impl Analysis {
+    /// The judgements of `history`'s moves, when this is its review.
+    pub fn of(&self, history: &History) -> Option<&[crate::ai::review::MoveReview]> {
+        self.0
+            .as_ref()
+            .filter(|a| {
+                a.start == *history.start()
+                    && a.judged.len() == a.moves.len()
+                    && a.moves.iter().copied().eq(history.moves())
+            })
+            .map(|a| a.judged.as_slice())
+    }
+}
+
+/// A screen is still working something out (a review's analysis): a screenshot waits for it.
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Working(pub bool);
 
 /// Moves of an imported game still to be played on the board, one after another.
 #[derive(Resource, Default, Debug)]

@@ -232,6 +232,14 @@ impl Record {
         record.replay()
     }
 
+    /// Parse a file into its match and the review it keeps, if any.
+    pub fn parse_reviewed(text: &str) -> Result<(History, Option<Vec<MoveReview>>), RecordError> {
+        let record: Record = ron::from_str(text).map_err(|e| RecordError::Syntax(e.to_string()))?;
+        let history = record.replay()?;
+        let review = record.review_of(&history)?;
+        Ok((history, review))
+    }
+
     /// Check the record and play its moves.
     pub fn replay(&self) -> Result<History, RecordError> {
         if self.version != VERSION {

@@ -9,7 +9,7 @@ use bevy::time::TimeUpdateStrategy;
 use o_an_quan::game::layout::Layout;
 use o_an_quan::game::pebbles::{MandarinStone, Pebble, Places};
 use o_an_quan::game::state::Files;
-use o_an_quan::game::{self, Action, Game, Launch, Phase, Prefs};
+use o_an_quan::game::{self, Game, Launch, Phase, Prefs};
 use o_an_quan::rules::Position;
 use o_an_quan::session::Settings;
 
@@ -41,11 +41,12 @@ pub fn app_with(settings: Settings, launch: Launch, files: Option<Files>) -> App
     app
 }
 
-/// Press the first button that does `action`, as a click does, and let the press be seen.
-pub fn press_button(app: &mut App, action: Action) {
+/// Press the first button that does `action` (an `Action`, or a screen's own), as a click
+/// does, and let the press be seen.
+pub fn press_button<A: Component + PartialEq + std::fmt::Debug>(app: &mut App, action: A) {
     let world = app.world_mut();
     let button = world
-        .query::<(Entity, &Action)>()
+        .query::<(Entity, &A)>()
         .iter(world)
         .find(|(_, a)| **a == action)
         .map(|(e, _)| e)

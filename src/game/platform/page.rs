@@ -42,6 +42,8 @@ fn publish(
         Screen::Title => "title",
         Screen::Playing => "playing",
         Screen::Online => "online",
+        Screen::Review => "review",
+        Screen::Puzzles => "puzzles",
     };
     let resume = saved
         .0

@@ -9,8 +9,8 @@ use bevy::prelude::*;
 use bevy::window::FileDragAndDrop;
 
 use crate::game::state::{
-    Files, Game, Launch, LoadGame, Message, MovePlayed, NewGame, Note, Phase, PlayMove, Prefs,
-    RanOutOfTime, Replay, Screen, Settled, TimeTravel,
+    AnalysedGame, Analysis, Files, Game, Launch, LoadGame, Message, MovePlayed, NewGame, Note,
+    Phase, PlayMove, Prefs, RanOutOfTime, Replay, Screen, Settled, TimeTravel,
 };
 use crate::rules::Move;
 use crate::session::{History, Record, SAVED_GAME, SETTINGS, Settings, Storage};
@@ -152,13 +152,24 @@ fn save_after<E: Event>(
     }
 }
 
-fn export(_: On<Export>, game: Res<Game>, files: Option<Res<Files>>, mut message: ResMut<Message>) {
+fn export(
+    _: On<Export>,
+    game: Res<Game>,
+    analysis: Res<Analysis>,
+    files: Option<Res<Files>>,
+    mut message: ResMut<Message>,
+) {
     let Some(files) = files else { return };
     let stamp = web_time::SystemTime::now()
         .duration_since(web_time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     let name = format!("o-an-quan-{stamp}.ron");
-    let text = Record::of(&game.history).to_ron();
+    // The review goes with the game, when it has been worked out.
+    let mut record = Record::of(&game.history);
+    if let Some(judged) = analysis.of(&game.history) {
+        record = record.with_review(judged);
+    }
+    let text = record.to_ron();
     message.set(match keep_export(&files, &name, &text) {
         Ok(note) => note,
         Err(e) => storage_error(&e),
@@ -201,14 +212,23 @@ fn import(
     mut replay: ResMut<Replay>,
     mut message: ResMut<Message>,
     mut screen: ResMut<NextState<Screen>>,
+    mut analysis: ResMut<Analysis>,
 ) {
     match import
         .0
         .as_deref()
         .map_err(|e| e.clone())
-        .and_then(|text| Record::parse(text).map_err(|e| e.to_string()))
+        // The game and, when the file keeps one, its review.
+        .and_then(|text| Record::parse_reviewed(text).map_err(|e| e.to_string()))
     {
-        Ok(history) => {
+        Ok((history, judged)) => {
+            if let Some(judged) = judged {
+                analysis.0 = Some(AnalysedGame {
+                    start: *history.start(),
+                    moves: history.moves().collect(),
+                    judged,
+                });
+            }
             let moves: VecDeque<Move> = history.moves().collect();
             let count = moves.len();
             let record = Record::of(&history);

@@ -35,8 +35,18 @@ impl Script {
     }
 }
 
+/// How fast moves are shown, as a multiple of the settings' speed (a review plays at 0.5×–4×).
+#[derive(Resource, Debug, Clone, Copy, PartialEq)]
+pub struct Pace(pub f32);
+
+impl Default for Pace {
+    fn default() -> Pace {
+        Pace(1.0)
+    }
+}
+
 pub(in crate::game) fn plugin(app: &mut App) {
-    app.init_resource::<Script>();
+    app.init_resource::<Script>().init_resource::<Pace>();
     app.add_systems(
         Update,
         play_script.in_set(crate::game::state::GameSet::Animate),
@@ -52,6 +62,7 @@ fn play_script(
     mut message: ResMut<Message>,
     phase: Res<Phase>,
     prefs: Res<Prefs>,
+    pace: Res<Pace>,
     game: Res<Game>,
     art: Res<Art>,
     layout: Res<Layout>,
@@ -67,7 +78,7 @@ fn play_script(
             return;
         };
         let mover = script.mover;
-        let speed = prefs.speed.factor();
+        let speed = prefs.speed.factor() / pace.0.max(0.01);
         let current = |e: Entity| transforms.get(e).map_or(Vec3::ZERO, |t| t.translation);
         let mut show = Show {
             commands: &mut commands,

@@ -10,7 +10,7 @@ use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use web_time::Instant;
 
 use crate::game::play::ai_turn::Thinking;
-use crate::game::state::{Game, MoveShown, Overlay, Phase};
+use crate::game::state::{Game, MoveShown, OpenReview, Overlay, Phase, Screen, Working};
 
 /// What to capture, from the command line.
 #[derive(Resource, Clone, Debug)]
@@ -21,6 +21,8 @@ pub struct CapturePlan {
     pub after_moves: u32,
     /// A panel to open just before the screenshot.
     pub panel: Option<Overlay>,
+    /// A screen to go to just before the screenshot: the game's review, or the puzzles.
+    pub screen: Option<Screen>,
     /// Shoot this long after the start instead, however many moves were shown (online, where
     /// the moves are not ours to count).
     pub after_secs: Option<f32>,
@@ -80,6 +82,9 @@ fn shoot_and_quit(
     game: Res<Game>,
     overlay: Res<State<Overlay>>,
     mut next_overlay: ResMut<NextState<Overlay>>,
+    screen: Res<State<Screen>>,
+    mut next_screen: ResMut<NextState<Screen>>,
+    working: Res<Working>,
     mut progress: ResMut<Progress>,
     mut exit: MessageWriter<AppExit>,
 ) {
@@ -90,6 +95,23 @@ fn shoot_and_quit(
             Some(secs) => plan.started.elapsed().as_secs_f32() >= secs,
             None => progress.moves >= plan.after_moves || *phase == Phase::Over,
         };
+    // Go to the screen asked for first (once), and let it finish its work.
+    if let Some(wanted) = plan.screen
+        && ready
+        && *phase != Phase::Animating
+        && progress.panel_opened_at.is_none()
+    {
+        if wanted == Screen::Review {
+            commands.trigger(OpenReview);
+        } else {
+            next_screen.set(wanted);
+        }
+        progress.panel_opened_at = Some(progress.frame);
+        return;
+    }
+    if plan.screen.is_some_and(|s| *screen.get() != s) || working.0 {
+        return;
+    }
     // Open the panel asked for first, and give it a few frames to lay out.
     if let Some(panel) = plan.panel
         && ready

@@ -32,7 +32,11 @@ pub(in crate::game) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (pointer, keyboard)
-            .run_if(in_state(Screen::Playing).and_eager(in_state(Overlay::None)))
+            .run_if(
+                in_state(Screen::Playing)
+                    .or_eager(in_state(Screen::Puzzles))
+                    .and_eager(in_state(Overlay::None)),
+            )
             .run_if(|replay: Res<Replay>| replay.0.is_empty())
             .in_set(crate::game::state::GameSet::Input),
     );

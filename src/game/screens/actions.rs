@@ -54,6 +54,10 @@ pub enum Action {
     /// The table flip button, and the dialog's answer.
     Flip,
     FlipYes,
+    /// From the end of a game: look back at it with the engine.
+    Review,
+    /// From the title screen: the puzzles.
+    Puzzles,
 }
 
 /// Whether the list of moves is shown.
@@ -185,6 +189,11 @@ impl Ctx<'_> {
                     self.new_game(commands);
                 }
             }
+            Action::Review => commands.trigger(crate::game::state::OpenReview),
+            Action::Puzzles => {
+                self.next_overlay.set(Overlay::None);
+                self.next_screen.set(Screen::Puzzles);
+            }
             Action::PlayOnline => {
                 self.next_overlay.set(Overlay::None);
                 self.next_screen.set(Screen::Online);
@@ -257,12 +266,13 @@ impl Ctx<'_> {
             Action::Leave => self.new_game(commands),
             Action::Stay => {
                 // Keep playing: the match settings go back to the game's.
-                if let Some((mode, preset, young, first, clock)) = self.choice.0.take() {
+                if let Some((mode, preset, young, first, clock, majority)) = self.choice.0.take() {
                     prefs.mode = mode;
                     prefs.preset = preset;
                     prefs.young_mandarin = young;
                     prefs.human_first = first;
                     prefs.clock = clock;
+                    prefs.majority_wins = majority;
                 }
                 self.next_overlay.set(Overlay::None);
             }

@@ -253,6 +253,13 @@ fn show_message(
             .cloned()
             .collect(),
         Screen::Playing => message.0.clone(),
+        // The review and the puzzles say what a move did, but whose turn it is is theirs.
+        Screen::Review | Screen::Puzzles => message
+            .0
+            .iter()
+            .filter(|n| !matches!(n, Note::Turn))
+            .cloned()
+            .collect(),
     };
     let shown = text::message(&notes, &game, &layout, prefs.lang());
     for mut text in &mut line {
@@ -430,6 +437,7 @@ fn game_over(
                 })
                 .with_children(|r| {
                     r.spawn(button(&art, Action::NewGame, lang.tr("over.play_again")));
+                    r.spawn(button(&art, Action::Review, lang.tr("over.review")));
                     if !game.timed() {
                         r.spawn(button(&art, Action::Undo, lang.tr("hud.undo")));
                     }
@@ -507,7 +515,7 @@ fn move_list(
 }
 
 /// "3 »" for a move: the pit's number and the side of the screen the mover sowed toward.
-fn notation(layout: &Layout, mv: Move) -> String {
+pub(in crate::game) fn notation(layout: &Layout, mv: Move) -> String {
     match mv {
         Move::Sow { pit, dir } => {
             let pit = usize::from(pit);

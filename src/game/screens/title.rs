@@ -66,6 +66,7 @@ fn build(
                 }
                 p.spawn(button(&art, Action::NewGame, lang.tr("title.play")));
                 p.spawn(button(&art, Action::PlayOnline, lang.tr("title.online")));
+                p.spawn(button(&art, Action::Puzzles, lang.tr("title.puzzles")));
                 p.spawn(button(&art, Action::OpenMenu, lang.tr("title.menu")));
                 p.spawn(button(&art, Action::OpenHelp, lang.tr("menu.help")));
                 p.spawn(Node {

@@ -1,0 +1,530 @@
+//! The Puzzles screen: a position from a real game where one move is clearly best. The player
+//! picks a pit and a direction as in play; the right move is shown with the engine's reply and
+//! the puzzle goes on while its line has more; a wrong move is shown, what it gave away is said,
+//! and it is taken back to try again. Progress (solved, streak) is kept like the settings.
+
+use bevy::prelude::*;
+
+use crate::ai::puzzle::{Difficulty, Line, PuzzleFile};
+use crate::game::board::art::{Art, PLAYER_COLOURS};
+use crate::game::board::layout::Layout;
+use crate::game::screens::ui::{self, bold, button, small_button, text};
+use crate::game::state::{
+    Files, Game, Message, MovePlayed, Phase, PlayMove, Prefs, Screen, Settled, Skip,
+};
+use crate::rules::{Move, geometry, presets};
+use crate::session::{History, PUZZLES, PuzzleProgress, Seat};
+
+/// The computer's seat in a puzzle: it never thinks there (its replies are the line's), but a
+/// level names it "the computer" on the board.
+const OPPONENT: Seat = Seat::Computer(7);
+
+/// The puzzle on the board and how far the player is in it.
+#[derive(Resource, Default)]
+pub struct PuzzleBoard {
+    /// Index in the shipped set.
+    pub index: usize,
+    /// The step of the puzzle's line the player is at.
+    pub step: usize,
+    /// A wrong move was tried on this puzzle.
+    pub missed: bool,
+    pub said: Said,
+    /// What to do once the move being shown has been shown.
+    pending: Pending,
+    /// Only puzzles of this difficulty (`None`: all).
+    pub difficulty: Option<Difficulty>,
+    /// The answer is lit on the board.
+    pub show_answer: bool,
+    /// The game on the board before the puzzles opened, put back after.
+    stash: Option<History>,
+}
+
+/// What the caption says.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Said {
+    #[default]
+    Find,
+    /// The right move; the line goes on.
+    Right,
+    /// A wrong move that gave away this many points.
+    Wrong(f32),
+    Solved,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+enum Pending {
+    #[default]
+    Nothing,
+    /// The answer is being shown; the engine replies with this next.
+    Reply(Move),
+    /// The reply is being shown.
+    AfterReply,
+    /// The answer ended the game.
+    Done,
+    /// A wrong move is being shown; then it is taken back.
+    TakeBack,
+}
+
+/// The player's progress, as kept on disk.
+#[derive(Resource, Default, Debug, Clone, PartialEq, Deref, DerefMut)]
+pub struct Progress(pub PuzzleProgress);
+
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub enum PuzzleAction {
+    Back,
+    /// The previous or next puzzle (of the chosen difficulty).
+    Go(i8),
+    Retry,
+    Difficulty,
+    Answer,
+}
+
+#[derive(Component)]
+struct Caption;
+#[derive(Component)]
+struct AnswerMark;
+
+pub(in crate::game) fn plugin(app: &mut App) {
+    app.init_resource::<PuzzleBoard>()
+        .init_resource::<Progress>();
+    app.add_systems(
+        OnEnter(Screen::Puzzles),
+        (load_progress, enter, spawn).chain(),
+    );
+    app.add_systems(OnExit(Screen::Puzzles), leave);
+    app.add_observer(judge);
+    app.add_systems(
+        Update,
+        (
+            press
+                .run_if(in_state(Screen::Puzzles))
+                .in_set(crate::game::state::GameSet::Input),
+            follow_up
+                .run_if(in_state(Screen::Puzzles))
+                .in_set(crate::game::state::GameSet::Think),
+            (caption, mark_answer)
+                .run_if(in_state(Screen::Puzzles))
+                .run_if(
+                    resource_changed::<PuzzleBoard>
+                        .or_eager(resource_changed::<Prefs>)
+                        .or_eager(resource_changed::<Phase>)
+                        .or_eager(resource_changed::<Layout>),
+                )
+                .in_set(crate::game::state::GameSet::Show),
+            save_progress.run_if(resource_changed::<Progress>),
+        ),
+    );
+}
+
+fn shipped() -> &'static (PuzzleFile, Vec<Line>) {
+    PuzzleFile::shipped()
+}
+
+/// The puzzles of the chosen difficulty, by index in the set.
+fn chosen(difficulty: Option<Difficulty>) -> Vec<usize> {
+    let (file, _) = shipped();
+    (0..file.puzzles.len())
+        .filter(|&i| difficulty.is_none_or(|d| file.puzzles[i].difficulty == d))
+        .collect()
+}
+
+fn load_progress(files: Option<Res<Files>>, mut progress: ResMut<Progress>) {
+    let Some(files) = files else { return };
+    // A file that does not read is set aside, and the count starts again.
+    match files.config.read(PUZZLES) {
+        Ok(Some(text)) => match PuzzleProgress::from_ron(&text) {
+            Ok(kept) => progress.0 = kept,
+            Err(_) => {
+                let _ = files.config.set_aside(PUZZLES);
+            }
+        },
+        Ok(None) | Err(_) => {}
+    }
+}
+
+fn save_progress(progress: Res<Progress>, files: Option<Res<Files>>, mut message: ResMut<Message>) {
+    let Some(files) = files else { return };
+    if progress.is_added() {
+        return;
+    }
+    if let Err(e) = files.config.write(PUZZLES, &progress.to_ron()) {
+        message.set(crate::game::state::Note::text(
+            "error.storage",
+            &[("why", &e.to_string())],
+        ));
+    }
+}
+
+/// Keep the game that was on the board, and put up the first puzzle not solved yet.
+fn enter(
+    mut commands: Commands,
+    mut board: ResMut<PuzzleBoard>,
+    mut game: ResMut<Game>,
+    progress: Res<Progress>,
+) {
+    board.stash = Some(game.history.clone());
+    let (file, _) = shipped();
+    let list = chosen(board.difficulty);
+    let first = list
+        .iter()
+        .copied()
+        .find(|&i| !progress.solved.contains(&file.puzzles[i].id))
+        .or(list.first().copied())
+        .unwrap_or(0);
+    set_up(&mut commands, &mut board, &mut game, first);
+}
+
+fn leave(mut commands: Commands, mut board: ResMut<PuzzleBoard>, mut game: ResMut<Game>) {
+    if let Some(history) = board.stash.take() {
+        game.history = history;
+        game.generation += 1;
+        commands.trigger(Settled);
+    }
+}
+
+/// Put puzzle `index` on the board, its solver's row nearest.
+fn set_up(commands: &mut Commands, board: &mut PuzzleBoard, game: &mut Game, index: usize) {
+    let (file, lines) = shipped();
+    let (Some(puzzle), Some(line)) = (file.puzzles.get(index), lines.get(index)) else {
+        return;
+    };
+    let Some(preset) = presets::get(&puzzle.preset) else {
+        return;
+    };
+    // The seat that moves at the puzzle's position is the player's; the other is the engine.
+    let players = usize::from(preset.rules.players);
+    // The moves were checked against the rules when the set was read.
+    let history_of = |seats: Vec<Seat>| {
+        let mut history = History::new(&preset.id, preset.rules, seats);
+        for mv in puzzle
+            .moves
+            .split_whitespace()
+            .filter_map(|m| m.parse().ok())
+        {
+            let _ = history.play(mv);
+        }
+        history
+    };
+    let solver = history_of(vec![Seat::Human; players]).seat_of(line.start.to_move());
+    let seats = (0..players)
+        .map(|s| if s == solver { Seat::Human } else { OPPONENT })
+        .collect();
+    game.history = history_of(seats);
+    game.generation += 1;
+    board.index = index;
+    board.step = 0;
+    board.missed = false;
+    board.said = Said::Find;
+    board.pending = Pending::Nothing;
+    board.show_answer = false;
+    commands.trigger(Settled);
+}
+
+/// A move was played on a puzzle: the answer, a wrong move, or the engine's reply.
+fn judge(
+    played: On<MovePlayed>,
+    screen: Res<State<Screen>>,
+    game: Res<Game>,
+    mut board: ResMut<PuzzleBoard>,
+    mut progress: ResMut<Progress>,
+) {
+    if *screen.get() != Screen::Puzzles {
+        return;
+    }
+    let Some(step) = shipped()
+        .1
+        .get(board.index)
+        .and_then(|l| l.steps.get(board.step))
+    else {
+        return;
+    };
+    let Some(mv) = game.history.entries().last().map(|e| e.mv) else {
+        return;
+    };
+    // The engine's reply (asked for by `follow_up`) is not the player's to judge.
+    if board.pending != Pending::Nothing || played.mover != step.pos.to_move() {
+        return;
+    }
+    board.show_answer = false;
+    if mv == step.answer {
+        board.said = Said::Right;
+        board.pending = step.reply.map_or(Pending::Done, Pending::Reply);
+    } else {
+        board.said = Said::Wrong(step.loss(mv).unwrap_or(0.0));
+        board.pending = Pending::TakeBack;
+        board.missed = true;
+        progress.missed();
+    }
+}
+
+/// Once a move has been shown: the engine's reply, the next step, the end, or taking back.
+fn follow_up(
+    mut commands: Commands,
+    mut board: ResMut<PuzzleBoard>,
+    mut game: ResMut<Game>,
+    mut phase: ResMut<Phase>,
+    mut progress: ResMut<Progress>,
+) {
+    if *phase == Phase::Animating || board.pending == Pending::Nothing {
+        return;
+    }
+    let (file, lines) = shipped();
+    let steps = lines.get(board.index).map_or(0, |l| l.steps.len());
+    match board.pending {
+        Pending::Reply(reply) => {
+            board.pending = Pending::AfterReply;
+            commands.trigger(PlayMove(reply));
+        }
+        Pending::AfterReply | Pending::Done => {
+            board.pending = Pending::Nothing;
+            board.step += 1;
+            if board.step >= steps {
+                board.said = Said::Solved;
+                let id = &file.puzzles[board.index].id;
+                let clean = !board.missed;
+                progress.solved_one(id, clean);
+                // Solved: the board rests, no more moves.
+                *phase = Phase::Over;
+            } else {
+                board.said = Said::Right;
+            }
+        }
+        Pending::TakeBack => {
+            board.pending = Pending::Nothing;
+            let before = game.history.entries().len().saturating_sub(1);
+            game.history = game.history.truncated(before);
+            game.generation += 1;
+            commands.trigger(Settled);
+        }
+        Pending::Nothing => {}
+    }
+}
+
+fn press(
+    mut commands: Commands,
+    buttons: Query<(&Interaction, &PuzzleAction), Changed<Interaction>>,
+    keys: Res<ButtonInput<KeyCode>>,
+    mut board: ResMut<PuzzleBoard>,
+    mut game: ResMut<Game>,
+    mut next_screen: ResMut<NextState<Screen>>,
+) {
+    let mut actions: Vec<PuzzleAction> = buttons
+        .iter()
+        .filter(|(i, _)| **i == Interaction::Pressed)
+        .map(|(_, a)| *a)
+        .collect();
+    if keys.just_pressed(KeyCode::Escape) {
+        actions.push(PuzzleAction::Back);
+    }
+    for action in actions {
+        commands.trigger(crate::game::play::sound::Sfx::Click);
+        match action {
+            PuzzleAction::Back => next_screen.set(Screen::Title),
+            PuzzleAction::Go(step) => {
+                let list = chosen(board.difficulty);
+                if list.is_empty() {
+                    continue;
+                }
+                let here = list.iter().position(|&i| i == board.index).unwrap_or(0);
+                let next = (here as isize + isize::from(step)).rem_euclid(list.len() as isize);
+                commands.trigger(Skip);
+                set_up(&mut commands, &mut board, &mut game, list[next as usize]);
+            }
+            PuzzleAction::Retry => {
+                let index = board.index;
+                commands.trigger(Skip);
+                set_up(&mut commands, &mut board, &mut game, index);
+            }
+            PuzzleAction::Difficulty => {
+                board.difficulty = match board.difficulty {
+                    None => Some(Difficulty::Easy),
+                    Some(Difficulty::Easy) => Some(Difficulty::Medium),
+                    Some(Difficulty::Medium) => Some(Difficulty::Hard),
+                    Some(Difficulty::Hard) => None,
+                };
+                let list = chosen(board.difficulty);
+                if let Some(&first) = list.first() {
+                    commands.trigger(Skip);
+                    set_up(&mut commands, &mut board, &mut game, first);
+                }
+            }
+            PuzzleAction::Answer => {
+                board.show_answer = !board.show_answer;
+                // Looking at the answer is not solving it at the first try.
+                board.missed = true;
+            }
+        }
+    }
+}
+
+fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>) {
+    let lang = prefs.lang();
+    commands
+        .spawn((
+            DespawnOnExit(Screen::Puzzles),
+            Node {
+                position_type: PositionType::Absolute,
+                top: px(8),
+                left: px(8),
+                right: px(8),
+                justify_content: JustifyContent::FlexEnd,
+                ..ui::row()
+            },
+        ))
+        .with_children(|bar| {
+            bar.spawn(button(&art, PuzzleAction::Back, lang.tr("puzzle.back")));
+            bar.spawn(small_button(&art, PuzzleAction::Go(-1), "‹"));
+            bar.spawn(small_button(&art, PuzzleAction::Go(1), "›"));
+            bar.spawn(button(&art, PuzzleAction::Retry, lang.tr("puzzle.retry")));
+            bar.spawn(button(&art, PuzzleAction::Difficulty, ""));
+            bar.spawn(button(&art, PuzzleAction::Answer, lang.tr("puzzle.answer")));
+        });
+    commands
+        .spawn((
+            DespawnOnExit(Screen::Puzzles),
+            Node {
+                position_type: PositionType::Absolute,
+                left: px(8),
+                right: px(8),
+                bottom: px(48),
+                justify_content: JustifyContent::Center,
+                ..default()
+            },
+        ))
+        .with_children(|b| {
+            b.spawn((
+                Node {
+                    flex_direction: FlexDirection::Column,
+                    align_items: AlignItems::Center,
+                    padding: UiRect::axes(px(16), px(8)),
+                    row_gap: px(4),
+                    border_radius: BorderRadius::all(px(12)),
+                    ..default()
+                },
+                BackgroundColor(Color::srgba(0.10, 0.06, 0.03, 0.85)),
+            ))
+            .with_children(|p| {
+                p.spawn((
+                    Caption,
+                    bold(&art, "", 19.0),
+                    TextLayout::justify(Justify::Center),
+                ));
+                p.spawn((
+                    Caption,
+                    text(&art, "", 16.0),
+                    TextLayout::justify(Justify::Center),
+                ));
+            });
+        });
+}
+
+/// The two lines of the caption: the puzzle and what to do or what happened; the progress.
+fn caption(
+    board: Res<PuzzleBoard>,
+    progress: Res<Progress>,
+    game: Res<Game>,
+    prefs: Res<Prefs>,
+    mut captions: Query<&mut Text, With<Caption>>,
+    actions: Query<(&PuzzleAction, &Children)>,
+    mut texts: Query<&mut Text, Without<Caption>>,
+) {
+    let lang = prefs.lang();
+    let (file, lines) = shipped();
+    let Some(puzzle) = file.puzzles.get(board.index) else {
+        return;
+    };
+    let steps = lines.get(board.index).map_or(1, |l| l.steps.len());
+    let rules = presets::get(&puzzle.preset)
+        .map_or(puzzle.preset.clone(), |p| lang.pick(&p.name).to_owned());
+    let list = chosen(board.difficulty);
+    let number = list
+        .iter()
+        .position(|&i| i == board.index)
+        .map_or(0, |n| n + 1);
+    let who = crate::game::board::text::who(&game, game.pos().to_move(), lang);
+    let doing = match board.said {
+        Said::Find if steps > 1 => lang.trf("puzzle.find_line", &[("n", &steps)]),
+        Said::Find => lang.tr("puzzle.find").to_owned(),
+        Said::Right => lang.trf("puzzle.right", &[("n", &(board.step + 1)), ("of", &steps)]),
+        Said::Wrong(lost) => lang.trf("puzzle.wrong", &[("n", &format!("{lost:.0}"))]),
+        Said::Solved if board.missed => lang.tr("puzzle.solved_late").to_owned(),
+        Said::Solved => lang.tr("puzzle.solved").to_owned(),
+    };
+    let head = format!(
+        "{} {number}/{} · {} · {rules}\n{doing}",
+        lang.tr("puzzle.title"),
+        list.len(),
+        lang.tr(puzzle.difficulty.key()),
+    );
+    let tail = lang.trf(
+        "puzzle.progress",
+        &[
+            ("solved", &progress.solved.len()),
+            ("total", &file.puzzles.len()),
+            ("streak", &progress.streak),
+            ("best", &progress.best_streak),
+            ("who", &who),
+        ],
+    );
+    for (i, mut text) in captions.iter_mut().enumerate() {
+        let want = if i == 0 { &head } else { &tail };
+        if text.0 != *want {
+            text.0.clone_from(want);
+        }
+    }
+    let filter = match board.difficulty {
+        None => lang.tr("puzzle.all"),
+        Some(d) => lang.tr(d.key()),
+    };
+    for (action, children) in &actions {
+        if *action != PuzzleAction::Difficulty {
+            continue;
+        }
+        for &child in children {
+            if let Ok(mut text) = texts.get_mut(child)
+                && text.0 != filter
+            {
+                text.0 = filter.to_owned();
+            }
+        }
+    }
+}
+
+/// Light the answer's pit and arrow while asked to.
+fn mark_answer(
+    mut commands: Commands,
+    board: Res<PuzzleBoard>,
+    phase: Res<Phase>,
+    layout: Res<Layout>,
+    art: Res<Art>,
+    marks: Query<Entity, With<AnswerMark>>,
+) {
+    for mark in &marks {
+        commands.entity(mark).despawn();
+    }
+    if !board.show_answer || *phase != Phase::Waiting {
+        return;
+    }
+    let answer = shipped()
+        .1
+        .get(board.index)
+        .and_then(|l| l.steps.get(board.step))
+        .map(|s| s.answer);
+    let Some(Move::Sow { pit, dir }) = answer else {
+        return;
+    };
+    let pit = usize::from(pit);
+    let owner = geometry::owner(pit);
+    let colour = PLAYER_COLOURS[owner].lighter(0.2);
+    commands.spawn((
+        AnswerMark,
+        DespawnOnExit(Screen::Puzzles),
+        crate::game::play::ai_turn::pit_mark(&layout, pit, colour),
+    ));
+    let side = layout.side_for(owner, dir);
+    commands.spawn((
+        AnswerMark,
+        DespawnOnExit(Screen::Puzzles),
+        crate::game::play::ai_turn::arrow_mark(&art, &layout, pit, side, colour),
+    ));
+}
