@@ -39,7 +39,8 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<Prefs>()
         .init_resource::<Launch>()
         .init_resource::<state::Working>()
-        .init_resource::<state::Analysis>();
+        .init_resource::<state::Analysis>()
+        .init_resource::<state::PanelRoom>();
     let launch = app.world().resource::<Launch>().clone();
     let prefs = app.world().resource::<Prefs>().clone();
     app.insert_resource(Game::new(&prefs, &launch, 0));

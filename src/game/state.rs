@@ -309,6 +309,15 @@ impl Analysis {
     }
 }
 
+/// Room a screen's panel keeps clear under the board (the review's graph, a puzzle's caption):
+/// `px` is asked for, in logical pixels; `world` is what the camera shows below the world for
+/// it, in world units (worked out for the window).
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq)]
+pub struct PanelRoom {
+    pub px: f32,
+    pub world: f32,
+}
+
 /// A screen is still working something out (a review's analysis): a screenshot waits for it.
 #[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Working(pub bool);

@@ -9,7 +9,7 @@ use crate::game::board::layout::Layout;
 use crate::game::board::pebbles::Places;
 use crate::game::board::safe_area::SafeArea;
 use crate::game::board::text;
-use crate::game::state::{Game, Phase, Prefs};
+use crate::game::state::{Game, PanelRoom, Phase, Prefs};
 use crate::rules::geometry;
 use crate::session::ScoreView;
 
@@ -34,10 +34,7 @@ pub(in crate::game) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_camera);
     app.add_systems(
         Update,
-        (
-            follow_window_shape,
-            fit_camera.run_if(resource_changed::<Layout>),
-        )
+        (follow_window_shape, fit_camera)
             .chain()
             .in_set(crate::game::state::GameSet::Input),
     );
@@ -93,10 +90,47 @@ fn follow_window_shape(windows: Query<&Window>, safe: Res<SafeArea>, mut layout:
     layout.set_if_neq(layout.for_window(tall));
 }
 
-fn fit_camera(layout: Res<Layout>, mut projections: Query<&mut Projection, With<Camera2d>>) {
+/// The camera shows the layout's world and, under it, the room a screen's panel asks for. The
+/// room in world units is the least that covers the panel's pixels whichever side of the
+/// window limits the scale (`room · scale ≥ px`, with `scale = min(w / W, h / (H + room))`).
+fn fit_camera(
+    layout: Res<Layout>,
+    windows: Query<&Window>,
+    safe: Res<SafeArea>,
+    mut room: ResMut<PanelRoom>,
+    mut projections: Query<&mut Projection, With<Camera2d>>,
+) {
+    let world = layout.world();
+    let below = match windows.single() {
+        Ok(window) if room.px > 0.0 => {
+            let size = safe.inner_size(window.size());
+            let by_width = room.px * world.x / size.x.max(1.0);
+            let by_height = room.px * world.y / (size.y - room.px).max(1.0);
+            by_width.max(by_height)
+        }
+        _ => 0.0,
+    };
+    if room.world != below {
+        room.world = below;
+    }
+    let (width, height) = (world.x, world.y + below);
+    // The world at the top, the room at the bottom.
+    let origin = Vec2::new(0.5, (world.y / 2.0 + below) / height);
     for mut projection in &mut projections {
+        let Projection::Orthographic(ortho) = projection.as_ref() else {
+            continue;
+        };
+        let fits = matches!(ortho.scaling_mode,
+            ScalingMode::AutoMin { min_width, min_height } if min_width == width && min_height == height);
+        if fits && ortho.viewport_origin == origin {
+            continue;
+        }
         if let Projection::Orthographic(ortho) = projection.as_mut() {
-            ortho.scaling_mode = scaling(&layout);
+            ortho.scaling_mode = ScalingMode::AutoMin {
+                min_width: width,
+                min_height: height,
+            };
+            ortho.viewport_origin = origin;
         }
     }
 }

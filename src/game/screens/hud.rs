@@ -273,16 +273,19 @@ fn show_message(
 /// than the world), wrapped to the world's width.
 fn place_message(
     layout: Res<Layout>,
+    room: Res<crate::game::state::PanelRoom>,
     projection: Single<&Projection, With<Camera2d>>,
     mut line: Query<
         (&mut TextFont, &mut bevy::text::TextBounds, &mut Transform),
         With<MessageLine>,
     >,
 ) {
-    let bottom = match *projection {
-        Projection::Orthographic(ortho) => ortho.area.min.y,
-        _ => -layout.world().y / 2.0,
-    };
+    // Above the room a screen's panel keeps under the board.
+    let bottom = room.world
+        + match *projection {
+            Projection::Orthographic(ortho) => ortho.area.min.y,
+            _ => -layout.world().y / 2.0,
+        };
     let at = Vec3::new(0.0, bottom + 10.0, 10.0);
     let width = Some(layout.world().x - 40.0);
     let size = FontSize::Px(MESSAGE_SIZE * layout.text_scale());

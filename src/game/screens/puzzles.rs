@@ -10,7 +10,7 @@ use crate::game::board::art::{Art, PLAYER_COLOURS};
 use crate::game::board::layout::Layout;
 use crate::game::screens::ui::{self, bold, button, small_button, text};
 use crate::game::state::{
-    Files, Game, Message, MovePlayed, Phase, PlayMove, Prefs, Screen, Settled, Skip,
+    Files, Game, Message, MovePlayed, PanelRoom, Phase, PlayMove, Prefs, Screen, Settled, Skip,
 };
 use crate::rules::{Move, geometry, presets};
 use crate::session::{History, PUZZLES, PuzzleProgress, Seat};
@@ -174,7 +174,13 @@ fn enter(
     set_up(&mut commands, &mut board, &mut game, first);
 }
 
-fn leave(mut commands: Commands, mut board: ResMut<PuzzleBoard>, mut game: ResMut<Game>) {
+fn leave(
+    mut commands: Commands,
+    mut board: ResMut<PuzzleBoard>,
+    mut game: ResMut<Game>,
+    mut room: ResMut<PanelRoom>,
+) {
+    room.px = 0.0;
     if let Some(history) = board.stash.take() {
         game.history = history;
         game.generation += 1;
@@ -357,7 +363,11 @@ fn press(
     }
 }
 
-fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>) {
+/// Logical pixels kept clear under the board for the caption.
+const PANEL_PX: f32 = 110.0;
+
+fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>, mut room: ResMut<PanelRoom>) {
+    room.px = PANEL_PX;
     let lang = prefs.lang();
     commands
         .spawn((
@@ -386,7 +396,7 @@ fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>) {
                 position_type: PositionType::Absolute,
                 left: px(8),
                 right: px(8),
-                bottom: px(48),
+                bottom: px(8),
                 justify_content: JustifyContent::Center,
                 ..default()
             },

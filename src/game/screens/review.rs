@@ -16,8 +16,8 @@ use crate::game::play::off_frame::FRAME_SHARE;
 use crate::game::screens::hud::notation;
 use crate::game::screens::ui::{self, bold, button, small_button, text, text_in};
 use crate::game::state::{
-    AnalysedGame, Analysis, Game, Message, OpenReview, Phase, PlayMove, Prefs, Screen, Settled,
-    Skip, Wake, Working,
+    AnalysedGame, Analysis, Game, Message, OpenReview, PanelRoom, Phase, PlayMove, Prefs, Screen,
+    Settled, Skip, Wake, Working,
 };
 use crate::rules::{Move, geometry};
 use crate::session::{History, Lang};
@@ -30,6 +30,8 @@ const SLICE_NODES: u64 = 2048;
 const GRAPH_POINTS: f64 = 30.0;
 /// Moves the list shows around the current one.
 const LIST_LINES: usize = 14;
+/// Logical pixels kept clear under the board for the caption and the graph.
+const PANEL_PX: f32 = 124.0;
 
 /// A game's review: its moves, their judgements and where the board is in it.
 #[derive(Resource, Default)]
@@ -49,6 +51,8 @@ pub struct Review {
     pub show_best: bool,
     /// Moves played from `at` off the game's line (the engine's best).
     pub variation: Vec<Move>,
+    /// The list of moves is shown.
+    pub list_shown: bool,
 }
 
 impl Review {
@@ -74,10 +78,10 @@ pub enum ReviewAction {
     PlayBest,
     /// Jump to the position after this many moves.
     Jump(usize),
+    /// Show or hide the list of moves.
+    List,
 }
 
-#[derive(Component)]
-struct ReviewRoot;
 #[derive(Component)]
 struct Graph;
 #[derive(Component)]
@@ -103,7 +107,11 @@ pub(in crate::game) fn plugin(app: &mut App) {
             (analyse, autoplay)
                 .run_if(in_state(Screen::Review))
                 .in_set(crate::game::state::GameSet::Think),
-            (draw_graph, draw_list, caption, label_controls, mark_best)
+            (
+                rebuild,
+                (draw_graph, draw_list, caption, label_controls, mark_best),
+            )
+                .chain()
                 .run_if(in_state(Screen::Review))
                 .run_if(
                     resource_changed::<Review>
@@ -153,10 +161,12 @@ fn leave(
     mut game: ResMut<Game>,
     mut pace: ResMut<Pace>,
     mut message: ResMut<Message>,
+    mut room: ResMut<PanelRoom>,
 ) {
     review.playing = false;
     review.reviewer = None;
     pace.0 = 1.0;
+    room.px = 0.0;
     if let Some(history) = review.game.take() {
         game.history = history;
         game.generation += 1;
@@ -282,6 +292,7 @@ fn act(
             review.playing = false;
             jump(commands, review, game, at);
         }
+        ReviewAction::List => review.list_shown = !review.list_shown,
     }
 }
 
@@ -393,11 +404,76 @@ fn autoplay(
     forward(&mut commands, &mut review, *phase);
 }
 
-fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>) {
-    let lang = prefs.lang();
+/// Whether the screen was built for a window taller than wide (the transport row under the
+/// board) or not (every control in the top bar).
+#[derive(Resource, Default, Clone, Copy, PartialEq)]
+struct BuiltTall(bool);
+
+/// Every node of the screen, to build it again when the window turns.
+#[derive(Component)]
+struct ReviewUi;
+
+fn spawn(
+    mut commands: Commands,
+    art: Res<Art>,
+    prefs: Res<Prefs>,
+    layout: Res<Layout>,
+    mut review: ResMut<Review>,
+    mut room: ResMut<PanelRoom>,
+) {
+    let tall = layout.tall_window();
+    // On a phone held upright the list would cover the board: it waits for its button.
+    review.list_shown = !tall;
+    room.px = panel_px(tall);
+    build(&mut commands, &art, prefs.lang(), tall);
+    commands.insert_resource(BuiltTall(tall));
+}
+
+/// Logical pixels kept clear under the board: the caption and the graph, and on a tall window
+/// the transport row too.
+fn panel_px(tall: bool) -> f32 {
+    if tall { PANEL_PX + 52.0 } else { PANEL_PX }
+}
+
+/// The window turned: the controls move between the top bar and the bottom panel.
+fn rebuild(
+    mut commands: Commands,
+    art: Res<Art>,
+    prefs: Res<Prefs>,
+    layout: Res<Layout>,
+    built: Option<Res<BuiltTall>>,
+    mut room: ResMut<PanelRoom>,
+    nodes: Query<Entity, With<ReviewUi>>,
+) {
+    let tall = layout.tall_window();
+    if built.is_none_or(|b| b.0 == tall) {
+        return;
+    }
+    for node in &nodes {
+        commands.entity(node).despawn();
+    }
+    room.px = panel_px(tall);
+    build(&mut commands, &art, prefs.lang(), tall);
+    commands.insert_resource(BuiltTall(tall));
+}
+
+/// ‹ › Play, and the speed.
+fn transport(bar: &mut ChildSpawnerCommands, art: &Art, lang: Lang) {
+    bar.spawn(small_button(art, ReviewAction::Step(-1), "‹"));
+    bar.spawn(small_button(art, ReviewAction::Step(1), "›"));
+    bar.spawn((
+        button(art, ReviewAction::Play, lang.tr("review.play")),
+        ControlLabel(ReviewAction::Play),
+    ));
+    bar.spawn(small_button(art, ReviewAction::Speed(-1), "-"));
+    bar.spawn((text(art, "1×", 18.0), ControlLabel(ReviewAction::Speed(0))));
+    bar.spawn(small_button(art, ReviewAction::Speed(1), "+"));
+}
+
+fn build(commands: &mut Commands, art: &Art, lang: Lang, tall: bool) {
     commands
         .spawn((
-            ReviewRoot,
+            ReviewUi,
             DespawnOnExit(Screen::Review),
             Node {
                 position_type: PositionType::Absolute,
@@ -409,44 +485,46 @@ fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>) {
             },
         ))
         .with_children(|bar| {
-            bar.spawn(button(&art, ReviewAction::Back, lang.tr("review.back")));
-            bar.spawn(small_button(&art, ReviewAction::Step(-1), "‹"));
-            bar.spawn(small_button(&art, ReviewAction::Step(1), "›"));
+            bar.spawn(button(art, ReviewAction::Back, lang.tr("review.back")));
+            bar.spawn(button(art, ReviewAction::List, lang.tr("hud.moves")));
+            if !tall {
+                transport(bar, art, lang);
+            }
             bar.spawn((
-                button(&art, ReviewAction::Play, lang.tr("review.play")),
-                ControlLabel(ReviewAction::Play),
-            ));
-            bar.spawn(small_button(&art, ReviewAction::Speed(-1), "-"));
-            bar.spawn((text(&art, "1×", 18.0), ControlLabel(ReviewAction::Speed(0))));
-            bar.spawn(small_button(&art, ReviewAction::Speed(1), "+"));
-            bar.spawn((
-                button(&art, ReviewAction::Best, lang.tr("review.best")),
+                button(art, ReviewAction::Best, lang.tr("review.best")),
                 ControlLabel(ReviewAction::Best),
             ));
             bar.spawn((
-                button(&art, ReviewAction::PlayBest, lang.tr("review.play_best")),
+                button(art, ReviewAction::PlayBest, lang.tr("review.play_best")),
                 ControlLabel(ReviewAction::PlayBest),
             ));
         });
-    // Along the bottom: what the move was worth, then the graph.
+    // Along the bottom: (the transport,) what the move was worth, then the graph.
     commands
         .spawn((
+            ReviewUi,
             DespawnOnExit(Screen::Review),
             Node {
                 position_type: PositionType::Absolute,
                 left: px(8),
                 right: px(8),
-                // Above the message line, which tells what each move does as it is shown.
-                bottom: px(40),
+                bottom: px(8),
                 flex_direction: FlexDirection::Column,
                 row_gap: px(4),
                 ..default()
             },
         ))
         .with_children(|b| {
+            if tall {
+                b.spawn(Node {
+                    justify_content: JustifyContent::Center,
+                    ..ui::row()
+                })
+                .with_children(|bar| transport(bar, art, lang));
+            }
             b.spawn((
                 Caption,
-                text(&art, "", 17.0),
+                text(art, "", 17.0),
                 TextLayout::justify(Justify::Center),
             ));
             b.spawn((
@@ -466,12 +544,13 @@ fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>) {
             ));
         });
     commands.spawn((
+        ReviewUi,
         MoveList,
         DespawnOnExit(Screen::Review),
         Node {
             position_type: PositionType::Absolute,
             left: px(8),
-            top: px(64),
+            top: px(if tall { 112 } else { 64 }),
             flex_direction: FlexDirection::Column,
             padding: UiRect::all(px(10)),
             row_gap: px(1),
@@ -611,6 +690,17 @@ fn draw_list(
 ) {
     let Ok(list) = list.single() else { return };
     commands.entity(list).despawn_children();
+    let shown = if review.list_shown {
+        Display::Flex
+    } else {
+        Display::None
+    };
+    commands
+        .entity(list)
+        .entry::<Node>()
+        .and_modify(move |mut node| {
+            node.display = shown;
+        });
     let Some(game) = &review.game else { return };
     let lang = prefs.lang();
     let entries = game.entries();
