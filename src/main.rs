@@ -114,6 +114,8 @@ enum PanelArg {
     Review,
     /// The puzzles screen.
     Puzzles,
+    /// The rules lesson, in the middle of its first example.
+    Lesson,
 }
 
 fn main() -> AppExit {
@@ -202,11 +204,12 @@ fn main() -> AppExit {
                 PanelArg::Menu => Some(Overlay::Menu),
                 PanelArg::Help => Some(Overlay::Help),
                 PanelArg::Flip => Some(Overlay::Flip),
-                PanelArg::Review | PanelArg::Puzzles => None,
+                PanelArg::Review | PanelArg::Puzzles | PanelArg::Lesson => None,
             }),
             screen: options.panel.and_then(|p| match p {
                 PanelArg::Review => Some(Screen::Review),
                 PanelArg::Puzzles => Some(Screen::Puzzles),
+                PanelArg::Lesson => Some(Screen::Lesson),
                 _ => None,
             }),
             started,

@@ -15,7 +15,7 @@ pub mod state;
 pub use board::{layout, pebbles, safe_area};
 pub use platform::persist;
 pub use play::{ai_turn, capture, input};
-pub use screens::{puzzles, review};
+pub use screens::{lesson, puzzles, review};
 
 use bevy::prelude::*;
 
@@ -75,7 +75,11 @@ pub fn plugin(app: &mut App) {
         play::sound::plugin,
         play::capture::plugin,
     ));
-    app.add_plugins((screens::review::plugin, screens::puzzles::plugin));
+    app.add_plugins((
+        screens::review::plugin,
+        screens::puzzles::plugin,
+        screens::lesson::plugin,
+    ));
     app.add_plugins(online::plugin);
     #[cfg(target_arch = "wasm32")]
     app.add_plugins((platform::page::plugin, platform::web_files::plugin));

@@ -154,6 +154,8 @@ pub enum Screen {
     Review,
     /// Solving puzzles.
     Puzzles,
+    /// The rules shown by example on the board.
+    Lesson,
 }
 
 /// A panel over the board that takes the input while it is open.

@@ -1,10 +1,11 @@
 //! What surrounds a game, without Bevy: the players' settings, the string tables of both
-//! languages, the match history with undo and redo, saved games, puzzle progress and where
-//! files are kept.
+//! languages, the match history with undo and redo, saved games, puzzle progress, the rules
+//! lesson's examples and where files are kept.
 
 mod clock;
 mod history;
 mod lang;
+pub mod lesson;
 mod puzzle_progress;
 mod record;
 mod seat;

@@ -44,6 +44,7 @@ fn publish(
         Screen::Online => "online",
         Screen::Review => "review",
         Screen::Puzzles => "puzzles",
+        Screen::Lesson => "lesson",
     };
     let resume = saved
         .0

@@ -39,6 +39,8 @@ struct Progress {
     shot_at_frame: Option<u32>,
     panel_opened_at: Option<u32>,
     frame: u32,
+    /// Frames in a row a move has been animating.
+    animating_for: u32,
 }
 
 pub(in crate::game) fn plugin(app: &mut App) {
@@ -88,6 +90,17 @@ fn shoot_and_quit(
     mut progress: ResMut<Progress>,
     mut exit: MessageWriter<AppExit>,
 ) {
+    progress.animating_for = if *phase == Phase::Animating {
+        progress.animating_for + 1
+    } else {
+        0
+    };
+    // The lesson is shot in the middle of its move; everything else at rest.
+    let at_the_moment = if plan.screen == Some(Screen::Lesson) {
+        progress.animating_for >= 12
+    } else {
+        *phase != Phase::Animating
+    };
     // The first frames are black while the renderer starts: never shoot those.
     let warmed_up = progress.frame >= 30;
     let ready = warmed_up
@@ -126,7 +139,7 @@ fn shoot_and_quit(
         .panel_opened_at
         .is_none_or(|frame| progress.frame > frame + 5);
     match progress.shot_at_frame {
-        None if ready && settled && *phase != Phase::Animating => {
+        None if ready && settled && at_the_moment => {
             commands
                 .spawn(Screenshot::primary_window())
                 .observe(save_to_disk(plan.path.clone()));

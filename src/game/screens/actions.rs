@@ -58,6 +58,8 @@ pub enum Action {
     Review,
     /// From the title screen: the puzzles.
     Puzzles,
+    /// From the rules: the examples on the board.
+    Lesson,
 }
 
 /// Whether the list of moves is shown.
@@ -190,6 +192,11 @@ impl Ctx<'_> {
                 }
             }
             Action::Review => commands.trigger(crate::game::state::OpenReview),
+            Action::Lesson => {
+                commands.insert_resource(crate::game::screens::lesson::BackTo(*self.screen.get()));
+                self.next_overlay.set(Overlay::None);
+                self.next_screen.set(Screen::Lesson);
+            }
             Action::Puzzles => {
                 self.next_overlay.set(Overlay::None);
                 self.next_screen.set(Screen::Puzzles);

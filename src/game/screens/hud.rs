@@ -254,7 +254,7 @@ fn show_message(
             .collect(),
         Screen::Playing => message.0.clone(),
         // The review and the puzzles say what a move did, but whose turn it is is theirs.
-        Screen::Review | Screen::Puzzles => message
+        Screen::Review | Screen::Puzzles | Screen::Lesson => message
             .0
             .iter()
             .filter(|n| !matches!(n, Note::Turn))

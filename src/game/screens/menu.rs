@@ -286,6 +286,7 @@ fn help(commands: &mut Commands, art: &Art, prefs: &Prefs) -> Entity {
                 ..row()
             })
             .with_children(|r| {
+                r.spawn(button(art, Action::Lesson, lang.tr("lesson.open")));
                 r.spawn(button(art, Action::Back, lang.tr("help.close")));
             });
         })

@@ -4,6 +4,7 @@
 
 pub mod actions;
 pub mod hud;
+pub mod lesson;
 pub mod menu;
 pub mod puzzles;
 pub mod review;

@@ -79,8 +79,9 @@ pub enum PuzzleAction {
     Answer,
 }
 
+/// The caption's two lines: `Caption(0)` the first.
 #[derive(Component)]
-struct Caption;
+struct Caption(usize);
 #[derive(Component)]
 struct AnswerMark;
 
@@ -415,12 +416,12 @@ fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>, mut room: Res
             ))
             .with_children(|p| {
                 p.spawn((
-                    Caption,
+                    Caption(0),
                     bold(&art, "", 19.0),
                     TextLayout::justify(Justify::Center),
                 ));
                 p.spawn((
-                    Caption,
+                    Caption(1),
                     text(&art, "", 16.0),
                     TextLayout::justify(Justify::Center),
                 ));
@@ -434,7 +435,7 @@ fn caption(
     progress: Res<Progress>,
     game: Res<Game>,
     prefs: Res<Prefs>,
-    mut captions: Query<&mut Text, With<Caption>>,
+    mut captions: Query<(&Caption, &mut Text)>,
     actions: Query<(&PuzzleAction, &Children)>,
     mut texts: Query<&mut Text, Without<Caption>>,
 ) {
@@ -476,8 +477,8 @@ fn caption(
             ("who", &who),
         ],
     );
-    for (i, mut text) in captions.iter_mut().enumerate() {
-        let want = if i == 0 { &head } else { &tail };
+    for (line, mut text) in &mut captions {
+        let want = if line.0 == 0 { &head } else { &tail };
         if text.0 != *want {
             text.0.clone_from(want);
         }

@@ -1,0 +1,262 @@
+//! The rules lesson: short examples on the board, each one move of a real game of the chosen
+//! rule set shown by the same animation as play (a relay, a capture, a chain, the turn ending at
+//! a mandarin pit or at two empty pits, a refill, the rule set's own rule), with a line that
+//! says what happens. ‹ › go between examples; Replay shows the move again.
+
+use std::time::Duration;
+
+use bevy::prelude::*;
+
+use crate::game::board::art::Art;
+use crate::game::screens::ui::{self, bold, button, small_button, text};
+use crate::game::state::{Game, PanelRoom, Phase, PlayMove, Prefs, Screen, Settled, Skip, Wake};
+use crate::rules::RuleSet;
+use crate::session::lesson::{self, Example};
+use crate::session::{History, Seat};
+
+/// The pause before an example's move, so that the eye finds the board first.
+const LEAD_IN: Duration = Duration::from_millis(900);
+/// Logical pixels kept clear under the board for the caption.
+const PANEL_PX: f32 = 120.0;
+
+/// The screen to go back to from the lesson (it opens from the title and from the game).
+#[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BackTo(pub Screen);
+
+/// The examples and the one on the board.
+#[derive(Resource, Default)]
+pub struct Lesson {
+    pub rules: Option<RuleSet>,
+    pub preset: String,
+    pub examples: Vec<Example>,
+    pub index: usize,
+    /// Counting down to the example's move.
+    lead_in: Option<Timer>,
+    /// The game on the board before the lesson, put back after.
+    stash: Option<History>,
+}
+
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub enum LessonAction {
+    Back,
+    Go(i8),
+    Replay,
+}
+
+/// The caption's two lines: `Caption(0)` the first.
+#[derive(Component)]
+struct Caption(usize);
+
+pub(in crate::game) fn plugin(app: &mut App) {
+    app.init_resource::<Lesson>();
+    app.add_systems(OnEnter(Screen::Lesson), (enter, spawn).chain());
+    app.add_systems(OnExit(Screen::Lesson), leave);
+    app.add_systems(
+        Update,
+        (
+            press.in_set(crate::game::state::GameSet::Input),
+            lead_in.in_set(crate::game::state::GameSet::Think),
+            caption
+                .run_if(resource_changed::<Lesson>.or_eager(resource_changed::<Prefs>))
+                .in_set(crate::game::state::GameSet::Show),
+        )
+            .run_if(in_state(Screen::Lesson)),
+    );
+}
+
+fn enter(
+    mut commands: Commands,
+    mut lesson: ResMut<Lesson>,
+    mut game: ResMut<Game>,
+    prefs: Res<Prefs>,
+) {
+    let rules = prefs.rules();
+    if lesson.rules != Some(rules) {
+        lesson.examples = lesson::examples(&rules);
+        lesson.rules = Some(rules);
+    }
+    lesson.preset = prefs.preset().id.clone();
+    lesson.stash = Some(game.history.clone());
+    lesson.index = 0;
+    show(&mut commands, &mut lesson, &mut game);
+}
+
+fn leave(
+    mut commands: Commands,
+    mut lesson: ResMut<Lesson>,
+    mut game: ResMut<Game>,
+    mut room: ResMut<PanelRoom>,
+) {
+    room.px = 0.0;
+    lesson.lead_in = None;
+    if let Some(history) = lesson.stash.take() {
+        game.history = history;
+        game.generation += 1;
+        commands.trigger(Settled);
+    }
+}
+
+/// The example's position on the board, its move to follow after the lead-in.
+fn show(commands: &mut Commands, lesson: &mut Lesson, game: &mut Game) {
+    let (Some(rules), Some(example)) = (lesson.rules, lesson.examples.get(lesson.index)) else {
+        return;
+    };
+    let mut history = History::new(
+        &lesson.preset,
+        rules,
+        vec![Seat::Human; usize::from(rules.players)],
+    );
+    for &mv in &example.moves {
+        let _ = history.play(mv);
+    }
+    game.history = history;
+    game.generation += 1;
+    lesson.lead_in = Some(Timer::new(LEAD_IN, TimerMode::Once));
+    commands.trigger(Skip);
+    commands.trigger(Settled);
+}
+
+fn lead_in(
+    mut commands: Commands,
+    time: Res<Time>,
+    mut lesson: ResMut<Lesson>,
+    phase: Res<Phase>,
+    mut wake: ResMut<Wake>,
+) {
+    let Some(timer) = lesson.lead_in.as_mut() else {
+        return;
+    };
+    wake.busy();
+    if *phase == Phase::Animating || !timer.tick(time.delta()).is_finished() {
+        return;
+    }
+    lesson.lead_in = None;
+    if let Some(example) = lesson.examples.get(lesson.index) {
+        commands.trigger(PlayMove(example.mv));
+    }
+}
+
+fn press(
+    mut commands: Commands,
+    buttons: Query<(&Interaction, &LessonAction), Changed<Interaction>>,
+    keys: Res<ButtonInput<KeyCode>>,
+    mut lesson: ResMut<Lesson>,
+    mut game: ResMut<Game>,
+    back_to: Option<Res<BackTo>>,
+    mut next_screen: ResMut<NextState<Screen>>,
+) {
+    let mut actions: Vec<LessonAction> = buttons
+        .iter()
+        .filter(|(i, _)| **i == Interaction::Pressed)
+        .map(|(_, a)| *a)
+        .collect();
+    for (key, action) in [
+        (KeyCode::Escape, LessonAction::Back),
+        (KeyCode::ArrowLeft, LessonAction::Go(-1)),
+        (KeyCode::ArrowRight, LessonAction::Go(1)),
+        (KeyCode::Space, LessonAction::Replay),
+    ] {
+        if keys.just_pressed(key) {
+            actions.push(action);
+        }
+    }
+    for action in actions {
+        commands.trigger(crate::game::play::sound::Sfx::Click);
+        match action {
+            LessonAction::Back => {
+                next_screen.set(back_to.as_ref().map_or(Screen::Title, |b| b.0));
+            }
+            LessonAction::Go(step) => {
+                let n = lesson.examples.len().max(1) as isize;
+                lesson.index = (lesson.index as isize + isize::from(step)).rem_euclid(n) as usize;
+                show(&mut commands, &mut lesson, &mut game);
+            }
+            LessonAction::Replay => show(&mut commands, &mut lesson, &mut game),
+        }
+    }
+}
+
+fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>, mut room: ResMut<PanelRoom>) {
+    room.px = PANEL_PX;
+    let lang = prefs.lang();
+    commands
+        .spawn((
+            DespawnOnExit(Screen::Lesson),
+            Node {
+                position_type: PositionType::Absolute,
+                top: px(8),
+                left: px(8),
+                right: px(8),
+                justify_content: JustifyContent::FlexEnd,
+                ..ui::row()
+            },
+        ))
+        .with_children(|bar| {
+            bar.spawn(button(&art, LessonAction::Back, lang.tr("lesson.back")));
+            bar.spawn(small_button(&art, LessonAction::Go(-1), "‹"));
+            bar.spawn(small_button(&art, LessonAction::Go(1), "›"));
+            bar.spawn(button(&art, LessonAction::Replay, lang.tr("lesson.replay")));
+        });
+    commands
+        .spawn((
+            DespawnOnExit(Screen::Lesson),
+            Node {
+                position_type: PositionType::Absolute,
+                left: px(8),
+                right: px(8),
+                bottom: px(8),
+                justify_content: JustifyContent::Center,
+                ..default()
+            },
+        ))
+        .with_children(|b| {
+            b.spawn((
+                Node {
+                    flex_direction: FlexDirection::Column,
+                    align_items: AlignItems::Center,
+                    padding: UiRect::axes(px(16), px(8)),
+                    row_gap: px(4),
+                    max_width: px(900),
+                    border_radius: BorderRadius::all(px(12)),
+                    ..default()
+                },
+                BackgroundColor(Color::srgba(0.10, 0.06, 0.03, 0.85)),
+            ))
+            .with_children(|p| {
+                p.spawn((
+                    Caption(0),
+                    bold(&art, "", 19.0),
+                    TextLayout::justify(Justify::Center),
+                ));
+                p.spawn((
+                    Caption(1),
+                    text(&art, "", 16.0),
+                    TextLayout::justify(Justify::Center),
+                ));
+            });
+        });
+}
+
+fn caption(lesson: Res<Lesson>, prefs: Res<Prefs>, mut captions: Query<(&Caption, &mut Text)>) {
+    let lang = prefs.lang();
+    let Some(example) = lesson.examples.get(lesson.index) else {
+        return;
+    };
+    let head = lang.trf(
+        "lesson.title",
+        &[
+            ("n", &(lesson.index + 1)),
+            ("of", &lesson.examples.len()),
+        ],
+    );
+    let body = match (example.topic, lesson.rules.and_then(|r| r.win_at)) {
+        (lesson::Topic::WinningScore, Some(n)) => lang.trf(example.topic.key(), &[("n", &n)]),
+        (topic, _) => lang.tr(topic.key()).to_owned(),
+    };
+    for (line, mut text) in &mut captions {
+        let want = if line.0 == 0 { &head } else { &body };
+        if text.0 != *want {
+            text.0.clone_from(want);
+        }
+    }
+}
