@@ -936,3 +936,42 @@ fn a_puzzle_is_failed_then_solved_and_the_progress_kept() {
     assert_eq!((kept.streak, kept.solved.len()), (1, 2));
     let _ = std::fs::remove_dir_all(files.config.dir());
 }
+
+#[test]
+fn the_rules_lesson_plays_each_example_s_move_on_the_board() {
+    use o_an_quan::game::lesson::{Lesson, LessonAction};
+    let settings = Settings {
+        preset: "mature-quan".into(),
+        speed: Speed::Fast,
+        ..Settings::default()
+    };
+    let mut app = app(settings);
+    app.world_mut()
+        .resource_mut::<NextState<Overlay>>()
+        .set(Overlay::Help);
+    app.update();
+    press_button(&mut app, Action::Lesson);
+    app.update();
+    let rules = app.world().resource::<Prefs>().rules();
+    let count = app.world().resource::<Lesson>().examples.len();
+    assert_eq!(count, 7, "six common examples and Quan Già's protection");
+    for i in 0..count {
+        let example = app.world().resource::<Lesson>().examples[i].clone();
+        let mut after = example.position(rules);
+        assert_eq!(pos(&app), after, "example {i} on the board");
+        after.play(example.mv).unwrap();
+        // After the lead-in the move is shown as in play, and the board ends as the rules say.
+        run_until(&mut app, 20_000, |app| phase(app) == Phase::Animating);
+        run_until(&mut app, 20_000, |app| phase(app) != Phase::Animating);
+        assert_eq!(pos(&app), after);
+        assert_sprites_match(&mut app);
+        press_button(&mut app, LessonAction::Go(1));
+    }
+    press(&mut app, KeyCode::Escape);
+    app.update();
+    assert_eq!(
+        *app.world().resource::<State<Screen>>().get(),
+        Screen::Playing
+    );
+    assert_eq!(pos(&app).ply(), 0, "the game before the lesson is back");
+}

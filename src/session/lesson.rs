@@ -102,13 +102,14 @@ impl Topic {
                     && matches!(end, Some(TurnEnd::MandarinPit { .. }))
             }
             Topic::TwoEmpty => {
-                quiet && relays == 0 && captures == 0 && matches!(end, Some(TurnEnd::TwoEmpty { .. }))
+                quiet
+                    && relays == 0
+                    && captures == 0
+                    && matches!(end, Some(TurnEnd::TwoEmpty { .. }))
             }
             Topic::Refill => over.is_none() && refill && captures <= 1,
             Topic::Protected => quiet && matches!(end, Some(TurnEnd::Protected { .. })),
-            Topic::FirstMove => {
-                quiet && ply == 0 && matches!(end, Some(TurnEnd::Protected { .. }))
-            }
+            Topic::FirstMove => quiet && ply == 0 && matches!(end, Some(TurnEnd::Protected { .. })),
             Topic::Flip => events.contains(&Event::Swap),
             Topic::WinningScore => matches!(over, Some(EndReason::ScoreReached { .. })),
         }
@@ -207,7 +208,11 @@ mod tests {
                 let mut pos = example.position(rules);
                 let ply = pos.ply();
                 let outcome = pos.play(example.mv).unwrap();
-                assert!(topic.shown_by(&outcome.events, ply), "{}: {topic:?}", preset.id);
+                assert!(
+                    topic.shown_by(&outcome.events, ply),
+                    "{}: {topic:?}",
+                    preset.id
+                );
             }
         }
     }

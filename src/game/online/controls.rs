@@ -11,7 +11,7 @@ use super::table::OnBoard;
 use crate::game::board::art::Art;
 use crate::game::screens::hud::HudRow;
 use crate::game::screens::ui::{self, bold, button, panel, row, text};
-use crate::game::state::{Phase, Prefs, Screen};
+use crate::game::state::{OpenReview, Phase, Prefs, Screen};
 use crate::net::protocol::{EndCause, GameResult};
 use crate::net::room::{self, RoomState};
 use crate::session::Lang;
@@ -28,6 +28,8 @@ pub enum GameAction {
     OfferDraw,
     AcceptDraw,
     Claim,
+    /// Look back at the finished game with the engine.
+    Review,
     Rematch,
     Leave,
 }
@@ -88,6 +90,7 @@ fn press(
             GameAction::AcceptDraw => commands.trigger(Ask::AcceptDraw),
             GameAction::Claim => commands.trigger(Ask::Claim),
             GameAction::Rematch => commands.trigger(Ask::Rematch),
+            GameAction::Review => commands.trigger(OpenReview),
             GameAction::Leave => {
                 commands.trigger(Ask::Leave);
                 on_board.code = None;
@@ -341,6 +344,9 @@ fn build(
                 .with_children(|r| {
                     if room.you.is_some() && result.cause != EndCause::Aborted {
                         r.spawn(button(&art, GameAction::Rematch, lang.tr("online.rematch")));
+                    }
+                    if result.cause != EndCause::Aborted {
+                        r.spawn(button(&art, GameAction::Review, lang.tr("over.review")));
                     }
                     r.spawn(button(&art, GameAction::Leave, lang.tr("online.leave")));
                 });

@@ -244,10 +244,7 @@ fn caption(lesson: Res<Lesson>, prefs: Res<Prefs>, mut captions: Query<(&Caption
     };
     let head = lang.trf(
         "lesson.title",
-        &[
-            ("n", &(lesson.index + 1)),
-            ("of", &lesson.examples.len()),
-        ],
+        &[("n", &(lesson.index + 1)), ("of", &lesson.examples.len())],
     );
     let body = match (example.topic, lesson.rules.and_then(|r| r.win_at)) {
         (lesson::Topic::WinningScore, Some(n)) => lang.trf(example.topic.key(), &[("n", &n)]),
