@@ -791,9 +791,12 @@ fn the_winning_score_switch_ends_the_game_at_36_of_70() {
         let mv = *before
             .legal_moves()
             .iter()
-            .max_by_key(|&&m| before.clone().play(m).unwrap().captured())
+            .max_by_key(|&&m| {
+                let mut after = before;
+                after.play(m).unwrap().captured()
+            })
             .unwrap();
-        let mut expected = before.clone();
+        let mut expected = before;
         last = expected.play(mv).unwrap().game_over();
         play(&mut app, &mv.to_string());
         assert_eq!(pos(&app), expected);

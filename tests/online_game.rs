@@ -130,8 +130,20 @@ fn one_move(apps: &mut [&mut App], code: &str) -> usize {
 
 /// `app`'s player opens a room (moving first) and waits in it: its code.
 fn open_room(app: &mut App, preset: &str, clock: ClockSpec, public: bool) -> String {
+    open_room_with(app, preset, false, clock, public)
+}
+
+/// The same, with the winning-score switch as given.
+fn open_room_with(
+    app: &mut App,
+    preset: &str,
+    majority: bool,
+    clock: ClockSpec,
+    public: bool,
+) -> String {
     app.world_mut().trigger(Ask::Create {
         preset: preset.into(),
+        majority,
         clock,
         first: First::Me,
         public,
@@ -160,10 +172,12 @@ fn an_online_game_through_the_plugins_with_a_reconnection_a_resignation_and_a_re
         apps.iter().all(|a| online(a).welcomed())
     });
 
-    // Ana opens a timed room and moves first; Bao joins by its code; Cam watches.
-    let room_code = open_room(
+    // Ana opens a timed room with the winning score and moves first; Bao joins by its code;
+    // Cam watches.
+    let room_code = open_room_with(
         &mut ana,
         "standard",
+        true,
         ClockSpec::Fischer {
             base_ms: 300_000,
             increment_ms: 3_000,
@@ -186,6 +200,11 @@ fn an_online_game_through_the_plugins_with_a_reconnection_a_resignation_and_a_re
     assert_eq!(bao.world().resource::<Layout>().near_side(), 1);
     assert_eq!(cam.world().resource::<Layout>().near_side(), 0);
     assert!(to_move(&ana) && !to_move(&bao) && !to_move(&cam));
+    // The room plays to 36 of 70, on the server and on every board.
+    assert_eq!(state(&ana).unwrap().pos.rules().win_at, Some(36));
+    for app in [&ana, &bao, &cam] {
+        assert_eq!(pos(app).rules().win_at, Some(36));
+    }
 
     // Six moves, each animated on the other boards, every board the server's after each.
     for _ in 0..6 {

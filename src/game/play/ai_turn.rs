@@ -168,6 +168,27 @@ fn follow_the_board(layout: Res<Layout>, mut marks: Query<(&Mark, &mut Transform
     }
 }
 
+/// Light `mv`'s pit and arrow (a sowing; nothing for a swap) in its owner's colour, shaded by
+/// `lighter`, each mark tagged with `tag`: the hint, the review's best move, a puzzle's answer.
+pub fn mark_move<T: Bundle + Clone>(
+    commands: &mut Commands,
+    art: &Art,
+    layout: &Layout,
+    mv: Move,
+    lighter: f32,
+    tag: T,
+) {
+    let Move::Sow { pit, dir } = mv else {
+        return;
+    };
+    let pit = usize::from(pit);
+    let owner = geometry::owner(pit);
+    let colour = PLAYER_COLOURS[owner].lighter(lighter);
+    commands.spawn((tag.clone(), pit_mark(layout, pit, colour)));
+    let side = layout.side_for(owner, dir);
+    commands.spawn((tag, arrow_mark(art, layout, pit, side, colour)));
+}
+
 /// The arrow of a chosen or hinted move.
 pub fn arrow_mark(
     art: &Art,

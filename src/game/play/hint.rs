@@ -8,7 +8,7 @@ use std::time::Duration;
 use bevy::prelude::*;
 
 use crate::ai::{Limits, Report, Search, Weights};
-use crate::game::board::art::{Art, PLAYER_COLOURS};
+use crate::game::board::art::Art;
 use crate::game::board::layout::{Layout, Side};
 use crate::game::play::off_frame::{FRAME_SHARE, Job};
 use crate::game::state::{
@@ -74,7 +74,7 @@ pub(in crate::game) struct HintTask {
 }
 
 /// The sprites that show the hinted move.
-#[derive(Component)]
+#[derive(Component, Clone)]
 struct HintMark;
 
 pub(in crate::game) fn plugin(app: &mut App) {
@@ -135,20 +135,14 @@ fn poll(
             continue;
         }
         let advice = Advice::from_report(&report);
-        if let Move::Sow { pit, dir } = advice.mv {
-            let pit = usize::from(pit);
-            let owner = geometry::owner(pit);
-            let colour = PLAYER_COLOURS[owner];
-            commands.spawn((
-                HintMark,
-                crate::game::play::ai_turn::pit_mark(&layout, pit, colour),
-            ));
-            let side = layout.side_for(owner, dir);
-            commands.spawn((
-                HintMark,
-                crate::game::play::ai_turn::arrow_mark(&art, &layout, pit, side, colour),
-            ));
-        }
+        crate::game::play::ai_turn::mark_move(
+            &mut commands,
+            &art,
+            &layout,
+            advice.mv,
+            0.0,
+            HintMark,
+        );
         message.set(Note::Hint(advice));
     }
 }

@@ -125,18 +125,7 @@ const BAR: [Action; 6] = [
 
 fn spawn_bar(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>) {
     commands
-        .spawn((
-            HudRow,
-            DespawnOnExit(Screen::Playing),
-            Node {
-                position_type: PositionType::Absolute,
-                top: px(8),
-                left: px(8),
-                right: px(8),
-                justify_content: JustifyContent::FlexEnd,
-                ..row()
-            },
-        ))
+        .spawn((HudRow, DespawnOnExit(Screen::Playing), ui::top_bar()))
         .with_children(|bar| {
             for action in BAR {
                 // Labelled at once: `label_bar` runs on changes, and entering the board

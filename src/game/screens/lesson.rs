@@ -8,7 +8,7 @@ use std::time::Duration;
 use bevy::prelude::*;
 
 use crate::game::board::art::Art;
-use crate::game::screens::ui::{self, bold, button, small_button, text};
+use crate::game::screens::ui::{self, button, small_button};
 use crate::game::state::{Game, PanelRoom, Phase, PlayMove, Prefs, Screen, Settled, Skip, Wake};
 use crate::rules::RuleSet;
 use crate::session::lesson::{self, Example};
@@ -180,61 +180,20 @@ fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>, mut room: Res
     room.px = PANEL_PX;
     let lang = prefs.lang();
     commands
-        .spawn((
-            DespawnOnExit(Screen::Lesson),
-            Node {
-                position_type: PositionType::Absolute,
-                top: px(8),
-                left: px(8),
-                right: px(8),
-                justify_content: JustifyContent::FlexEnd,
-                ..ui::row()
-            },
-        ))
+        .spawn((DespawnOnExit(Screen::Lesson), ui::top_bar()))
         .with_children(|bar| {
             bar.spawn(button(&art, LessonAction::Back, lang.tr("lesson.back")));
             bar.spawn(small_button(&art, LessonAction::Go(-1), "‹"));
             bar.spawn(small_button(&art, LessonAction::Go(1), "›"));
             bar.spawn(button(&art, LessonAction::Replay, lang.tr("lesson.replay")));
         });
-    commands
-        .spawn((
-            DespawnOnExit(Screen::Lesson),
-            Node {
-                position_type: PositionType::Absolute,
-                left: px(8),
-                right: px(8),
-                bottom: px(8),
-                justify_content: JustifyContent::Center,
-                ..default()
-            },
-        ))
-        .with_children(|b| {
-            b.spawn((
-                Node {
-                    flex_direction: FlexDirection::Column,
-                    align_items: AlignItems::Center,
-                    padding: UiRect::axes(px(16), px(8)),
-                    row_gap: px(4),
-                    max_width: px(900),
-                    border_radius: BorderRadius::all(px(12)),
-                    ..default()
-                },
-                BackgroundColor(Color::srgba(0.10, 0.06, 0.03, 0.85)),
-            ))
-            .with_children(|p| {
-                p.spawn((
-                    Caption(0),
-                    bold(&art, "", 19.0),
-                    TextLayout::justify(Justify::Center),
-                ));
-                p.spawn((
-                    Caption(1),
-                    text(&art, "", 16.0),
-                    TextLayout::justify(Justify::Center),
-                ));
-            });
-        });
+    ui::bottom_caption(
+        &mut commands,
+        &art,
+        DespawnOnExit(Screen::Lesson),
+        Caption(0),
+        Caption(1),
+    );
 }
 
 fn caption(lesson: Res<Lesson>, prefs: Res<Prefs>, mut captions: Query<(&Caption, &mut Text)>) {

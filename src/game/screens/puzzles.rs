@@ -6,13 +6,13 @@
 use bevy::prelude::*;
 
 use crate::ai::puzzle::{Difficulty, Line, PuzzleFile};
-use crate::game::board::art::{Art, PLAYER_COLOURS};
+use crate::game::board::art::Art;
 use crate::game::board::layout::Layout;
-use crate::game::screens::ui::{self, bold, button, small_button, text};
+use crate::game::screens::ui::{self, button, small_button};
 use crate::game::state::{
     Files, Game, Message, MovePlayed, PanelRoom, Phase, PlayMove, Prefs, Screen, Settled, Skip,
 };
-use crate::rules::{Move, geometry, presets};
+use crate::rules::{Move, presets};
 use crate::session::{History, PUZZLES, PuzzleProgress, Seat};
 
 /// The computer's seat in a puzzle: it never thinks there (its replies are the line's), but a
@@ -82,7 +82,7 @@ pub enum PuzzleAction {
 /// The caption's two lines: `Caption(0)` the first.
 #[derive(Component)]
 struct Caption(usize);
-#[derive(Component)]
+#[derive(Component, Clone)]
 struct AnswerMark;
 
 pub(in crate::game) fn plugin(app: &mut App) {
@@ -132,14 +132,13 @@ fn chosen(difficulty: Option<Difficulty>) -> Vec<usize> {
 fn load_progress(files: Option<Res<Files>>, mut progress: ResMut<Progress>) {
     let Some(files) = files else { return };
     // A file that does not read is set aside, and the count starts again.
-    match files.config.read(PUZZLES) {
-        Ok(Some(text)) => match PuzzleProgress::from_ron(&text) {
+    if let Ok(Some(text)) = files.config.read(PUZZLES) {
+        match PuzzleProgress::from_ron(&text) {
             Ok(kept) => progress.0 = kept,
             Err(_) => {
                 let _ = files.config.set_aside(PUZZLES);
             }
-        },
-        Ok(None) | Err(_) => {}
+        }
     }
 }
 
@@ -371,17 +370,7 @@ fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>, mut room: Res
     room.px = PANEL_PX;
     let lang = prefs.lang();
     commands
-        .spawn((
-            DespawnOnExit(Screen::Puzzles),
-            Node {
-                position_type: PositionType::Absolute,
-                top: px(8),
-                left: px(8),
-                right: px(8),
-                justify_content: JustifyContent::FlexEnd,
-                ..ui::row()
-            },
-        ))
+        .spawn((DespawnOnExit(Screen::Puzzles), ui::top_bar()))
         .with_children(|bar| {
             bar.spawn(button(&art, PuzzleAction::Back, lang.tr("puzzle.back")));
             bar.spawn(small_button(&art, PuzzleAction::Go(-1), "‹"));
@@ -390,43 +379,13 @@ fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>, mut room: Res
             bar.spawn(button(&art, PuzzleAction::Difficulty, ""));
             bar.spawn(button(&art, PuzzleAction::Answer, lang.tr("puzzle.answer")));
         });
-    commands
-        .spawn((
-            DespawnOnExit(Screen::Puzzles),
-            Node {
-                position_type: PositionType::Absolute,
-                left: px(8),
-                right: px(8),
-                bottom: px(8),
-                justify_content: JustifyContent::Center,
-                ..default()
-            },
-        ))
-        .with_children(|b| {
-            b.spawn((
-                Node {
-                    flex_direction: FlexDirection::Column,
-                    align_items: AlignItems::Center,
-                    padding: UiRect::axes(px(16), px(8)),
-                    row_gap: px(4),
-                    border_radius: BorderRadius::all(px(12)),
-                    ..default()
-                },
-                BackgroundColor(Color::srgba(0.10, 0.06, 0.03, 0.85)),
-            ))
-            .with_children(|p| {
-                p.spawn((
-                    Caption(0),
-                    bold(&art, "", 19.0),
-                    TextLayout::justify(Justify::Center),
-                ));
-                p.spawn((
-                    Caption(1),
-                    text(&art, "", 16.0),
-                    TextLayout::justify(Justify::Center),
-                ));
-            });
-        });
+    ui::bottom_caption(
+        &mut commands,
+        &art,
+        DespawnOnExit(Screen::Puzzles),
+        Caption(0),
+        Caption(1),
+    );
 }
 
 /// The two lines of the caption: the puzzle and what to do or what happened; the progress.
@@ -521,21 +480,8 @@ fn mark_answer(
         .get(board.index)
         .and_then(|l| l.steps.get(board.step))
         .map(|s| s.answer);
-    let Some(Move::Sow { pit, dir }) = answer else {
-        return;
-    };
-    let pit = usize::from(pit);
-    let owner = geometry::owner(pit);
-    let colour = PLAYER_COLOURS[owner].lighter(0.2);
-    commands.spawn((
-        AnswerMark,
-        DespawnOnExit(Screen::Puzzles),
-        crate::game::play::ai_turn::pit_mark(&layout, pit, colour),
-    ));
-    let side = layout.side_for(owner, dir);
-    commands.spawn((
-        AnswerMark,
-        DespawnOnExit(Screen::Puzzles),
-        crate::game::play::ai_turn::arrow_mark(&art, &layout, pit, side, colour),
-    ));
+    if let Some(answer) = answer {
+        let tag = (AnswerMark, DespawnOnExit(Screen::Puzzles));
+        crate::game::play::ai_turn::mark_move(&mut commands, &art, &layout, answer, 0.2, tag);
+    }
 }

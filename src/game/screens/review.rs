@@ -19,7 +19,7 @@ use crate::game::state::{
     AnalysedGame, Analysis, Game, Message, OpenReview, PanelRoom, Phase, PlayMove, Prefs, Screen,
     Settled, Skip, Wake, Working,
 };
-use crate::rules::{Move, geometry};
+use crate::rules::Move;
 use crate::session::{History, Lang};
 
 /// The playback speeds, as multiples of the normal pace.
@@ -90,7 +90,7 @@ struct MoveList;
 struct Caption;
 #[derive(Component)]
 struct ControlLabel(ReviewAction);
-#[derive(Component)]
+#[derive(Component, Clone)]
 struct BestMark;
 
 pub(in crate::game) fn plugin(app: &mut App) {
@@ -472,18 +472,7 @@ fn transport(bar: &mut ChildSpawnerCommands, art: &Art, lang: Lang) {
 
 fn build(commands: &mut Commands, art: &Art, lang: Lang, tall: bool) {
     commands
-        .spawn((
-            ReviewUi,
-            DespawnOnExit(Screen::Review),
-            Node {
-                position_type: PositionType::Absolute,
-                top: px(8),
-                left: px(8),
-                right: px(8),
-                justify_content: JustifyContent::FlexEnd,
-                ..ui::row()
-            },
-        ))
+        .spawn((ReviewUi, DespawnOnExit(Screen::Review), ui::top_bar()))
         .with_children(|bar| {
             bar.spawn(button(art, ReviewAction::Back, lang.tr("review.back")));
             bar.spawn(button(art, ReviewAction::List, lang.tr("hud.moves")));
@@ -891,21 +880,8 @@ fn mark_best(
     if !review.show_best || *phase == Phase::Animating || !review.variation.is_empty() {
         return;
     }
-    let Some(Move::Sow { pit, dir }) = review.judged.get(review.at).map(|m| m.best) else {
-        return;
-    };
-    let pit = usize::from(pit);
-    let owner = geometry::owner(pit);
-    let colour = PLAYER_COLOURS[owner].lighter(0.2);
-    commands.spawn((
-        BestMark,
-        DespawnOnExit(Screen::Review),
-        crate::game::play::ai_turn::pit_mark(&layout, pit, colour),
-    ));
-    let side = layout.side_for(owner, dir);
-    commands.spawn((
-        BestMark,
-        DespawnOnExit(Screen::Review),
-        crate::game::play::ai_turn::arrow_mark(&art, &layout, pit, side, colour),
-    ));
+    if let Some(best) = review.judged.get(review.at).map(|m| m.best) {
+        let tag = (BestMark, DespawnOnExit(Screen::Review));
+        crate::game::play::ai_turn::mark_move(&mut commands, &art, &layout, best, 0.2, tag);
+    }
 }

@@ -166,6 +166,67 @@ pub fn panel(width: f32) -> impl Bundle {
     )
 }
 
+/// The row of buttons along the top of a screen, at its right.
+pub fn top_bar() -> Node {
+    Node {
+        position_type: PositionType::Absolute,
+        top: px(8),
+        left: px(8),
+        right: px(8),
+        justify_content: JustifyContent::FlexEnd,
+        ..row()
+    }
+}
+
+/// A dark box centred along the bottom of the window with two lines of text, a bold one tagged
+/// `head` and an ordinary one tagged `body`; the whole tagged `scope` (the screen it belongs to).
+pub fn bottom_caption(
+    commands: &mut Commands,
+    art: &Art,
+    scope: impl Bundle,
+    head: impl Component,
+    body: impl Component,
+) {
+    commands
+        .spawn((
+            scope,
+            Node {
+                position_type: PositionType::Absolute,
+                left: px(8),
+                right: px(8),
+                bottom: px(8),
+                justify_content: JustifyContent::Center,
+                ..default()
+            },
+        ))
+        .with_children(|b| {
+            b.spawn((
+                Node {
+                    flex_direction: FlexDirection::Column,
+                    align_items: AlignItems::Center,
+                    padding: UiRect::axes(px(16), px(8)),
+                    row_gap: px(4),
+                    max_width: px(900),
+                    border_radius: BorderRadius::all(px(12)),
+                    ..default()
+                },
+                BackgroundColor(Color::srgba(0.10, 0.06, 0.03, 0.85)),
+            ))
+            .with_children(|p| {
+                p.spawn((
+                    head,
+                    bold(art, "", 19.0),
+                    TextLayout::justify(Justify::Center),
+                ));
+                p.spawn((
+                    body,
+                    text(art, "", 16.0),
+                    TextLayout::justify(Justify::Center),
+                ));
+            });
+        });
+}
+
 /// A row of controls, spread out and wrapping on a narrow screen.
 pub fn row() -> Node {
     Node {
