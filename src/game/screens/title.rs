@@ -67,8 +67,15 @@ fn build(
                 p.spawn(button(&art, Action::NewGame, lang.tr("title.play")));
                 p.spawn(button(&art, Action::PlayOnline, lang.tr("title.online")));
                 p.spawn(button(&art, Action::Puzzles, lang.tr("title.puzzles")));
-                p.spawn(button(&art, Action::OpenMenu, lang.tr("title.menu")));
-                p.spawn(button(&art, Action::OpenHelp, lang.tr("menu.help")));
+                // Two on a line: the panel keeps its height, and the buttons above their place.
+                p.spawn(Node {
+                    justify_content: JustifyContent::Center,
+                    ..row()
+                })
+                .with_children(|r| {
+                    r.spawn(button(&art, Action::OpenMenu, lang.tr("title.menu")));
+                    r.spawn(button(&art, Action::OpenHelp, lang.tr("menu.help")));
+                });
                 p.spawn(Node {
                     justify_content: JustifyContent::Center,
                     ..row()
