@@ -63,9 +63,15 @@ pub fn turn(game: &Game, lang: Lang) -> Option<String> {
     })
 }
 
-/// The message for a move's `event`, if it deserves one.
+/// The message for a move's `event`, if it deserves one: who did what.
 pub fn narrate(event: &Event, game: &Game, lang: Lang) -> Option<String> {
     let who = |p: u8| who(game, usize::from(p), lang);
+    // The move being shown is the last one played.
+    let mover = game
+        .history
+        .entries()
+        .last()
+        .map_or(game.pos().to_move(), |e| e.side) as u8;
     Some(match *event {
         Event::Capture {
             stones,
@@ -73,10 +79,16 @@ pub fn narrate(event: &Event, game: &Game, lang: Lang) -> Option<String> {
             ..
         } => lang.trf(
             "capture.mandarin",
-            &[("n", &stones), ("total", &(10 + u32::from(stones)))],
+            &[
+                ("who", &who(mover)),
+                ("n", &stones),
+                ("total", &(10 + u32::from(stones))),
+            ],
         ),
-        Event::Capture { stones: 1, .. } => lang.tr("capture.one").to_owned(),
-        Event::Capture { stones, .. } => lang.trf("capture.many", &[("n", &stones)]),
+        Event::Capture { stones: 1, .. } => lang.trf("capture.one", &[("who", &who(mover))]),
+        Event::Capture { stones, .. } => {
+            lang.trf("capture.many", &[("who", &who(mover)), ("n", &stones)])
+        }
         Event::TurnEnd { reason } => match reason {
             TurnEnd::MandarinPit { .. } => lang.tr("end.mandarin_pit").to_owned(),
             TurnEnd::TwoEmpty { .. } => lang.tr("end.two_empty").to_owned(),
@@ -129,6 +141,20 @@ pub fn narrate(event: &Event, game: &Game, lang: Lang) -> Option<String> {
     })
 }
 
+/// What a store holds, in words a child reads: "14 stones + 1 mandarin" ("1 stone", "0 stones").
+pub fn store_contents(stones: i32, mandarins: usize, lang: Lang) -> String {
+    let stones = if stones == 1 {
+        lang.tr("count.stone").to_owned()
+    } else {
+        lang.trf("count.stones", &[("n", &stones)])
+    };
+    match mandarins {
+        0 => stones,
+        1 => format!("{stones} + {}", lang.tr("count.mandarin")),
+        n => format!("{stones} + {}", lang.trf("count.mandarins", &[("n", &n)])),
+    }
+}
+
 /// "1 mandarin + 23 stones + 4 from the row – 2 owed = 35", for the game-over panel.
 pub fn final_count(pos: &Position, player: usize, swept: u32, lang: Lang) -> String {
     let store = pos.store(player);
@@ -162,6 +188,14 @@ pub fn final_count(pos: &Position, player: usize, swept: u32, lang: Lang) -> Str
 mod tests {
     use super::*;
     use crate::rules::{Setup, Store, presets};
+
+    #[test]
+    fn a_store_says_what_it_holds_in_words() {
+        assert_eq!(store_contents(14, 1, Lang::En), "14 stones + 1 mandarin");
+        assert_eq!(store_contents(1, 0, Lang::En), "1 stone");
+        assert_eq!(store_contents(0, 2, Lang::En), "0 stones + 2 mandarins");
+        assert_eq!(store_contents(14, 1, Lang::Vi), "14 dân + 1 quan");
+    }
 
     #[test]
     fn the_final_count_reads_like_the_rule_sheet() {

@@ -272,10 +272,7 @@ fn update_store_labels(
         };
         let mandarins = places.store_pieces.get(*player).map_or(0, Vec::len);
         let mut label = format!("{}\n", text::who(&game, *player, lang));
-        label += &lang.trf(
-            "store.stones",
-            &[("stones", &stones), ("mandarins", &mandarins)],
-        );
+        label += &text::store_contents(stones, mandarins, lang);
         let owed: u32 = store.owes.iter().map(|&o| u32::from(o)).sum();
         if owed > 0 {
             label += &format!("  ({})", lang.trf("store.owes", &[("n", &owed)]));
