@@ -867,6 +867,13 @@ fn a_review_steps_through_the_game_with_the_sprites_equal_to_the_rules() {
         assert_eq!(pos(&app), *history.truncated(k).position());
         assert_sprites_match(&mut app);
     }
+    // A step while a move is still being shown: that move is put down, the next one shown.
+    press(&mut app, KeyCode::ArrowRight);
+    assert_eq!(phase(&app), Phase::Animating);
+    press(&mut app, KeyCode::ArrowRight);
+    run_until(&mut app, 20_000, |app| phase(app) != Phase::Animating);
+    assert_eq!(pos(&app), *history.truncated(steps - 1).position());
+    assert_sprites_match(&mut app);
     // Leaving puts the finished game back.
     press(&mut app, KeyCode::Escape);
     app.update();

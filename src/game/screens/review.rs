@@ -220,8 +220,25 @@ fn jump(commands: &mut Commands, review: &mut Review, game: &mut Game, at: usize
     commands.trigger(Settled);
 }
 
-/// One move forward, shown as in play (a move still being shown ends first).
-fn forward(commands: &mut Commands, review: &mut Review, phase: Phase) {
+/// Show `mv` from the position on the board as in play. A move still being shown is put on
+/// the board at once first (a snap, whose `Settled` runs before the move), so that the move is
+/// always played on the position it belongs to.
+fn show_move(
+    commands: &mut Commands,
+    review: &mut Review,
+    game: &mut Game,
+    phase: Phase,
+    mv: Move,
+) {
+    if phase == Phase::Animating {
+        let at = review.at;
+        jump(commands, review, game, at);
+    }
+    commands.trigger(PlayMove(mv));
+}
+
+/// One move forward, shown as in play.
+fn forward(commands: &mut Commands, review: &mut Review, game: &mut Game, phase: Phase) {
     if !review.variation.is_empty() {
         return;
     }
@@ -234,10 +251,7 @@ fn forward(commands: &mut Commands, review: &mut Review, phase: Phase) {
         review.playing = false;
         return;
     };
-    if phase == Phase::Animating {
-        commands.trigger(Skip);
-    }
-    commands.trigger(PlayMove(mv));
+    show_move(commands, review, game, phase, mv);
     review.at += 1;
 }
 
@@ -254,7 +268,7 @@ fn act(
         ReviewAction::Back => next_screen.set(Screen::Playing),
         ReviewAction::Step(1) => {
             review.playing = false;
-            forward(commands, review, phase);
+            forward(commands, review, game, phase);
         }
         ReviewAction::Step(_) => {
             review.playing = false;
@@ -281,10 +295,7 @@ fn act(
             let best = review.judged.get(review.at).map(|m| m.best);
             if let Some(best) = best.filter(|_| review.variation.is_empty()) {
                 review.playing = false;
-                if phase == Phase::Animating {
-                    commands.trigger(Skip);
-                }
-                commands.trigger(PlayMove(best));
+                show_move(commands, review, game, phase, best);
                 review.variation.push(best);
             }
         }
@@ -387,6 +398,7 @@ fn scrub(
 fn autoplay(
     mut commands: Commands,
     mut review: ResMut<Review>,
+    mut game: ResMut<Game>,
     phase: Res<Phase>,
     mut wake: ResMut<Wake>,
 ) {
@@ -401,7 +413,7 @@ fn autoplay(
         review.playing = false;
         return;
     }
-    forward(&mut commands, &mut review, *phase);
+    forward(&mut commands, &mut review, &mut game, *phase);
 }
 
 /// Whether the screen was built for a window taller than wide (the transport row under the
@@ -519,6 +531,7 @@ fn build(commands: &mut Commands, art: &Art, lang: Lang, tall: bool) {
             b.spawn((
                 Graph,
                 Button,
+                ui::OwnColours,
                 RelativeCursorPosition::default(),
                 Node {
                     height: px(84),
@@ -710,6 +723,7 @@ fn draw_list(
         let start = lang.tr("review.start");
         l.spawn((
             Button,
+            ui::OwnColours,
             ReviewAction::Jump(0),
             Node {
                 padding: UiRect::axes(px(4), px(1)),
@@ -735,6 +749,7 @@ fn draw_list(
             });
             l.spawn((
                 Button,
+                ui::OwnColours,
                 ReviewAction::Jump(i + 1),
                 Node {
                     padding: UiRect::axes(px(4), px(1)),

@@ -239,9 +239,17 @@ pub fn row() -> Node {
     }
 }
 
+/// A pressable node that keeps its own colours (the review's graph and list): `hover` leaves
+/// it alone.
+#[derive(Component, Default)]
+pub struct OwnColours;
+
 /// Light the button under the pointer.
 pub fn hover(
-    mut buttons: Query<(&Interaction, &mut BackgroundColor), (Changed<Interaction>, With<Button>)>,
+    mut buttons: Query<
+        (&Interaction, &mut BackgroundColor),
+        (Changed<Interaction>, With<Button>, Without<OwnColours>),
+    >,
 ) {
     for (interaction, mut colour) in &mut buttons {
         if colour.0 == BUTTON_OFF {
