@@ -83,8 +83,9 @@ impl Lang {
     ///
     /// ```
     /// use o_an_quan::session::Lang;
-    /// assert_eq!(Lang::En.trf("capture.many", &[("n", &4)]), "Captured 4 stones!");
-    /// assert_eq!(Lang::Vi.trf("capture.many", &[("n", &4)]), "Ăn 4 viên dân!");
+    /// let args: [(&str, &dyn std::fmt::Display); 2] = [("who", &"Lan"), ("n", &4)];
+    /// assert_eq!(Lang::En.trf("capture.many", &args), "Lan captured 4 stones");
+    /// assert_eq!(Lang::Vi.trf("capture.many", &args), "Lan ăn 4 viên dân");
     /// ```
     pub fn trf(self, key: &'static str, args: &[(&str, &dyn fmt::Display)]) -> String {
         let mut text = self.tr(key).to_owned();
