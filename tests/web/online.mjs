@@ -150,7 +150,7 @@ try {
   await b.waitForTimeout(500);
   await b.shot("ended-b.png");
   await a.shot("ended-a.png");
-  await a.mouse.click(700, 420); // Leave, on the end panel.
+  await a.mouse.click(605, 420); // Leave, on the end panel (between Rematch and Review).
   await a.until('[data-screen="online"][data-room-phase="none"]', 30);
 
   // A opens a room with half a minute each and no increment, the other player to move first:
@@ -176,7 +176,8 @@ try {
   await phone.touchscreen.tap(195, 440); // "Play online"
   await phone.until('[data-screen="online"][data-link="open"]', 60);
   await phone.waitForTimeout(500);
-  await phone.touchscreen.tap(174, 537); // the code field (the lobby lists one room above)
+  // The code field (the rule set and the winning-score switch take two lines above it here).
+  await phone.touchscreen.tap(174, 563);
   await phone.keyboard.type(second_code.toLowerCase());
   await phone.waitForTimeout(300);
   await phone.shot("phone-code.png");

@@ -345,10 +345,10 @@ fn build(
                     if room.you.is_some() && result.cause != EndCause::Aborted {
                         r.spawn(button(&art, GameAction::Rematch, lang.tr("online.rematch")));
                     }
+                    r.spawn(button(&art, GameAction::Leave, lang.tr("online.leave")));
                     if result.cause != EndCause::Aborted {
                         r.spawn(button(&art, GameAction::Review, lang.tr("over.review")));
                     }
-                    r.spawn(button(&art, GameAction::Leave, lang.tr("online.leave")));
                 });
             });
         });
