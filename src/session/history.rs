@@ -35,8 +35,9 @@ pub struct History {
     pub clock: Option<MatchClock>,
 }
 
-/// After a table flip the first two sides have changed hands.
-fn seat_of_at(pos: &Position, side: usize) -> usize {
+/// The seat (index in a match's seats) that plays `side` at `pos`: after a table flip the first
+/// two sides have changed hands.
+pub fn seat_at(pos: &Position, side: usize) -> usize {
     if pos.swapped() && side < 2 {
         1 - side
     } else {
@@ -88,12 +89,12 @@ impl History {
     }
 
     fn player_of_at(&self, pos: &Position, side: usize) -> Seat {
-        self.seats[seat_of_at(pos, side)]
+        self.seats[seat_at(pos, side)]
     }
 
     /// The seat (index in `seats`) that plays `side` of the board now.
     pub fn seat_of(&self, side: usize) -> usize {
-        seat_of_at(&self.now, side)
+        seat_at(&self.now, side)
     }
 
     /// Whether the match has ended: by the rules, or a player's time ran out.

@@ -13,7 +13,7 @@ mod settings;
 mod storage;
 
 pub use clock::{MatchClock, TimeControl};
-pub use history::{Entry, History};
+pub use history::{Entry, History, seat_at};
 pub use lang::{Lang, Strings};
 pub use puzzle_progress::PuzzleProgress;
 pub use record::{Record, RecordError, ReviewRecord, ReviewedMove};

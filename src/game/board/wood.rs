@@ -95,11 +95,16 @@ fn follow_window_shape(windows: Query<&Window>, safe: Res<SafeArea>, mut layout:
 /// window limits the scale (`room · scale ≥ px`, with `scale = min(w / W, h / (H + room))`).
 fn fit_camera(
     layout: Res<Layout>,
-    windows: Query<&Window>,
+    windows: Query<Ref<Window>>,
     safe: Res<SafeArea>,
     mut room: ResMut<PanelRoom>,
     mut projections: Query<&mut Projection, With<Camera2d>>,
 ) {
+    // Nothing that decides the fit changed: the camera stands as it is.
+    let resized = windows.iter().any(|w| w.is_changed());
+    if !(resized || layout.is_changed() || room.is_changed() || safe.is_changed()) {
+        return;
+    }
     let world = layout.world();
     let below = match windows.single() {
         Ok(window) if room.px > 0.0 => {

@@ -13,7 +13,7 @@ use crate::game::state::{
     Files, Game, Message, MovePlayed, PanelRoom, Phase, PlayMove, Prefs, Screen, Settled, Skip,
 };
 use crate::rules::{Move, presets};
-use crate::session::{History, PUZZLES, PuzzleProgress, Seat};
+use crate::session::{History, PUZZLES, PuzzleProgress, Seat, seat_at};
 
 /// The computer's seat in a puzzle: it never thinks there (its replies are the line's), but a
 /// level names it "the computer" on the board.
@@ -211,7 +211,7 @@ fn set_up(commands: &mut Commands, board: &mut PuzzleBoard, game: &mut Game, ind
         }
         history
     };
-    let solver = history_of(vec![Seat::Human; players]).seat_of(line.start.to_move());
+    let solver = seat_at(&line.start, line.start.to_move());
     let seats = (0..players)
         .map(|s| if s == solver { Seat::Human } else { OPPONENT })
         .collect();

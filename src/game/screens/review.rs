@@ -182,7 +182,9 @@ fn analyse(
     mut wake: ResMut<Wake>,
     mut working: ResMut<Working>,
 ) {
-    let Some(reviewer) = review.reviewer.as_mut() else {
+    // The search's own progress is not news: the screen is redrawn only when a move is judged.
+    let inner = review.bypass_change_detection();
+    let Some(reviewer) = inner.reviewer.as_mut() else {
         working.set_if_neq(Working(false));
         return;
     };
@@ -193,19 +195,24 @@ fn analyse(
     while !done && started.elapsed() < FRAME_SHARE {
         done = reviewer.step(SLICE_NODES);
     }
-    let judged = reviewer.reviewed().to_vec();
-    if judged.len() != review.judged.len() {
-        review.judged = judged;
-    }
+    // Only the moves judged in this slice are copied (a frame judges a few).
+    let known = inner.judged.len().min(reviewer.reviewed().len());
+    let judged_now = reviewer.reviewed().len() > known;
+    inner
+        .judged
+        .extend_from_slice(&reviewer.reviewed()[known..]);
     if done {
-        review.reviewer = None;
-        if let Some(game) = &review.game {
+        inner.reviewer = None;
+        if let Some(game) = &inner.game {
             analysis.0 = Some(AnalysedGame {
                 start: *game.start(),
                 moves: game.moves().collect(),
-                judged: review.judged.clone(),
+                judged: inner.judged.clone(),
             });
         }
+    }
+    if judged_now || done {
+        review.set_changed();
     }
 }
 
