@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use bevy::window::WindowResolution;
 use clap::{Parser, ValueEnum};
 use o_an_quan::ai::Level;
-use o_an_quan::game::capture::CapturePlan;
+use o_an_quan::game::capture::{CapturePlan, Moment};
 use o_an_quan::game::online::client::Ask;
 use o_an_quan::game::persist::{self, Import};
 use o_an_quan::game::start::Start;
@@ -79,6 +79,9 @@ struct Options {
     /// With --screenshot: shoot this many seconds after the start instead of after moves.
     #[arg(long, value_name = "SECS")]
     shot_after: Option<f32>,
+    /// With --screenshot: shoot in the middle of the move after `--after` moves.
+    #[arg(long, value_enum)]
+    moment: Option<MomentArg>,
     /// Window size, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x720")]
     size: String,
@@ -97,6 +100,16 @@ enum SpeedArg {
     Normal,
     Fast,
     Off,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum MomentArg {
+    /// Stones in the hand.
+    MidMove,
+    /// A captured pit glowing.
+    Capture,
+    /// The computer thinking.
+    Thinking,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -200,6 +213,11 @@ fn main() -> AppExit {
             path,
             after_moves: options.after,
             after_secs: options.shot_after,
+            moment: options.moment.map(|m| match m {
+                MomentArg::MidMove => Moment::MidMove,
+                MomentArg::Capture => Moment::Capture,
+                MomentArg::Thinking => Moment::Thinking,
+            }),
             panel: options.panel.and_then(|p| match p {
                 PanelArg::Menu => Some(Overlay::Menu),
                 PanelArg::Help => Some(Overlay::Help),

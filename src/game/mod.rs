@@ -74,11 +74,13 @@ pub fn plugin(app: &mut App) {
         platform::idle::plugin,
         play::sound::plugin,
         play::capture::plugin,
+        play::lights::plugin,
     ));
     app.add_plugins((
         screens::review::plugin,
         screens::puzzles::plugin,
         screens::lesson::plugin,
+        screens::intro::plugin,
     ));
     app.add_plugins(online::plugin);
     #[cfg(target_arch = "wasm32")]

@@ -169,6 +169,8 @@ pub enum Overlay {
     ConfirmNewGame,
     /// "Flip the table?"
     Flip,
+    /// How to play in three pictures: by itself on the first visit, and from the title.
+    Intro,
 }
 
 /// Play this move for the side to move (from input or the computer).

@@ -133,11 +133,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_text_the_game_shows_has_its_glyphs_in_both_faces() {
+    fn every_text_the_game_shows_has_its_glyphs_in_every_face() {
         use skrifa::MetadataProvider;
         // The symbols the screens draw themselves: steppers, the caret, separators, quarters.
         let drawn = "‹›+-»—|·×¼½¾…0123456789:.";
-        for face in ["NotoSans-Regular.ttf", "NotoSans-Bold.ttf"] {
+        for face in [
+            "NotoSans-Regular.ttf",
+            "NotoSans-Bold.ttf",
+            "BeVietnamPro-Bold.ttf",
+        ] {
             let path = format!("{}/assets/fonts/{face}", env!("CARGO_MANIFEST_DIR"));
             let data = std::fs::read(&path).unwrap();
             let font = skrifa::FontRef::new(&data).unwrap();

@@ -136,6 +136,8 @@ pub struct Settings {
     /// The online server, `ws://` or `wss://` (the desktop's; the web build talks to the page's
     /// own server).
     pub server: String,
+    /// The how-to-play card has been shown (it opens by itself on the first visit).
+    pub seen_intro: bool,
 }
 
 /// The server a desktop game plays online on until another is chosen: one run on this machine.
@@ -158,6 +160,7 @@ impl Default for Settings {
             clock: None,
             name: String::new(),
             server: DEFAULT_SERVER.to_owned(),
+            seen_intro: false,
         }
     }
 }
@@ -360,6 +363,7 @@ mod tests {
             clock: Some(TimeControl::new(10, 5)),
             name: "Bà Năm \"Quan\"".into(),
             server: "wss://oaq.example:8443/ws".into(),
+            seen_intro: true,
         };
         assert_eq!(Settings::from_ron(&settings.to_ron()).unwrap(), settings);
     }

@@ -1,11 +1,16 @@
-//! Images the game draws for itself at start-up (pebbles, mandarin stones, pits, the board) and
-//! the font, loaded once into a resource before anything is shown.
+//! Images the game draws for itself at start-up (the mat, the board and its shadow, pits,
+//! stores, pebbles, mandarin stones, glows, the buttons' glyphs) and the fonts, loaded once
+//! into a resource before anything is shown.
+
+use std::collections::HashMap;
 
 use bevy::asset::RenderAssetUsages;
+use bevy::image::{ImageAddressMode, ImageSampler, ImageSamplerDescriptor};
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 
 use crate::art;
+use crate::art::glyphs::Glyph;
 use crate::game::board::layout::{self, Layout};
 
 /// Every handle the board needs.
@@ -13,6 +18,21 @@ use crate::game::board::layout::{self, Layout};
 pub struct Art {
     pub pebble: Handle<Image>,
     pub mandarin: Handle<Image>,
+    /// One tile of the woven mat, repeating.
+    pub mat: Handle<Image>,
+    /// The 2-player board's shadow on the mat.
+    pub board_shadow: Handle<Image>,
+    /// A store's tray.
+    pub tray: Handle<Image>,
+    /// Glows (white, tinted by the sprite) round a citizen pit, a half-moon, a round mandarin
+    /// pit, a row of pits and a store.
+    pub pit_glow: Handle<Image>,
+    pub mandarin_glow: Handle<Image>,
+    pub round_glow: Handle<Image>,
+    pub row_glow: Handle<Image>,
+    pub store_glow: Handle<Image>,
+    /// The buttons' pictures.
+    pub glyphs: HashMap<Glyph, Handle<Image>>,
     pub pit: Handle<Image>,
     pub mandarin_pit: Handle<Image>,
     /// The round mandarin pit of the 3-player board.
@@ -22,8 +42,29 @@ pub struct Art {
     pub triangle_board: Handle<Image>,
     /// A triangle pointing right (flip it for left).
     pub arrow: Handle<Image>,
+    /// Noto Sans, for the words.
     pub font: Handle<Font>,
     pub bold: Handle<Font>,
+    /// Be Vietnam Pro Bold, for titles and counts.
+    pub display: Handle<Font>,
+}
+
+impl Art {
+    /// Every font, for waiting until they have arrived.
+    pub fn fonts(&self) -> [&Handle<Font>; 3] {
+        [&self.font, &self.bold, &self.display]
+    }
+
+    pub fn glyph(&self, glyph: Glyph) -> Handle<Image> {
+        self.glyphs[&glyph].clone()
+    }
+}
+
+/// How far a glow reaches beyond its shape, in the world's units.
+pub const GLOW_SPREAD: f32 = 14.0;
+/// A stone's sprite for a stone `across` units across: the stone and its shadow round it.
+pub fn stone_sprite_size(across: f32) -> Vec2 {
+    Vec2::splat(across / art::STONE_SHARE)
 }
 
 /// Pebble shades: slate, sand, terracotta, moss, cream.
@@ -49,31 +90,50 @@ pub(in crate::game) fn plugin(app: &mut App) {
     // Drawn while the app is built, so that every schedule, the first state transition
     // included, finds the art in place.
     let world = app.world_mut();
-    let (font, bold) = {
+    let fonts = {
         let assets = world.resource::<AssetServer>();
-        (
+        [
             assets.load("fonts/NotoSans-Regular.ttf"),
             assets.load("fonts/NotoSans-Bold.ttf"),
-        )
+            assets.load("fonts/BeVietnamPro-Bold.ttf"),
+        ]
     };
-    let art = load(&mut world.resource_mut::<Assets<Image>>(), font, bold);
+    let art = load(&mut world.resource_mut::<Assets<Image>>(), fonts);
     app.insert_resource(art);
 }
 
-fn load(images: &mut Assets<Image>, font: Handle<Font>, bold: Handle<Font>) -> Art {
+fn load(images: &mut Assets<Image>, [font, bold, display]: [Handle<Font>; 3]) -> Art {
+    let (pit_size, half_moon) = (layout::PIT, layout::MANDARIN_PIT);
+    let glow_of = |size: Vec2, radius: f32| glow(size, radius);
     Art {
-        pebble: images.add(stone(48, [1.0, 1.0, 1.0], 0.0)),
-        mandarin: images.add(stone(112, [0.20, 0.55, 0.38], 0.16)),
-        pit: images.add(pit(128, 128, 26.0)),
+        pebble: images.add(stone(56, [1.0, 1.0, 1.0], 0.0)),
+        mandarin: images.add(stone(128, art::MANDARIN, 0.16)),
+        mat: images.add(mat(96)),
+        board_shadow: images.add(board_shadow()),
+        tray: images.add(tray()),
+        pit_glow: images.add(glow_of(Vec2::splat(pit_size), PIT_RADIUS)),
+        mandarin_glow: images.add(glow_of(half_moon, half_moon.x / 2.0)),
+        round_glow: images.add(glow_of(Vec2::splat(116.0), 58.0)),
+        row_glow: images.add(glow_of(layout::ROW_GLOW, 26.0)),
+        store_glow: images.add(glow_of(Layout::new(2).store_size(), 20.0)),
+        glyphs: Glyph::ALL
+            .into_iter()
+            .map(|g| (g, images.add(glyph(g, 48))))
+            .collect(),
+        pit: images.add(pit(128, 128, 128.0 * PIT_RADIUS / pit_size)),
         mandarin_pit: images.add(pit(120, 256, 60.0)),
         round_pit: images.add(pit(128, 128, 64.0)),
-        board: images.add(wood(256, 128)),
+        board: images.add(wood()),
         triangle_board: images.add(triangle_wood()),
         arrow: images.add(arrow(96)),
         font,
         bold,
+        display,
     }
 }
+
+/// A citizen pit's corner radius, in the world's units.
+const PIT_RADIUS: f32 = 24.0;
 
 /// A picture of the art generator as an image the GPU takes.
 fn image(width: u32, height: u32, pixel: impl Fn(f32, f32) -> [f32; 4]) -> Image {
@@ -91,7 +151,56 @@ fn image(width: u32, height: u32, pixel: impl Fn(f32, f32) -> [f32; 4]) -> Image
 }
 
 fn stone(size: u32, base: [f32; 3], rim: f32) -> Image {
-    image(size, size, |u, v| art::stone(size as f32, base, rim, u, v))
+    image(size, size, |u, v| {
+        art::stone_on_wood(size as f32, base, rim, u, v)
+    })
+}
+
+/// The mat's tile, sampled so that it repeats: one sprite covers any window with it.
+fn mat(size: u32) -> Image {
+    let mut tile = image(size, size, art::mat);
+    tile.sampler = ImageSampler::Descriptor(ImageSamplerDescriptor {
+        address_mode_u: ImageAddressMode::Repeat,
+        address_mode_v: ImageAddressMode::Repeat,
+        ..ImageSamplerDescriptor::linear()
+    });
+    tile
+}
+
+/// The 2-player board's shadow, at half the world's resolution.
+fn board_shadow() -> Image {
+    let (board, _) = Layout::new(2).board_rect();
+    let blur = SHADOW_BLUR / 2.0;
+    let (w, h) = (board.x / 2.0, board.y / 2.0);
+    image((w + 2.0 * blur) as u32, (h + 2.0 * blur) as u32, |u, v| {
+        art::shadow(w, h, BOARD_RADIUS / 2.0, blur, u, v)
+    })
+}
+
+/// How soft the board's shadow is, and its corners, in the world's units.
+pub const SHADOW_BLUR: f32 = 28.0;
+pub const BOARD_RADIUS: f32 = 26.0;
+
+/// A store's tray, at the world's resolution.
+fn tray() -> Image {
+    let size = Layout::new(2).store_size();
+    image(size.x as u32, size.y as u32, |u, v| {
+        art::tray(size.x, size.y, u, v)
+    })
+}
+
+/// A glow round `size` (world units, drawn at half that), `GLOW_SPREAD` beyond it.
+fn glow(size: Vec2, radius: f32) -> Image {
+    let (w, h, r, s) = (size.x / 2.0, size.y / 2.0, radius / 2.0, GLOW_SPREAD / 2.0);
+    image((w + 2.0 * s) as u32, (h + 2.0 * s) as u32, |u, v| {
+        art::glow(w, h, r, s, u, v)
+    })
+}
+
+fn glyph(glyph: Glyph, size: u32) -> Image {
+    image(size, size, |u, v| {
+        art::glyphs::glyph(glyph, size as f32, u, v)
+    })
 }
 
 fn pit(width: u32, height: u32, radius: f32) -> Image {
@@ -140,10 +249,11 @@ fn distance_to_triangle(p: Vec2, corners: [Vec2; 3]) -> f32 {
     if inside { 0.0 } else { nearest }
 }
 
-/// Light wood with a soft grain; tinted by the sprite colour.
-fn wood(width: u32, height: u32) -> Image {
-    image(width, height, |u, v| {
-        let g = art::grain(u, v);
-        [g, g, g, 1.0]
+/// The 2-player board's wood, at half the world's resolution.
+fn wood() -> Image {
+    let (board, _) = Layout::new(2).board_rect();
+    let (w, h) = (board.x / 2.0, board.y / 2.0);
+    image(w as u32, h as u32, |u, v| {
+        art::board(w, h, BOARD_RADIUS / 2.0, u, v)
     })
 }

@@ -24,6 +24,9 @@ pub const WORLD_TALL_TRIANGLE: Vec2 = Vec2::new(800.0, 1280.0);
 pub const PIT: f32 = 118.0;
 /// Gap between two citizen pits on the 2-player board.
 const GAP: f32 = 10.0;
+/// A row of five citizen pits on the 2-player board, for the glow round the row of the player
+/// to move.
+pub const ROW_GLOW: Vec2 = Vec2::new(5.0 * PIT + 4.0 * GAP + 8.0, PIT + 8.0);
 /// Distance between the centres of the two rows.
 const ROW_SPACING: f32 = PIT + 14.0;
 /// Raise of the 2-player board above the window's centre, to leave room for the message line.
@@ -343,19 +346,19 @@ impl Layout {
                 Vec2::new(x + 30.0, centre.y + beyond)
             }
         } else {
-            self.store_center(player) + Vec2::new(store.x / 2.0 + 120.0, 0.0)
+            self.store_center(player) + Vec2::new(store.x / 2.0 + 140.0, 0.0)
         }
     }
 
-    /// Where the "thinking…" label goes.
-    pub fn thinking_position(&self) -> Vec2 {
+    /// Where the "thinking…" label of `player` goes: beside their store.
+    pub fn thinking_position(&self, player: usize) -> Vec2 {
         if self.triangle() {
             Vec2::new(0.0, -25.0)
         } else if self.upright() {
-            let label = self.store_label_position(1 - self.near_side());
+            let label = self.store_label_position(player);
             Vec2::new(-label.x, label.y)
         } else {
-            self.store_center(1 - self.near_side()) + Vec2::new(-420.0, 0.0)
+            self.store_center(player) + Vec2::new(-420.0, 0.0)
         }
     }
 
@@ -517,15 +520,51 @@ impl Layout {
             };
             return centre + inward * (size.y / 2.0 + 12.0);
         }
-        let corner = Vec2::new(
-            if geometry::is_mandarin(index) {
-                26.0
-            } else {
-                16.0
-            },
-            14.0,
-        );
-        self.pit_center(index) + self.turn(size / 2.0 - corner)
+        // The pit's top-right corner on screen, whichever way the board stands.
+        let on_screen = if self.upright() {
+            Vec2::new(size.y, size.x)
+        } else {
+            size
+        };
+        let inset = match (geometry::is_mandarin(index), self.upright()) {
+            // Clear of the half-moon's curve.
+            (true, false) => Vec2::new(26.0, 14.0),
+            (true, true) => Vec2::new(40.0, 24.0),
+            (false, _) => Vec2::new(16.0, 14.0),
+        } * self.count_scale().sqrt();
+        self.pit_center(index) + on_screen / 2.0 - inset
+    }
+
+    /// Size of the pits' and stores' counts: larger in a tall window, which a phone held
+    /// upright shows at about half size.
+    pub fn count_scale(&self) -> f32 {
+        if self.tall_window { 1.8 } else { 1.0 }
+    }
+
+    /// Where the count of `player`'s store goes: its top-right corner on screen, as on the
+    /// pits.
+    pub fn store_badge_position(&self, player: usize) -> Vec2 {
+        let size = self.store_size();
+        let on_screen = if self.upright() {
+            Vec2::new(size.y, size.x)
+        } else {
+            size
+        };
+        self.store_center(player) + on_screen / 2.0 - Vec2::splat(6.0)
+    }
+
+    /// The middle of `player`'s row, its angle on screen and its size before the angle: for
+    /// the glow round the row of the player to move.
+    pub fn row_rect(&self, player: usize) -> (Vec2, f32, Vec2) {
+        let row = geometry::row(player);
+        let (first, last) = (row.start, row.end - 1);
+        let centre = (self.pit_center(first) + self.pit_center(last)) / 2.0;
+        let size = if self.triangle() {
+            Vec2::new(4.0 * STEP3 + PIT3 + 8.0, PIT3 + 8.0)
+        } else {
+            ROW_GLOW
+        };
+        (centre, self.pit_angle(first), size)
     }
 }
 

@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 use bevy_tweening::TweenAnim;
 
-use crate::game::board::art::{Art, PEBBLE_SHADES};
+use crate::game::board::art::{Art, PEBBLE_SHADES, stone_sprite_size};
 use crate::game::board::layout::Layout;
 use crate::rules::Position;
 use crate::rules::geometry;
@@ -66,13 +66,13 @@ pub fn piece_spot(layout: &Layout, player: usize) -> Vec3 {
 }
 
 pub fn pebble(art: &Art, seed: u32) -> impl Bundle {
-    let size = 21.0 * (0.85 + (seed % 31) as f32 / 100.0);
+    let size = 22.0 * (0.85 + (seed % 31) as f32 / 100.0);
     (
         Pebble,
         Sprite {
             image: art.pebble.clone(),
             color: PEBBLE_SHADES[(seed as usize / 3) % PEBBLE_SHADES.len()],
-            custom_size: Some(Vec2::splat(size)),
+            custom_size: Some(stone_sprite_size(size)),
             ..default()
         },
         Transform::default(),
@@ -84,7 +84,7 @@ pub fn mandarin(art: &Art) -> impl Bundle {
         MandarinStone,
         Sprite {
             image: art.mandarin.clone(),
-            custom_size: Some(Vec2::splat(54.0)),
+            custom_size: Some(stone_sprite_size(54.0)),
             ..default()
         },
         Transform::default(),

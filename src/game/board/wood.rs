@@ -1,10 +1,10 @@
-//! The wooden board: camera, pits, stores, the count badge on every pit and store, and the
-//! highlight of the pits the player may sow from.
+//! The wooden board on its mat: camera, pits, stores, and the count on every pit and store
+//! (the lights of the turn are `lights`).
 
 use bevy::camera::ScalingMode;
 use bevy::prelude::*;
 
-use crate::game::board::art::{Art, INK, PLAYER_COLOURS, WOOD};
+use crate::game::board::art::{self, Art, GLOW_SPREAD, INK, PLAYER_COLOURS, WOOD};
 use crate::game::board::layout::Layout;
 use crate::game::board::pebbles::Places;
 use crate::game::board::safe_area::SafeArea;
@@ -12,18 +12,31 @@ use crate::game::board::text;
 use crate::game::state::{Game, PanelRoom, Phase, Prefs};
 use crate::rules::geometry;
 use crate::session::ScoreView;
+use bevy_tweening::TweenAnim;
 
 /// The count badge of a pit.
 #[derive(Component)]
 pub struct PitCount(pub usize);
 
-/// The glow under a pit that the player to move may sow from.
-#[derive(Component)]
-pub struct Playable(pub usize);
-
 /// The text beside a store: its stones, mandarins and debts.
 #[derive(Component)]
 pub struct StoreLabel(pub usize);
+
+/// The points in a store, on its corner.
+#[derive(Component)]
+pub struct StoreCount(pub usize);
+
+/// The glow round a pit: lit when it can be played, or when it is captured.
+#[derive(Component)]
+pub struct PitGlow(pub usize);
+
+/// The glow round the row of a player, lit on their turn.
+#[derive(Component)]
+pub struct RowGlow(pub usize);
+
+/// The glow round a player's store, lit on their turn.
+#[derive(Component)]
+pub struct StoreGlow(pub usize);
 
 /// Everything drawn for the board (not the camera): redrawn when the board changes shape.
 #[derive(Component)]
@@ -31,7 +44,7 @@ struct BoardPart;
 
 pub(in crate::game) fn plugin(app: &mut App) {
     app.init_resource::<Layout>();
-    app.add_systems(Startup, spawn_camera);
+    app.add_systems(Startup, (spawn_camera, spawn_mat));
     app.add_systems(
         Update,
         (follow_window_shape, fit_camera)
@@ -47,12 +60,9 @@ pub(in crate::game) fn plugin(app: &mut App) {
         Update,
         (
             draw_board.run_if(resource_changed::<Layout>),
-            (update_counts, update_store_labels).run_if(stones_or_game),
-            update_playable.run_if(
-                resource_changed::<Phase>
-                    .or_eager(resource_changed::<Game>)
-                    .or_eager(resource_changed::<Layout>),
-            ),
+            // While a move is shown the stores count the stones as they land.
+            (update_counts, update_store_labels)
+                .run_if(stones_or_game.or_eager(resource_equals(Phase::Animating))),
         )
             .chain()
             .in_set(crate::game::state::GameSet::Show),
@@ -140,6 +150,23 @@ fn fit_camera(
     }
 }
 
+/// The woven mat under everything: one sprite, far larger than any window shows, its tile
+/// repeating.
+fn spawn_mat(mut commands: Commands, art: Res<Art>) {
+    const SIDE: f32 = 6000.0;
+    const TILE: f32 = 96.0;
+    commands.spawn((
+        Sprite {
+            image: art.mat.clone(),
+            custom_size: Some(Vec2::splat(SIDE)),
+            // The tile's pixels over the sprite: the sampler repeats it.
+            rect: Some(Rect::new(0.0, 0.0, SIDE * 96.0 / TILE, SIDE * 96.0 / TILE)),
+            ..default()
+        },
+        Transform::from_xyz(0.0, 0.0, -20.0),
+    ));
+}
+
 fn draw_board(
     mut commands: Commands,
     art: Res<Art>,
@@ -150,35 +177,47 @@ fn draw_board(
         commands.entity(part).despawn();
     }
     let (board, centre) = layout.board_rect();
-    let wood = if layout.round_mandarin_pits() {
-        art.triangle_board.clone()
-    } else {
-        art.board.clone()
-    };
     let turn = Quat::from_rotation_z(layout.board_angle());
+    let (wood, tint) = if layout.round_mandarin_pits() {
+        (art.triangle_board.clone(), WOOD)
+    } else {
+        // Its soft shadow on the mat, down and to the right of the light.
+        let shadow = Vec2::new(10.0, -14.0);
+        commands.spawn((
+            BoardPart,
+            Sprite {
+                image: art.board_shadow.clone(),
+                custom_size: Some(board + 2.0 * art::SHADOW_BLUR),
+                color: Color::srgba(1.0, 1.0, 1.0, 0.75),
+                ..default()
+            },
+            Transform::from_translation((centre + shadow).extend(-1.0)).with_rotation(turn),
+        ));
+        (art.board.clone(), Color::WHITE)
+    };
     commands.spawn((
         BoardPart,
         Sprite {
             image: wood,
-            color: WOOD,
+            color: tint,
             custom_size: Some(board),
             ..default()
         },
         Transform::from_translation(centre.extend(0.0)).with_rotation(turn),
     ));
     let font = TextFont {
-        font: art.bold.clone().into(),
-        font_size: FontSize::Px(17.0 * layout.text_scale()),
+        font: art.display.clone().into(),
+        font_size: FontSize::Px(17.0 * layout.count_scale()),
         ..default()
     };
     for index in 0..layout.ring() {
         let center = layout.pit_center(index);
         let size = layout.pit_size(index);
         let mandarin = geometry::is_mandarin(index);
-        let image = match (mandarin, layout.round_mandarin_pits()) {
-            (true, true) => art.round_pit.clone(),
-            (true, false) => art.mandarin_pit.clone(),
-            (false, _) => art.pit.clone(),
+        let (image, glow) = match (mandarin, layout.round_mandarin_pits()) {
+            (true, true) => (art.round_pit.clone(), art.round_glow.clone()),
+            (true, false) => (art.mandarin_pit.clone(), art.mandarin_glow.clone()),
+            (false, _) => (art.pit.clone(), art.pit_glow.clone()),
         };
         let sprite = Sprite {
             image,
@@ -193,15 +232,18 @@ fn draw_board(
             sprite,
             Transform::from_translation(center.extend(0.5)).with_rotation(rotation),
         ));
-        if !mandarin {
-            let owner = geometry::owner(index);
-            commands.spawn((
-                BoardPart,
-                Playable(index),
-                Sprite::from_color(PLAYER_COLOURS[owner].with_alpha(0.0), size + 8.0),
-                Transform::from_translation(center.extend(0.3)).with_rotation(rotation),
-            ));
-        }
+        commands.spawn((
+            BoardPart,
+            PitGlow(index),
+            Sprite {
+                image: glow,
+                custom_size: Some(size + 2.0 * GLOW_SPREAD),
+                color: Color::NONE,
+                flip_x: layout.mirrored_pit(index),
+                ..default()
+            },
+            Transform::from_translation(center.extend(0.6)).with_rotation(rotation),
+        ));
         commands.spawn((
             BoardPart,
             PitCount(index),
@@ -211,13 +253,67 @@ fn draw_board(
             Transform::from_translation(layout.badge_position(index).extend(5.0)),
         ));
     }
-    let store = layout.store_size();
-    for (player, colour) in PLAYER_COLOURS.iter().enumerate().take(layout.players()) {
+    for player in 0..layout.players() {
+        let (middle, angle, size) = layout.row_rect(player);
         commands.spawn((
             BoardPart,
-            Sprite::from_color(colour.with_alpha(0.25), store),
-            Transform::from_translation(layout.store_center(player).extend(0.2))
-                .with_rotation(turn),
+            RowGlow(player),
+            Sprite {
+                image: art.row_glow.clone(),
+                custom_size: Some(size + 2.0 * GLOW_SPREAD),
+                color: Color::NONE,
+                ..default()
+            },
+            Transform::from_translation(middle.extend(0.4))
+                .with_rotation(Quat::from_rotation_z(angle)),
+        ));
+    }
+    let store = layout.store_size();
+    for (player, colour) in PLAYER_COLOURS.iter().enumerate().take(layout.players()) {
+        let at = layout.store_center(player);
+        commands.spawn((
+            BoardPart,
+            StoreGlow(player),
+            Sprite {
+                image: art.store_glow.clone(),
+                custom_size: Some(store + 2.0 * GLOW_SPREAD),
+                color: Color::NONE,
+                ..default()
+            },
+            Transform::from_translation(at.extend(0.1)).with_rotation(turn),
+        ));
+        commands.spawn((
+            BoardPart,
+            Sprite {
+                image: art.tray.clone(),
+                custom_size: Some(store),
+                ..default()
+            },
+            Transform::from_translation(at.extend(0.2)).with_rotation(turn),
+        ));
+        // The store's count on a dark round badge at its corner, over its stones.
+        let badge = layout.store_badge_position(player);
+        let scale = layout.count_scale();
+        commands.spawn((
+            BoardPart,
+            Sprite {
+                image: art.round_pit.clone(),
+                custom_size: Some(Vec2::splat(40.0 * scale)),
+                ..default()
+            },
+            Transform::from_translation(badge.extend(4.0)),
+        ));
+        commands.spawn((
+            BoardPart,
+            StoreCount(player),
+            Text2d::new(""),
+            TextFont {
+                font: art.display.clone().into(),
+                font_size: FontSize::Px(19.0 * scale),
+                ..default()
+            },
+            TextColor(*colour),
+            Transform::from_translation(badge.extend(5.0)),
         ));
         commands.spawn((
             BoardPart,
@@ -262,20 +358,27 @@ fn update_store_labels(
     places: Res<Places>,
     game: Res<Game>,
     prefs: Res<Prefs>,
-    mut labels: Query<(&StoreLabel, &mut Text2d)>,
+    flying: Query<(), With<TweenAnim>>,
+    mut labels: Query<(&StoreLabel, &mut Text2d), Without<StoreCount>>,
+    mut counts: Query<(&StoreCount, &mut Text2d), Without<StoreLabel>>,
 ) {
     let lang = prefs.lang();
     let pos = game.pos();
+    // A stone counts once it has landed (its flight is over).
+    let landed = |stones: Option<&Vec<Entity>>| {
+        stones.map_or(0, |s| s.iter().filter(|&&e| !flying.contains(e)).count())
+    };
+    let mut scores = vec![0; pos.players()];
     for (StoreLabel(player), mut text) in &mut labels {
         let store = pos.store(*player);
-        let stones = places.stores.get(*player).map_or(0, Vec::len) as i32;
+        let stones = landed(places.stores.get(*player)) as i32;
         // A store below zero (the deduct refill) has no stones to show.
         let stones = if store.stones < 0 {
             i32::from(store.stones)
         } else {
             stones
         };
-        let mandarins = places.store_pieces.get(*player).map_or(0, Vec::len);
+        let mandarins = landed(places.store_pieces.get(*player));
         let mut label = format!("{}\n", text::who(&game, *player, lang));
         label += &text::store_contents(stones, mandarins, lang);
         let owed: u32 = store.owes.iter().map(|&o| u32::from(o)).sum();
@@ -287,6 +390,9 @@ fn update_store_labels(
         let in_flight = (i32::from(store.stones) - stones)
             + 10 * (i32::from(store.mandarins) - mandarins as i32);
         let score = pos.score(*player) - in_flight;
+        if let Some(s) = scores.get_mut(*player) {
+            *s = score;
+        }
         label += &match prefs.score_view {
             ScoreView::Points => lang.trf("store.points", &[("n", &score)]),
             ScoreView::Difference => {
@@ -306,19 +412,10 @@ fn update_store_labels(
             text.0 = label;
         }
     }
-}
-
-fn update_playable(game: Res<Game>, phase: Res<Phase>, mut glows: Query<(&Playable, &mut Sprite)>) {
-    let show = *phase == Phase::Waiting && game.human_to_move();
-    for (Playable(index), mut sprite) in &mut glows {
-        let playable = show
-            && game.pos().is_legal(crate::rules::Move::Sow {
-                pit: *index as u8,
-                dir: crate::rules::Direction::Clockwise,
-            });
-        let alpha = if playable { 0.55 } else { 0.0 };
-        if sprite.color.alpha() != alpha {
-            sprite.color.set_alpha(alpha);
+    for (StoreCount(player), mut text) in &mut counts {
+        let shown = scores.get(*player).map_or(String::new(), i32::to_string);
+        if text.0 != shown {
+            text.0 = shown;
         }
     }
 }

@@ -10,7 +10,7 @@ use super::lobby::link_words;
 use super::table::OnBoard;
 use crate::game::board::art::Art;
 use crate::game::screens::hud::HudRow;
-use crate::game::screens::ui::{self, bold, button, panel, row, text};
+use crate::game::screens::ui::{self, button, panel, row, text};
 use crate::game::state::{OpenReview, Phase, Prefs, Screen};
 use crate::net::protocol::{EndCause, GameResult};
 use crate::net::room::{self, RoomState};
@@ -328,7 +328,7 @@ fn build(
         .with_children(|b| {
             b.spawn(panel(560.0)).with_children(|p| {
                 p.spawn((
-                    bold(&art, words, 24.0),
+                    ui::title(&art, words, 24.0),
                     TextLayout::justify(Justify::Center),
                 ));
                 if let Some(rating) = rating {

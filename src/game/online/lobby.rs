@@ -428,7 +428,7 @@ fn build(
         commands.entity(root).with_children(|b| {
             b.spawn(panel(520.0)).with_children(|p| {
                 p.spawn((
-                    bold(&art, lang.tr("online.waiting"), 26.0),
+                    ui::title(&art, lang.tr("online.waiting"), 26.0),
                     TextLayout::justify(Justify::Center),
                 ));
                 p.spawn((
@@ -436,7 +436,7 @@ fn build(
                     TextLayout::justify(Justify::Center),
                 ));
                 p.spawn((
-                    bold(&art, spaced(code), 64.0),
+                    ui::title(&art, spaced(code), 64.0),
                     TextLayout::justify(Justify::Center),
                 ));
                 if let Some(qr) = qr {
@@ -493,7 +493,7 @@ fn build(
     }
     commands.entity(root).with_children(|b| {
         b.spawn(panel(720.0)).with_children(|p| {
-            p.spawn(bold(&art, lang.tr("title.online"), 26.0));
+            p.spawn(ui::title(&art, lang.tr("title.online"), 26.0));
             p.spawn(row()).with_children(|r| {
                 r.spawn(text(&art, status, 16.0));
                 if retry {
@@ -625,7 +625,7 @@ fn build(
 
 /// The top players (ten shown), then our own place and rating.
 fn leaderboard(p: &mut ChildSpawnerCommands, art: &Art, online: &Online, lang: Lang) {
-    p.spawn(bold(art, lang.tr("online.leaderboard"), 26.0));
+    p.spawn(ui::title(art, lang.tr("online.leaderboard"), 26.0));
     match &online.leaderboard {
         None => {
             p.spawn(text(art, lang.tr("online.connecting"), 16.0));

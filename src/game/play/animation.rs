@@ -8,12 +8,13 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use bevy_tweening::lens::TransformPositionLens;
-use bevy_tweening::{Tween, TweenAnim};
+use bevy_tweening::{Delay, Tween, TweenAnim};
 
 use crate::game::board::art::Art;
 use crate::game::board::layout::Layout;
 use crate::game::board::pebbles::{self, Places};
 use crate::game::board::text;
+use crate::game::play::lights::{FLASH, PitCaptured};
 use crate::game::play::sound::Sfx;
 use crate::game::state::{Game, Message, MoveShown, Note, Phase, Prefs, Skip};
 use crate::rules::{Event, geometry};
@@ -145,26 +146,37 @@ impl Show<'_, '_, '_> {
             }
             Event::Capture { pit, mandarin, .. } => {
                 let pit = usize::from(pit);
+                // The pit flashes first; its stones leave halfway through the flash, in a
+                // stream, the mandarin last.
+                self.commands.trigger(PitCaptured {
+                    pit,
+                    player: mover,
+                    lasts: FLASH.mul_f32(self.speed),
+                });
+                let wait = FLASH.as_secs_f32() * 1000.0 / 2.0;
                 let stones = std::mem::take(&mut self.places.pits[pit]);
+                let count = stones.len();
                 for (i, e) in stones.into_iter().enumerate() {
                     let slot = self.places.stores[mover].len();
-                    self.glide(
+                    self.glide_after(
                         e,
                         pebbles::store_spot(self.layout, mover, slot),
-                        300.0 + 12.0 * i as f32,
+                        wait + 30.0 * i as f32,
+                        320.0,
                     );
                     self.places.stores[mover].push(e);
                 }
                 if mandarin && let Some(e) = self.places.pieces[geometry::owner(pit)].take() {
                     let slot = self.places.store_pieces[mover].len();
-                    self.glide(
+                    self.glide_after(
                         e,
                         pebbles::store_piece_spot(self.layout, mover, slot),
+                        wait + 30.0 * count as f32,
                         450.0,
                     );
                     self.places.store_pieces[mover].push(e);
                 }
-                500.0
+                wait + 30.0 * count as f32 + 480.0
             }
             Event::Refill {
                 player,
@@ -256,17 +268,32 @@ impl Show<'_, '_, '_> {
     }
 
     fn glide(&mut self, e: Entity, to: Vec3, millis: f32) {
+        let tween = self.glide_tween(e, to, millis);
+        self.commands.entity(e).insert(TweenAnim::new(tween));
+    }
+
+    /// A glide that starts `wait` ms from now (the stone stays put until then).
+    fn glide_after(&mut self, e: Entity, to: Vec3, wait: f32, millis: f32) {
+        let tween = self.glide_tween(e, to, millis);
+        let wait = Delay::new(Duration::from_secs_f32(
+            (wait * self.speed / 1000.0).max(0.001),
+        ));
+        self.commands
+            .entity(e)
+            .insert(TweenAnim::new(wait.then(tween)));
+    }
+
+    fn glide_tween(&self, e: Entity, to: Vec3, millis: f32) -> Tween {
         let from = (self.current)(e);
         let duration = Duration::from_secs_f32((millis * self.speed / 1000.0).max(0.001));
-        let tween = Tween::new(
+        Tween::new(
             EaseFunction::QuadraticInOut,
             duration,
             TransformPositionLens {
                 start: from,
                 end: to,
             },
-        );
-        self.commands.entity(e).insert(TweenAnim::new(tween));
+        )
     }
 
     fn arc(&mut self, e: Entity, to: Vec3, millis: f32) {

@@ -26,8 +26,21 @@ pub struct CapturePlan {
     /// Shoot this long after the start instead, however many moves were shown (online, where
     /// the moves are not ours to count).
     pub after_secs: Option<f32>,
+    /// Shoot in the middle of a move rather than at rest.
+    pub moment: Option<Moment>,
     /// When the program started, for the time to the first frame.
     pub started: Instant,
+}
+
+/// A moment inside a move, for a screenshot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Moment {
+    /// Stones in the hand, on their way.
+    MidMove,
+    /// A captured pit glowing, its stones about to fly.
+    Capture,
+    /// The computer thinking (a few frames into it).
+    Thinking,
 }
 
 #[derive(Resource, Default)]
@@ -87,6 +100,9 @@ fn shoot_and_quit(
     screen: Res<State<Screen>>,
     mut next_screen: ResMut<NextState<Screen>>,
     working: Res<Working>,
+    places: Res<crate::game::board::pebbles::Places>,
+    flashes: Res<crate::game::play::lights::Flashes>,
+    thinking: Query<(), With<Thinking>>,
     mut progress: ResMut<Progress>,
     mut exit: MessageWriter<AppExit>,
 ) {
@@ -96,16 +112,19 @@ fn shoot_and_quit(
         0
     };
     // The lesson is shot in the middle of its move; everything else at rest.
-    let at_the_moment = if plan.screen == Some(Screen::Lesson) {
-        progress.animating_for >= 12
-    } else {
-        *phase != Phase::Animating
+    let at_the_moment = match plan.moment {
+        Some(Moment::MidMove) => progress.animating_for >= 12 && places.hand.len() >= 2,
+        Some(Moment::Capture) => flashes.glowing_for(std::time::Duration::from_millis(120)),
+        Some(Moment::Thinking) => !thinking.is_empty(),
+        None if plan.screen == Some(Screen::Lesson) => progress.animating_for >= 12,
+        None => *phase != Phase::Animating,
     };
     // The first frames are black while the renderer starts: never shoot those.
     let warmed_up = progress.frame >= 30;
     let ready = warmed_up
         && match plan.after_secs {
             Some(secs) => plan.started.elapsed().as_secs_f32() >= secs,
+            None if plan.moment.is_some() => progress.moves >= plan.after_moves,
             None => progress.moves >= plan.after_moves || *phase == Phase::Over,
         };
     // Go to the screen asked for first (once), and let it finish its work.

@@ -7,6 +7,7 @@ pub mod capture;
 pub mod clock;
 pub mod hint;
 pub mod input;
+pub mod lights;
 pub mod off_frame;
 pub mod sound;
 pub mod turn;

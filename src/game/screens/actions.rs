@@ -60,6 +60,8 @@ pub enum Action {
     Puzzles,
     /// From the rules: the examples on the board.
     Lesson,
+    /// From the title: how to play in three pictures.
+    Intro,
 }
 
 /// Whether the list of moves is shown.
@@ -167,6 +169,7 @@ impl Ctx<'_> {
                 self.next_overlay.set(Overlay::Menu);
             }
             Action::OpenHelp => self.next_overlay.set(Overlay::Help),
+            Action::Intro => self.next_overlay.set(Overlay::Intro),
             Action::Hint | Action::Undo | Action::Redo if self.game.online() => {
                 self.message.set(Note::text("online.no_help", &[]));
             }

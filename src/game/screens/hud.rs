@@ -4,6 +4,7 @@
 
 use bevy::prelude::*;
 
+use crate::art::glyphs::Glyph;
 use crate::game::board::art::{Art, INK, PLAYER_COLOURS};
 use crate::game::board::layout::{Layout, Side};
 use crate::game::board::text;
@@ -114,14 +115,29 @@ fn spawn_board_texts(mut commands: Commands, art: Res<Art>) {
     ));
 }
 
-const BAR: [Action; 6] = [
+const BAR: [Action; 7] = [
     Action::OpenMenu,
     Action::Hint,
     Action::Undo,
     Action::Redo,
     Action::ToggleMoves,
     Action::Skip,
+    Action::Sound,
 ];
+
+/// The picture on a bar button.
+fn glyph_of(action: Action, sound: bool) -> Glyph {
+    match action {
+        Action::OpenMenu => Glyph::Menu,
+        Action::Hint => Glyph::Hint,
+        Action::Undo => Glyph::Undo,
+        Action::Redo => Glyph::Redo,
+        Action::ToggleMoves => Glyph::Moves,
+        Action::Skip => Glyph::Skip,
+        _ if sound => Glyph::SoundOn,
+        _ => Glyph::SoundOff,
+    }
+}
 
 fn spawn_bar(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>) {
     commands
@@ -130,7 +146,12 @@ fn spawn_bar(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>) {
             for action in BAR {
                 // Labelled at once: `label_bar` runs on changes, and entering the board
                 // need not change anything it watches.
-                bar.spawn(button(&art, action, bar_label(action, prefs.lang())));
+                bar.spawn(ui::icon_button(
+                    &art,
+                    action,
+                    glyph_of(action, prefs.sound),
+                    bar_label(action, prefs.lang()),
+                ));
             }
         });
     commands.spawn((
@@ -178,11 +199,13 @@ fn bar_label(action: Action, lang: Lang) -> &'static str {
         Action::Redo => "hud.redo",
         Action::ToggleMoves => "hud.moves",
         Action::Flip => "swap.button",
+        Action::Sound => "menu.sound",
         _ => "hud.skip",
     })
 }
 
 fn label_bar(
+    art: Res<Art>,
     prefs: Res<Prefs>,
     game: Res<Game>,
     phase: Res<Phase>,
@@ -194,6 +217,7 @@ fn label_bar(
         &mut Node,
     )>,
     mut texts: Query<&mut Text>,
+    mut glyphs: Query<&mut ImageNode, With<ui::ButtonGlyph>>,
 ) {
     for (action, children, mut colour, interaction, mut node) in &mut buttons {
         if !BAR.contains(action) && *action != Action::Flip {
@@ -212,6 +236,12 @@ fn label_bar(
                 && text.0 != label
             {
                 text.0 = label.to_owned();
+            }
+            if let Ok(mut image) = glyphs.get_mut(child) {
+                let wanted = art.glyph(glyph_of(*action, prefs.sound));
+                if image.image != wanted {
+                    image.image = wanted;
+                }
             }
         }
         let shown = if !available(*action, &game, *phase) {
@@ -294,9 +324,16 @@ fn place_message(
 fn show_thinking(
     thinking: Query<(), With<Thinking>>,
     prefs: Res<Prefs>,
+    game: Res<Game>,
     layout: Res<Layout>,
     mut label: Query<
-        (&mut Visibility, &mut Text2d, &mut TextFont, &mut Transform),
+        (
+            &mut Visibility,
+            &mut Text2d,
+            &mut TextFont,
+            &mut Transform,
+            &mut TextColor,
+        ),
         With<ThinkingLabel>,
     >,
 ) {
@@ -306,12 +343,14 @@ fn show_thinking(
         Visibility::Visible
     };
     let size = FontSize::Px(THINKING_SIZE * layout.text_scale());
-    for (mut visibility, mut text, mut font, mut transform) in &mut label {
+    for (mut visibility, mut text, mut font, mut transform, mut colour) in &mut label {
+        colour.set_if_neq(TextColor(PLAYER_COLOURS[game.pos().to_move()]));
         visibility.set_if_neq(shown);
         if font.font_size != size {
             font.font_size = size;
         }
-        let at = layout.thinking_position().extend(10.0);
+        let thinker = game.pos().to_move();
+        let at = layout.thinking_position(thinker).extend(10.0);
         if transform.translation != at {
             transform.translation = at;
         }
@@ -408,7 +447,7 @@ fn game_over(
         .with_children(|b| {
             b.spawn(panel(640.0)).with_children(|p| {
                 p.spawn((
-                    bold(&art, headline, 30.0),
+                    ui::title(&art, headline, 30.0),
                     TextLayout::justify(Justify::Center),
                 ));
                 for side in order {

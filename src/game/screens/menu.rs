@@ -7,7 +7,7 @@ use bevy::prelude::*;
 
 use crate::game::board::art::Art;
 use crate::game::screens::actions::{Action, clock_label, level_label};
-use crate::game::screens::ui::{self, bold, button, panel, row, small_button, text};
+use crate::game::screens::ui::{self, button, panel, row, small_button, text};
 use crate::game::state::{Game, Overlay, Prefs};
 use crate::rules::{MandarinStart, Refill};
 use crate::session::Lang;
@@ -55,6 +55,7 @@ fn build(
             return;
         }
         Overlay::Menu => menu(&mut commands, &art, &prefs),
+        Overlay::Intro => super::intro::card(&mut commands, &art, prefs.lang()),
         Overlay::Help => help(&mut commands, &art, &prefs),
         Overlay::ConfirmNewGame => question(
             &mut commands,
@@ -147,7 +148,7 @@ fn menu(commands: &mut Commands, art: &Art, prefs: &Prefs) -> Entity {
     commands
         .spawn(panel(700.0))
         .with_children(|p| {
-            p.spawn(bold(art, lang.tr("menu.title"), 26.0));
+            p.spawn(ui::title(art, lang.tr("menu.title"), 26.0));
             setting(p, art, lang.tr("menu.mode"), |r| {
                 stepper(r, art, lang.tr(prefs.mode.key()).to_owned(), Action::Mode);
             });
@@ -272,7 +273,7 @@ fn help(commands: &mut Commands, art: &Art, prefs: &Prefs) -> Entity {
     commands
         .spawn(panel(1000.0))
         .with_children(|p| {
-            p.spawn(bold(art, title, 24.0));
+            p.spawn(ui::title(art, title, 24.0));
             for line in keys
                 .into_iter()
                 .map(|key| lang.tr(key).to_owned())

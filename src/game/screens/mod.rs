@@ -4,6 +4,7 @@
 
 pub mod actions;
 pub mod hud;
+pub mod intro;
 pub mod lesson;
 pub mod menu;
 pub mod puzzles;

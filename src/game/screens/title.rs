@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use crate::game::board::art::Art;
 use crate::game::platform::persist::SavedGame;
 use crate::game::screens::actions::Action;
-use crate::game::screens::ui::{self, bold, button, panel, row, text};
+use crate::game::screens::ui::{self, button, panel, row, text};
 use crate::game::state::{Overlay, Prefs, Screen};
 use crate::session::Lang;
 
@@ -49,7 +49,7 @@ fn build(
         .with_children(|b| {
             b.spawn(panel(560.0)).with_children(|p| {
                 p.spawn((
-                    bold(&art, "Ô ăn quan", 64.0),
+                    ui::title(&art, "Ô ăn quan", 64.0),
                     TextLayout::justify(Justify::Center),
                 ));
                 p.spawn((
@@ -74,7 +74,7 @@ fn build(
                 })
                 .with_children(|r| {
                     r.spawn(button(&art, Action::OpenMenu, lang.tr("title.menu")));
-                    r.spawn(button(&art, Action::OpenHelp, lang.tr("menu.help")));
+                    r.spawn(button(&art, Action::Intro, lang.tr("menu.help")));
                 });
                 p.spawn(Node {
                     justify_content: JustifyContent::Center,

@@ -4,6 +4,7 @@
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 
+use crate::art::glyphs::Glyph;
 use crate::game::board::art::{Art, INK};
 
 /// The colour of a button at rest, and under the pointer.
@@ -29,8 +30,58 @@ pub struct TouchTarget {
 pub(in crate::game) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        size_touch_targets.in_set(crate::game::state::GameSet::Show),
+        (size_touch_targets, collapse_to_glyphs).in_set(crate::game::state::GameSet::Show),
     );
+    app.init_resource::<FontsArrived>();
+    app.add_systems(
+        PostUpdate,
+        hold_until_fonts
+            .run_if(|arrived: Res<FontsArrived>| !arrived.0)
+            .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
+    );
+}
+
+/// Whether the fonts have arrived (on the web they come over the network after the first
+/// frames).
+#[derive(Resource, Default)]
+struct FontsArrived(bool);
+
+/// A panel hidden until the fonts arrive, and how it was shown before.
+#[derive(Component)]
+struct AwaitingFonts(Visibility);
+
+/// No button without its words: every panel and bar stays hidden until the fonts have arrived
+/// (or failed to: then there is nothing to wait for), and shows as it was then.
+fn hold_until_fonts(
+    mut commands: Commands,
+    mut arrived: ResMut<FontsArrived>,
+    art: Res<Art>,
+    assets: Res<AssetServer>,
+    mut roots: Query<
+        (Entity, &mut Visibility),
+        (With<Node>, Without<ChildOf>, Without<AwaitingFonts>),
+    >,
+    mut held: Query<(Entity, &mut Visibility, &AwaitingFonts), With<AwaitingFonts>>,
+) {
+    use bevy::asset::LoadState;
+    let done = art.fonts().iter().all(|font| {
+        matches!(
+            assets.load_state(*font),
+            LoadState::Loaded | LoadState::Failed(_)
+        )
+    });
+    if done {
+        for (entity, mut visibility, AwaitingFonts(was)) in &mut held {
+            *visibility = *was;
+            commands.entity(entity).remove::<AwaitingFonts>();
+        }
+        arrived.0 = true;
+        return;
+    }
+    for (entity, mut visibility) in &mut roots {
+        commands.entity(entity).insert(AwaitingFonts(*visibility));
+        *visibility = Visibility::Hidden;
+    }
 }
 
 /// How tall a button is in a window of `size` logical pixels.
@@ -80,6 +131,19 @@ pub fn text_in(art: &Art, value: impl Into<String>, size: f32, colour: Color) ->
     )
 }
 
+/// A heading in the display face.
+pub fn title(art: &Art, value: impl Into<String>, size: f32) -> impl Bundle {
+    (
+        Text::new(value),
+        TextFont {
+            font: art.display.clone().into(),
+            font_size: FontSize::Px(size),
+            ..default()
+        },
+        TextColor(INK),
+    )
+}
+
 /// Text in the bold face.
 pub fn bold(art: &Art, value: impl Into<String>, size: f32) -> impl Bundle {
     (
@@ -111,6 +175,89 @@ pub fn button(art: &Art, action: impl Component, label: impl Into<String>) -> im
         BackgroundColor(BUTTON),
         children![(text(art, label, 18.0), TextLayout::justify(Justify::Center))],
     )
+}
+
+/// The words of a button that also has a picture: hidden on a narrow phone, where the bar
+/// shows the pictures alone.
+#[derive(Component)]
+pub struct ButtonWords;
+
+/// The picture of a button.
+#[derive(Component)]
+pub struct ButtonGlyph;
+
+/// A button with a picture (`glyph`) and words, that does `action`.
+pub fn icon_button(
+    art: &Art,
+    action: impl Component,
+    glyph: Glyph,
+    label: impl Into<String>,
+) -> impl Bundle {
+    (
+        Button,
+        action,
+        TouchTarget { square: false },
+        Node {
+            padding: UiRect::axes(px(12), px(9)),
+            min_height: px(MOUSE_HEIGHT),
+            min_width: px(MOUSE_HEIGHT),
+            column_gap: px(6),
+            align_items: AlignItems::Center,
+            justify_content: JustifyContent::Center,
+            border_radius: BorderRadius::all(px(10)),
+            ..default()
+        },
+        BackgroundColor(BUTTON),
+        children![
+            (
+                ButtonGlyph,
+                ImageNode::new(art.glyph(glyph)).with_color(INK),
+                Node {
+                    width: px(24),
+                    height: px(24),
+                    ..default()
+                },
+            ),
+            (
+                ButtonWords,
+                text(art, label, 18.0),
+                TextLayout::justify(Justify::Center)
+            )
+        ],
+    )
+}
+
+/// Below this width (logical pixels) bars show their buttons' pictures without words.
+const NARROW: f32 = 700.0;
+
+/// On a narrow window the buttons with pictures drop their words (and their padding), so that
+/// a bar fits on one line.
+fn collapse_to_glyphs(
+    window: Single<&Window, With<PrimaryWindow>>,
+    mut words: Query<&mut Node, (With<ButtonWords>, Without<Button>)>,
+    mut buttons: Query<(&mut Node, &Children), With<Button>>,
+    added: Query<(), Added<ButtonWords>>,
+    mut was_narrow: Local<Option<bool>>,
+) {
+    let narrow = window.width() < NARROW;
+    if *was_narrow == Some(narrow) && added.is_empty() {
+        return;
+    }
+    *was_narrow = Some(narrow);
+    let display = if narrow { Display::None } else { Display::Flex };
+    for (mut node, children) in &mut buttons {
+        let Some(label) = children.iter().find(|&c| words.contains(c)) else {
+            continue;
+        };
+        if let Ok(mut words) = words.get_mut(label) {
+            words.display = display;
+        }
+        node.padding = if narrow {
+            UiRect::all(px(0))
+        } else {
+            UiRect::axes(px(12), px(9))
+        };
+    }
 }
 
 /// A small square button (‹, ›).

@@ -7,6 +7,8 @@
 //! assert_eq!(icon.len(), 64 * 64 * 4);
 //! ```
 
+pub mod glyphs;
+
 /// Light from the top left: one formula for every picture.
 type Pixel = [f32; 4];
 
@@ -30,12 +32,39 @@ pub fn stone(size: f32, base: [f32; 3], rim: f32, u: f32, v: f32) -> Pixel {
     let (dx, dy) = (u - 0.5, v - 0.5);
     let d = (dx * dx + dy * dy).sqrt() / 0.5;
     let alpha = ((1.0 - d) * size / 3.0).clamp(0.0, 1.0);
-    let light = 1.0 + 0.35 * (-(dx + dy) * 1.4) - 0.25 * d * d;
-    let highlight = (-(((dx + 0.18).powi(2) + (dy + 0.2).powi(2)) * 60.0)).exp() * 0.6;
-    let gold = if rim > 0.0 && d > 1.0 - rim { 1.0 } else { 0.0 };
-    let c = |i: usize, g: f32| (base[i] * light + highlight) * (1.0 - gold) + g * gold;
-    [c(0, 0.90), c(1, 0.74), c(2, 0.30), alpha]
+    // Lit from the top left, darker toward the far edge, a little light bounced back from the
+    // wood at the bottom right.
+    let light = 1.0 + 0.35 * (-(dx + dy) * 1.4) - 0.25 * d * d
+        + 0.12 * ((dx + dy) * 2.0 - 0.6).max(0.0) * d;
+    let highlight = (-(((dx + 0.18).powi(2) + (dy + 0.2).powi(2)) * 60.0)).exp() * 0.6
+        + (-(((dx + 0.1).powi(2) + (dy + 0.12).powi(2)) * 14.0)).exp() * 0.08;
+    let gold = if rim > 0.0 {
+        // A ring with its own light: brighter on its top-left half.
+        let band = ((d - (1.0 - rim)) * size / 2.0).clamp(0.0, 1.0);
+        band * (0.85 + 0.3 * (-(dx + dy)).clamp(-0.5, 0.5))
+    } else {
+        0.0
+    };
+    let c = |i: usize, g: f32| (base[i] * light + highlight) * (1.0 - gold.min(1.0)) + g * gold;
+    [c(0, 0.92), c(1, 0.74), c(2, 0.28), alpha]
 }
+
+/// A stone as the board draws it: `stone` in the middle `STONE_SHARE` of the picture, over its
+/// soft contact shadow down and to the right (the light is at the top left).
+pub fn stone_on_wood(size: f32, base: [f32; 3], rim: f32, u: f32, v: f32) -> Pixel {
+    let k = STONE_SHARE;
+    let (su, sv) = ((u - 0.5) / k + 0.5, (v - 0.5) / k + 0.5);
+    let (cu, cv) = (su - 0.07, sv - 0.10);
+    let r = ((cu - 0.5).powi(2) + (cv - 0.5).powi(2)).sqrt();
+    let shadow = [0.05, 0.03, 0.01, (0.56 - r).clamp(0.0, 0.16) / 0.16 * 0.45];
+    if !(0.0..=1.0).contains(&su) || !(0.0..=1.0).contains(&sv) {
+        return shadow;
+    }
+    over(shadow, stone(size * k, base, rim, su, sv))
+}
+
+/// How much of a stone's picture the stone fills (the rest is its shadow).
+pub const STONE_SHARE: f32 = 0.8;
 
 /// How far outside a `w` × `h` rectangle with corners of `radius` the point `(x, y)` is
 /// (negative inside), all in pixels from the top left.
@@ -45,12 +74,128 @@ fn outside_rounded(x: f32, y: f32, w: f32, h: f32, radius: f32) -> f32 {
     (qx.max(0.0).powi(2) + qy.max(0.0).powi(2)).sqrt() + qx.max(qy).min(0.0) - radius
 }
 
-/// A dark inset hollow `w` × `h` pixels with rounded corners and a shadow along its top-left
-/// edge.
+/// A hollow carved into the wood, `w` × `h` pixels with rounded corners: dark and inset, its
+/// top-left wall casting a shadow into it, its bottom-right lip catching the light.
 pub fn pit(w: f32, h: f32, radius: f32, u: f32, v: f32) -> Pixel {
-    let alpha = (-outside_rounded(u * w, v * h, w, h, radius)).clamp(0.0, 1.0);
-    let shade = 0.55 + 0.45 * ((u + v) / 2.0);
-    [0.36 * shade, 0.22 * shade, 0.12 * shade, alpha]
+    let (x, y) = (u * w, v * h);
+    let edge = outside_rounded(x, y, w, h, radius);
+    let alpha = (-edge).clamp(0.0, 1.0);
+    let depth = 0.10 * w.min(h);
+    // Inside the pit but outside the pit moved down-right: the wall's shadow.
+    let shadowed = outside_rounded(x - depth * 0.6, y - depth * 0.8, w, h, radius);
+    let shadow = (shadowed / depth + 0.6).clamp(0.0, 1.0);
+    // The lit lip: a thin band along the bottom-right edge.
+    let lip_side = outside_rounded(x + 3.0, y + 3.0, w, h, radius);
+    let lip = ((lip_side + 1.0) / 3.0).clamp(0.0, 1.0) * (1.0 - (-edge / 4.0).clamp(0.0, 1.0));
+    // The floor: a little lighter toward the bottom right, where the light falls.
+    let floor = 0.62 + 0.38 * ((u + v) / 2.0);
+    let shade = floor * (1.0 - 0.45 * shadow);
+    let base = [0.38, 0.235, 0.125];
+    let c = |i: usize| base[i] * shade * (1.0 - lip) + [0.93, 0.74, 0.50][i] * lip;
+    [c(0), c(1), c(2), alpha]
+}
+
+/// The board's wood, `w` × `h` pixels with corners of `radius`: grain along its length, light
+/// to mid wood from the top left, a bevelled edge (lit at the top left, dark at the bottom
+/// right) and a dark line where it meets the mat.
+pub fn board(w: f32, h: f32, radius: f32, u: f32, v: f32) -> Pixel {
+    let (x, y) = (u * w, v * h);
+    let edge = outside_rounded(x, y, w, h, radius);
+    let alpha = (-edge).clamp(0.0, 1.0);
+    let light = [0.784, 0.584, 0.353];
+    let dark = [0.541, 0.353, 0.169];
+    // Grain: long wavy streaks with a few darker lines, in the picture's own pixels so that it
+    // keeps its scale whatever the board's size.
+    let wave = (y * 0.11 + (x * 0.013).sin() * 3.0 + (x * 0.0041 + y * 0.02).sin() * 5.0).sin();
+    let streak = (y * 0.5 + (x * 0.02).sin() * 4.0).sin().powi(8);
+    let grain = 0.5 + 0.22 * wave - 0.18 * streak + 0.1 * ((x * 0.003 + y * 0.05).sin());
+    let lit = 1.0 - 0.5 * (0.6 * u + 0.4 * v);
+    let t = (0.35 * grain + 0.65 * lit).clamp(0.0, 1.0);
+    let mut c = [0, 1, 2].map(|i| dark[i] + (light[i] - dark[i]) * t);
+    // The bevel: the outer 6 pixels lean toward or away from the light.
+    let bevel = ((edge + 7.0) / 7.0).clamp(0.0, 1.0);
+    if bevel > 0.0 {
+        let toward = outside_rounded(x + 4.0, y + 4.0, w, h, radius) > edge;
+        let k = if toward {
+            1.0 + 0.28 * bevel
+        } else {
+            1.0 - 0.32 * bevel
+        };
+        c = c.map(|v| v * k);
+    }
+    let line = ((edge + 1.5) / 1.5).clamp(0.0, 1.0) * 0.6;
+    let c = c.map(|v| v * (1.0 - line));
+    [c[0], c[1], c[2], alpha]
+}
+
+/// A store: a small wooden tray (`board`) with a long shallow hollow carved into it.
+pub fn tray(w: f32, h: f32, u: f32, v: f32) -> Pixel {
+    let wood = board(w, h, h * 0.28, u, v);
+    let inset = 0.16 * h;
+    let (iw, ih) = (w - 2.0 * inset, h - 2.0 * inset);
+    let (iu, iv) = ((u * w - inset) / iw, (v * h - inset) / ih);
+    if !(0.0..=1.0).contains(&iu) || !(0.0..=1.0).contains(&iv) {
+        return wood;
+    }
+    let hollow = pit(iw, ih, ih * 0.4, iu, iv);
+    // Shallower than a pit: lighter.
+    let hollow = [
+        hollow[0] * 1.25,
+        hollow[1] * 1.25,
+        hollow[2] * 1.25,
+        hollow[3],
+    ];
+    over(wood, hollow)
+}
+
+/// A soft shadow of a `w` × `h` rectangle with corners of `radius`, `blur` pixels wide, in a
+/// picture `blur` larger on every side.
+pub fn shadow(w: f32, h: f32, radius: f32, blur: f32, u: f32, v: f32) -> Pixel {
+    let (pw, ph) = (w + 2.0 * blur, h + 2.0 * blur);
+    let d = outside_rounded(u * pw - blur, v * ph - blur, w, h, radius);
+    let a = 1.0 - smooth((d + blur * 0.3) / blur);
+    [0.0, 0.0, 0.0, a]
+}
+
+/// A glow round a `w` × `h` rectangle with corners of `radius` in a picture `spread` larger on
+/// every side: brightest on the rectangle's edge, fading out both ways (white: the sprite's
+/// colour tints it).
+pub fn glow(w: f32, h: f32, radius: f32, spread: f32, u: f32, v: f32) -> Pixel {
+    let (pw, ph) = (w + 2.0 * spread, h + 2.0 * spread);
+    let d = outside_rounded(u * pw - spread, v * ph - spread, w, h, radius);
+    let a = if d > 0.0 {
+        (1.0 - d / spread).clamp(0.0, 1.0).powi(2)
+    } else {
+        0.55 * (1.0 + d / (spread * 0.8)).clamp(0.0, 1.0).powi(2)
+    };
+    [1.0, 1.0, 1.0, a]
+}
+
+/// Smoothstep from 0 (at 0) to 1 (at 1).
+fn smooth(t: f32) -> f32 {
+    let t = t.clamp(0.0, 1.0);
+    t * t * (3.0 - 2.0 * t)
+}
+
+/// One tile of the woven mat under the board (it repeats seamlessly): strands of sedge under
+/// and over each other in a basket weave, deep warm brown to ochre, in low contrast.
+pub fn mat(u: f32, v: f32) -> Pixel {
+    const CELLS: f32 = 4.0;
+    let (cx, cy) = (u * CELLS, v * CELLS);
+    let (ix, iy) = (cx.floor() as i32, cy.floor() as i32);
+    let (fx, fy) = (cx.fract(), cy.fract());
+    // Each cell holds three strands, running across or down by turns.
+    let across = (ix + iy) % 2 == 0;
+    let (along, width) = if across { (fx, fy) } else { (fy, fx) };
+    let strand = (width * 3.0).fract();
+    // A strand is round: light on its middle, dark at its sides and where it dives under.
+    let round = 1.0 - (strand - 0.5).abs() * 2.0;
+    let dive = (along * std::f32::consts::PI).sin();
+    let fibre = ((along * 40.0 + (ix * 7 + iy * 3) as f32).sin() * 0.5 + 0.5) * 0.04;
+    let k = 0.84 + 0.16 * round.sqrt() * (0.75 + 0.25 * dive) + fibre;
+    let tone = if across { 1.0 } else { 0.97 };
+    let c = [0, 1, 2].map(|i| MAT[i] * k * tone * 1.12);
+    [c[0], c[1], c[2], 1.0]
 }
 
 /// A round dark button `size` pixels across with a white triangle pointing right, soft-edged.
