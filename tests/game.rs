@@ -257,8 +257,50 @@ fn two_players_without_animation() -> Settings {
     Settings {
         mode: Mode::TwoPlayers,
         speed: Speed::Off,
+        seen_intro: true,
         ..Settings::default()
     }
+}
+
+#[test]
+fn the_first_visit_opens_how_to_play_once_and_the_title_opens_it_again() {
+    let files = scratch_files("intro");
+    let settings = Settings {
+        speed: Speed::Off,
+        ..Settings::default()
+    };
+    let mut app = app_with(settings, Launch::default(), Some(files.clone()));
+    app.update();
+    let overlay = |app: &App| *app.world().resource::<State<Overlay>>().get();
+    assert_eq!(overlay(&app), Overlay::Intro, "the card opens by itself");
+    // Its buttons: back to the title, or on to the full rules.
+    press_button(&mut app, Action::OpenHelp);
+    assert_eq!(overlay(&app), Overlay::Help);
+    press_button(&mut app, Action::Back);
+    assert_eq!(overlay(&app), Overlay::None);
+    // Kept on disk: the next visit goes straight to the title.
+    let saved = files
+        .config
+        .read("settings.ron")
+        .unwrap()
+        .expect("settings saved");
+    assert!(saved.contains("seen_intro: true"), "{saved}");
+    drop(app);
+    let settings = Settings::from_ron(&saved).unwrap();
+    let mut app = app_with(settings, Launch::default(), Some(files.clone()));
+    app.update();
+    assert_eq!(overlay(&app), Overlay::None, "a later visit");
+    // The title's "How to play" opens the card, and its first button closes it.
+    press_button(&mut app, Action::Intro);
+    assert_eq!(overlay(&app), Overlay::Intro);
+    press_button(&mut app, Action::Back);
+    assert_eq!(overlay(&app), Overlay::None);
+    press_button(&mut app, Action::NewGame);
+    assert_eq!(
+        *app.world().resource::<State<Screen>>().get(),
+        Screen::Playing
+    );
+    let _ = std::fs::remove_dir_all(files.data.dir());
 }
 
 #[test]

@@ -28,6 +28,7 @@ fn player(server: &ServerProcess, name: &str, home: &TempDir) -> App {
         name: name.to_owned(),
         server: server.url(),
         speed: Speed::Fast,
+        seen_intro: true,
         ..Settings::default()
     };
     let files = Files {
@@ -339,6 +340,7 @@ fn an_unreachable_server_is_said_plainly_and_retried_with_backoff() {
     let port = online::free_port();
     let settings = Settings {
         server: format!("ws://127.0.0.1:{port}/ws"),
+        seen_intro: true,
         ..Settings::default()
     };
     let files = Files {

@@ -82,10 +82,10 @@ fn the_game_shows_the_board_and_its_pebbles() {
         "mat: {:?}",
         image.at(-620.0, 0.0)
     );
-    // Between the two rows, halfway along: bare wood.
+    // The board's left end, beyond the half-moon pit (where no glow reaches): bare wood.
     let layout = Layout::new(2);
-    let between_rows = (layout.pit_center(2) + layout.pit_center(8)) / 2.0;
-    let wood = image.at(between_rows.x, between_rows.y);
+    let (board, centre) = layout.board_rect();
+    let wood = image.at(centre.x - board.x / 2.0 + 18.0, centre.y);
     assert!(near(wood, [200, 149, 90], 40), "board: {wood:?}");
     // Pebbles: bright, light-coloured pixels inside the pits, which are dark wood.
     let mut pebble_pixels = 0;

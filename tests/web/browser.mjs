@@ -87,7 +87,14 @@ try {
   await page.goto(url);
   await waitFor('#game[data-screen="title"]', 240);
   console.log(`page open to board: ${((Date.now() - opened) / 1000).toFixed(1)} s`);
+  // The first visit opens the how-to-play card over the title; Esc closes it.
+  await waitFor('#game[data-overlay="intro"]', 30);
+  check(true, "the first visit shows how to play");
   await page.waitForTimeout(1500);
+  await page.screenshot({ path: join(out, "first-visit.png") });
+  await page.keyboard.press("Escape");
+  await waitFor('#game[data-overlay="none"]', 30);
+  await page.waitForTimeout(500);
   await page.screenshot({ path: join(out, "title.png") });
 
   // Play (the title's first button when no game is saved; "Play online" is under it).
@@ -222,7 +229,7 @@ try {
   });
   await phone.addInitScript(() => {
     if (!localStorage.getItem("o-an-quan/settings.ron")) {
-      localStorage.setItem("o-an-quan/settings.ron", "(level: 10, language: en)");
+      localStorage.setItem("o-an-quan/settings.ron", "(level: 10, language: en, seen_intro: true)");
     }
   });
   phone.on("pageerror", (e) => {
