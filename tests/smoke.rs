@@ -76,9 +76,9 @@ fn the_game_shows_the_board_and_its_pebbles() {
     );
     let image = Shot::read(&shot);
     assert_eq!(image.width, 1280);
-    // The mat around the board, the wood of the board's rim.
+    // The woven mat round the board.
     assert!(
-        near(image.at(-620.0, 0.0), [77, 49, 29], 12),
+        near(image.at(-620.0, 0.0), [80, 51, 30], 16),
         "mat: {:?}",
         image.at(-620.0, 0.0)
     );

@@ -128,16 +128,43 @@ pub fn board(w: f32, h: f32, radius: f32, u: f32, v: f32) -> Pixel {
     [c[0], c[1], c[2], alpha]
 }
 
+/// The board (`board`, `w` × `h`) over its soft shadow on the mat, `blur` pixels wide and moved
+/// `offset` down and to the right, in a picture `blur` larger on every side: one picture, so
+/// that the shadow costs no drawing of its own.
+pub fn board_on_mat(
+    w: f32,
+    h: f32,
+    radius: f32,
+    blur: f32,
+    offset: (f32, f32),
+    u: f32,
+    v: f32,
+) -> Pixel {
+    let (pw, ph) = (w + 2.0 * blur, h + 2.0 * blur);
+    let (x, y) = (u * pw - blur, v * ph - blur);
+    let d = outside_rounded(x - offset.0, y - offset.1, w, h, radius);
+    let shade = [
+        0.0,
+        0.0,
+        0.0,
+        0.75 * (1.0 - smooth((d + blur * 0.3) / blur)),
+    ];
+    if !(0.0..w).contains(&x) || !(0.0..h).contains(&y) {
+        return shade;
+    }
+    over(shade, board(w, h, radius, x / w, y / h))
+}
+
 /// A store: a small wooden tray (`board`) with a long shallow hollow carved into it.
 pub fn tray(w: f32, h: f32, u: f32, v: f32) -> Pixel {
-    let wood = board(w, h, h * 0.28, u, v);
-    let inset = 0.16 * h;
+    let wood = board(w, h, (h * 0.28).min(18.0), u, v);
+    let inset = (0.16 * h).min(11.0);
     let (iw, ih) = (w - 2.0 * inset, h - 2.0 * inset);
     let (iu, iv) = ((u * w - inset) / iw, (v * h - inset) / ih);
     if !(0.0..=1.0).contains(&iu) || !(0.0..=1.0).contains(&iv) {
         return wood;
     }
-    let hollow = pit(iw, ih, ih * 0.4, iu, iv);
+    let hollow = pit(iw, ih, (ih * 0.4).min(24.0), iu, iv);
     // Shallower than a pit: lighter.
     let hollow = [
         hollow[0] * 1.25,
@@ -146,15 +173,6 @@ pub fn tray(w: f32, h: f32, u: f32, v: f32) -> Pixel {
         hollow[3],
     ];
     over(wood, hollow)
-}
-
-/// A soft shadow of a `w` × `h` rectangle with corners of `radius`, `blur` pixels wide, in a
-/// picture `blur` larger on every side.
-pub fn shadow(w: f32, h: f32, radius: f32, blur: f32, u: f32, v: f32) -> Pixel {
-    let (pw, ph) = (w + 2.0 * blur, h + 2.0 * blur);
-    let d = outside_rounded(u * pw - blur, v * ph - blur, w, h, radius);
-    let a = 1.0 - smooth((d + blur * 0.3) / blur);
-    [0.0, 0.0, 0.0, a]
 }
 
 /// A glow round a `w` × `h` rectangle with corners of `radius` in a picture `spread` larger on

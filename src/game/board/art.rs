@@ -20,10 +20,10 @@ pub struct Art {
     pub mandarin: Handle<Image>,
     /// One tile of the woven mat, repeating.
     pub mat: Handle<Image>,
-    /// The 2-player board's shadow on the mat.
-    pub board_shadow: Handle<Image>,
-    /// A store's tray.
+    /// A store's tray, on the 2-player board and beside the triangle (whose stores are
+    /// shorter and taller).
     pub tray: Handle<Image>,
+    pub tray3: Handle<Image>,
     /// Glows (white, tinted by the sprite) round a citizen pit, a half-moon, a round mandarin
     /// pit, a row of pits and a store.
     pub pit_glow: Handle<Image>,
@@ -31,6 +31,7 @@ pub struct Art {
     pub round_glow: Handle<Image>,
     pub row_glow: Handle<Image>,
     pub store_glow: Handle<Image>,
+    pub store_glow3: Handle<Image>,
     /// The buttons' pictures.
     pub glyphs: HashMap<Glyph, Handle<Image>>,
     pub pit: Handle<Image>,
@@ -109,13 +110,14 @@ fn load(images: &mut Assets<Image>, [font, bold, display]: [Handle<Font>; 3]) ->
         pebble: images.add(stone(56, [1.0, 1.0, 1.0], 0.0)),
         mandarin: images.add(stone(128, art::MANDARIN, 0.16)),
         mat: images.add(mat(96)),
-        board_shadow: images.add(board_shadow()),
-        tray: images.add(tray()),
+        tray: images.add(tray(Layout::new(2).store_size())),
+        tray3: images.add(tray(Layout::new(3).store_size())),
         pit_glow: images.add(glow_of(Vec2::splat(pit_size), PIT_RADIUS)),
         mandarin_glow: images.add(glow_of(half_moon, half_moon.x / 2.0)),
         round_glow: images.add(glow_of(Vec2::splat(116.0), 58.0)),
         row_glow: images.add(glow_of(layout::ROW_GLOW, 26.0)),
         store_glow: images.add(glow_of(Layout::new(2).store_size(), 20.0)),
+        store_glow3: images.add(glow_of(Layout::new(3).store_size(), 30.0)),
         glyphs: Glyph::ALL
             .into_iter()
             .map(|g| (g, images.add(glyph(g, 48))))
@@ -162,28 +164,18 @@ fn mat(size: u32) -> Image {
     tile.sampler = ImageSampler::Descriptor(ImageSamplerDescriptor {
         address_mode_u: ImageAddressMode::Repeat,
         address_mode_v: ImageAddressMode::Repeat,
-        ..ImageSamplerDescriptor::linear()
+        // Drawn at about its own size: the nearest pixel looks the same, for less work.
+        ..ImageSamplerDescriptor::nearest()
     });
     tile
-}
-
-/// The 2-player board's shadow, at half the world's resolution.
-fn board_shadow() -> Image {
-    let (board, _) = Layout::new(2).board_rect();
-    let blur = SHADOW_BLUR / 2.0;
-    let (w, h) = (board.x / 2.0, board.y / 2.0);
-    image((w + 2.0 * blur) as u32, (h + 2.0 * blur) as u32, |u, v| {
-        art::shadow(w, h, BOARD_RADIUS / 2.0, blur, u, v)
-    })
 }
 
 /// How soft the board's shadow is, and its corners, in the world's units.
 pub const SHADOW_BLUR: f32 = 28.0;
 pub const BOARD_RADIUS: f32 = 26.0;
 
-/// A store's tray, at the world's resolution.
-fn tray() -> Image {
-    let size = Layout::new(2).store_size();
+/// A store's tray `size` world units, at the world's resolution.
+fn tray(size: Vec2) -> Image {
     image(size.x as u32, size.y as u32, |u, v| {
         art::tray(size.x, size.y, u, v)
     })
@@ -249,11 +241,16 @@ fn distance_to_triangle(p: Vec2, corners: [Vec2; 3]) -> f32 {
     if inside { 0.0 } else { nearest }
 }
 
-/// The 2-player board's wood, at half the world's resolution.
+/// The 2-player board's wood and its shadow on the mat (`SHADOW_BLUR` round it), at half the
+/// world's resolution.
 fn wood() -> Image {
     let (board, _) = Layout::new(2).board_rect();
-    let (w, h) = (board.x / 2.0, board.y / 2.0);
-    image(w as u32, h as u32, |u, v| {
-        art::board(w, h, BOARD_RADIUS / 2.0, u, v)
+    let (w, h, blur) = (board.x / 2.0, board.y / 2.0, SHADOW_BLUR / 2.0);
+    let offset = (SHADOW_OFFSET.x / 2.0, -SHADOW_OFFSET.y / 2.0);
+    image((w + 2.0 * blur) as u32, (h + 2.0 * blur) as u32, |u, v| {
+        art::board_on_mat(w, h, BOARD_RADIUS / 2.0, blur, offset, u, v)
     })
 }
+
+/// Where the board's shadow falls, in the world's units: down and to the right of the light.
+const SHADOW_OFFSET: Vec2 = Vec2::new(10.0, -14.0);

@@ -44,7 +44,7 @@ struct BoardPart;
 
 pub(in crate::game) fn plugin(app: &mut App) {
     app.init_resource::<Layout>();
-    app.add_systems(Startup, (spawn_camera, spawn_mat));
+    app.add_systems(Startup, spawn_camera);
     app.add_systems(
         Update,
         (follow_window_shape, fit_camera)
@@ -72,6 +72,10 @@ pub(in crate::game) fn plugin(app: &mut App) {
 fn spawn_camera(mut commands: Commands, layout: Res<Layout>) {
     commands.spawn((
         Camera2d,
+        // Every picture is drawn with its own soft edges, and every sprite is a rectangle:
+        // multisampling would smooth nothing, at four times the work per pixel (which the
+        // software renderer pays in full).
+        Msaa::Off,
         Projection::Orthographic(OrthographicProjection {
             scaling_mode: scaling(&layout),
             ..OrthographicProjection::default_2d()
@@ -150,21 +154,40 @@ fn fit_camera(
     }
 }
 
-/// The woven mat under everything: one sprite, far larger than any window shows, its tile
-/// repeating.
-fn spawn_mat(mut commands: Commands, art: Res<Art>) {
-    const SIDE: f32 = 6000.0;
-    const TILE: f32 = 96.0;
-    commands.spawn((
-        Sprite {
-            image: art.mat.clone(),
-            custom_size: Some(Vec2::splat(SIDE)),
-            // The tile's pixels over the sprite: the sampler repeats it.
-            rect: Some(Rect::new(0.0, 0.0, SIDE * 96.0 / TILE, SIDE * 96.0 / TILE)),
-            ..default()
-        },
-        Transform::from_xyz(0.0, 0.0, -20.0),
-    ));
+/// The woven mat under everything, in pieces round the part the board covers whole: with the
+/// software renderer every pixel drawn twice counts, and the mat covers the window. The tile
+/// repeats (its sampler says so), lined up across the pieces.
+fn spawn_mat(commands: &mut Commands, art: &Art, hole: Option<Rect>) {
+    const FAR: f32 = 3000.0;
+    let mat = Rect::new(-FAR, -FAR, FAR, FAR);
+    let pieces = match hole {
+        None => vec![mat],
+        Some(h) => vec![
+            Rect::new(mat.min.x, h.max.y, mat.max.x, mat.max.y),
+            Rect::new(mat.min.x, mat.min.y, mat.max.x, h.min.y),
+            Rect::new(mat.min.x, h.min.y, h.min.x, h.max.y),
+            Rect::new(h.max.x, h.min.y, mat.max.x, h.max.y),
+        ],
+    };
+    for piece in pieces {
+        // The tile's pixels are the world's units (kept positive); the picture's y runs down.
+        let tile = Rect::new(
+            piece.min.x + 2.0 * FAR,
+            2.0 * FAR - piece.max.y,
+            piece.max.x + 2.0 * FAR,
+            2.0 * FAR - piece.min.y,
+        );
+        commands.spawn((
+            BoardPart,
+            Sprite {
+                image: art.mat.clone(),
+                custom_size: Some(piece.size()),
+                rect: Some(tile),
+                ..default()
+            },
+            Transform::from_translation(piece.center().extend(-20.0)),
+        ));
+    }
 }
 
 fn draw_board(
@@ -178,29 +201,34 @@ fn draw_board(
     }
     let (board, centre) = layout.board_rect();
     let turn = Quat::from_rotation_z(layout.board_angle());
-    let (wood, tint) = if layout.round_mandarin_pits() {
-        (art.triangle_board.clone(), WOOD)
+    // The 2-player board's picture carries its shadow round it.
+    let (wood, tint, size) = if layout.round_mandarin_pits() {
+        spawn_mat(&mut commands, &art, None);
+        (art.triangle_board.clone(), WOOD, board)
     } else {
-        // Its soft shadow on the mat, down and to the right of the light.
-        let shadow = Vec2::new(10.0, -14.0);
-        commands.spawn((
-            BoardPart,
-            Sprite {
-                image: art.board_shadow.clone(),
-                custom_size: Some(board + 2.0 * art::SHADOW_BLUR),
-                color: Color::srgba(1.0, 1.0, 1.0, 0.75),
-                ..default()
-            },
-            Transform::from_translation((centre + shadow).extend(-1.0)).with_rotation(turn),
-        ));
-        (art.board.clone(), Color::WHITE)
+        // The mat need not be drawn where the board is opaque: inside its rounded corners.
+        let whole = if layout.upright() {
+            Vec2::new(board.y, board.x)
+        } else {
+            board
+        } - Vec2::splat(2.0 * art::BOARD_RADIUS);
+        spawn_mat(
+            &mut commands,
+            &art,
+            Some(Rect::from_center_size(centre, whole)),
+        );
+        (
+            art.board.clone(),
+            Color::WHITE,
+            board + 2.0 * art::SHADOW_BLUR,
+        )
     };
     commands.spawn((
         BoardPart,
         Sprite {
             image: wood,
             color: tint,
-            custom_size: Some(board),
+            custom_size: Some(size),
             ..default()
         },
         Transform::from_translation(centre.extend(0.0)).with_rotation(turn),
@@ -242,6 +270,7 @@ fn draw_board(
                 flip_x: layout.mirrored_pit(index),
                 ..default()
             },
+            Visibility::Hidden,
             Transform::from_translation(center.extend(0.6)).with_rotation(rotation),
         ));
         commands.spawn((
@@ -264,6 +293,7 @@ fn draw_board(
                 color: Color::NONE,
                 ..default()
             },
+            Visibility::Hidden,
             Transform::from_translation(middle.extend(0.4))
                 .with_rotation(Quat::from_rotation_z(angle)),
         ));
@@ -275,17 +305,26 @@ fn draw_board(
             BoardPart,
             StoreGlow(player),
             Sprite {
-                image: art.store_glow.clone(),
+                image: if layout.round_mandarin_pits() {
+                    art.store_glow3.clone()
+                } else {
+                    art.store_glow.clone()
+                },
                 custom_size: Some(store + 2.0 * GLOW_SPREAD),
                 color: Color::NONE,
                 ..default()
             },
+            Visibility::Hidden,
             Transform::from_translation(at.extend(0.1)).with_rotation(turn),
         ));
         commands.spawn((
             BoardPart,
             Sprite {
-                image: art.tray.clone(),
+                image: if layout.round_mandarin_pits() {
+                    art.tray3.clone()
+                } else {
+                    art.tray.clone()
+                },
                 custom_size: Some(store),
                 ..default()
             },

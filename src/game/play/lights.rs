@@ -81,30 +81,47 @@ fn light_turn(
     script: Res<Script>,
     screen: Res<State<Screen>>,
     thinking: Query<(), With<Thinking>>,
-    mut rows: Query<(&RowGlow, &mut Sprite), Without<StoreGlow>>,
-    mut stores: Query<(&StoreGlow, &mut Sprite), Without<RowGlow>>,
+    mut rows: Query<(&RowGlow, &mut Sprite, &mut Visibility), Without<StoreGlow>>,
+    mut stores: Query<(&StoreGlow, &mut Sprite, &mut Visibility), Without<RowGlow>>,
 ) {
     let active = active_player(&game, *phase, &script, *screen.get());
     let thinking = !thinking.is_empty();
-    for (RowGlow(player), mut sprite) in &mut rows {
+    for (RowGlow(player), mut sprite, mut visibility) in &mut rows {
         let alpha = if active == Some(*player) { 0.7 } else { 0.0 };
-        set_colour(&mut sprite, PLAYER_COLOURS[*player].with_alpha(alpha));
+        set_colour(
+            &mut sprite,
+            &mut visibility,
+            PLAYER_COLOURS[*player].with_alpha(alpha),
+        );
     }
-    for (StoreGlow(player), mut sprite) in &mut stores {
-        // Every store keeps a faint edge of its owner's colour; the mover's is lit, and
-        // breathes while the computer thinks.
+    for (StoreGlow(player), mut sprite, mut visibility) in &mut stores {
+        // The mover's store is lit, and breathes while the computer thinks.
         let alpha = match active == Some(*player) {
             true if thinking => 0.35 + 0.6 * breath(&time, 0.8),
             true => 0.95,
-            false => 0.15,
+            false => 0.0,
         };
-        set_colour(&mut sprite, PLAYER_COLOURS[*player].with_alpha(alpha));
+        set_colour(
+            &mut sprite,
+            &mut visibility,
+            PLAYER_COLOURS[*player].with_alpha(alpha),
+        );
     }
 }
 
-fn set_colour(sprite: &mut Sprite, colour: Color) {
+/// A glow's colour; one that would not show is not drawn at all (with the software renderer
+/// every blended pixel counts).
+fn set_colour(sprite: &mut Sprite, visibility: &mut Visibility, colour: Color) {
     if sprite.color != colour {
         sprite.color = colour;
+    }
+    let shown = if colour.alpha() > 0.0 {
+        Visibility::Inherited
+    } else {
+        Visibility::Hidden
+    };
+    if *visibility != shown {
+        *visibility = shown;
     }
 }
 
@@ -115,7 +132,7 @@ fn light_pits(
     game: Res<Game>,
     phase: Res<Phase>,
     mut flashes: ResMut<Flashes>,
-    mut glows: Query<(&PitGlow, &mut Sprite)>,
+    mut glows: Query<(&PitGlow, &mut Sprite, &mut Visibility)>,
 ) {
     for (_, timer) in &mut flashes.0 {
         timer.tick(time.delta());
@@ -128,7 +145,7 @@ fn light_pits(
     let pos = game.pos();
     let show = *phase == Phase::Waiting && game.human_to_move();
     let pulse = 0.35 + 0.35 * breath(&time, 0.6);
-    for (PitGlow(index), mut sprite) in &mut glows {
+    for (PitGlow(index), mut sprite, mut visibility) in &mut glows {
         let flash = flashes.0.iter().find(|(c, _)| c.pit == *index);
         let colour = if let Some((captured, timer)) = flash {
             // Up at once, then fading out as the stones leave.
@@ -145,7 +162,7 @@ fn light_pits(
         } else {
             Color::NONE
         };
-        set_colour(&mut sprite, colour);
+        set_colour(&mut sprite, &mut visibility, colour);
     }
 }
 
