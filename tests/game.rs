@@ -262,6 +262,123 @@ fn two_players_without_animation() -> Settings {
     }
 }
 
+/// The text of the first entity with component `C` (and its number).
+fn shown<C: Component>(app: &mut App, pick: impl Fn(&C) -> bool) -> String {
+    let world = app.world_mut();
+    let mut query = world.query::<(&C, &Text2d)>();
+    query
+        .iter(world)
+        .find(|(c, _)| pick(c))
+        .map(|(_, t)| t.0.clone())
+        .expect("a text with that component")
+}
+
+fn shown_visibility<C: Component>(app: &mut App, pick: impl Fn(&C) -> bool) -> Vec<bool> {
+    let world = app.world_mut();
+    let mut query = world.query::<(&C, &Visibility)>();
+    query
+        .iter(world)
+        .filter(|(c, _)| pick(c))
+        .map(|(_, v)| *v != Visibility::Hidden)
+        .collect()
+}
+
+#[test]
+fn the_turn_is_lit_on_the_board_and_a_move_shows_its_hand_and_its_landing_stones() {
+    use o_an_quan::game::lights::HandCount;
+    use o_an_quan::game::pebbles::Places;
+    use o_an_quan::game::wood::{PitGlow, RowGlow, StoreCount};
+    let settings = Settings {
+        mode: Mode::TwoPlayers,
+        speed: Speed::Normal,
+        seen_intro: true,
+        ..Settings::default()
+    };
+    let mut app = app(settings);
+    app.update();
+    // Player 0 to move: their row is lit, the other is not; exactly their legal pits pulse.
+    assert_eq!(shown_visibility::<RowGlow>(&mut app, |r| r.0 == 0), [true]);
+    assert_eq!(shown_visibility::<RowGlow>(&mut app, |r| r.0 == 1), [false]);
+    let start = pos(&app);
+    for pit in 0..12 {
+        let legal = start.is_legal(Move::Sow {
+            pit: pit as u8,
+            dir: o_an_quan::rules::Direction::Clockwise,
+        });
+        assert_eq!(
+            shown_visibility::<PitGlow>(&mut app, |g| g.0 == pit),
+            [legal],
+            "pit {pit}"
+        );
+    }
+    // A move that takes two stones or more, found by the rules, is shown with the game's own
+    // animation: the hand's count rides with it, and the store's count goes up stone by stone.
+    let mut seen_between = false;
+    let mut captured = false;
+    for _ in 0..12 {
+        let before = pos(&app);
+        let mover = before.to_move();
+        let mv = before
+            .legal_moves()
+            .into_iter()
+            .copied()
+            .max_by_key(|&mv| {
+                let mut next = before;
+                next.play(mv).unwrap();
+                next.score(mover) - before.score(mover)
+            })
+            .unwrap();
+        let mut after = before;
+        after.play(mv).unwrap();
+        let (from, to) = (before.score(mover), after.score(mover));
+        app.world_mut().trigger(PlayMove(mv));
+        let mut last = from;
+        let mut frames = 0;
+        while phase(&app) == Phase::Animating || frames == 0 {
+            app.update();
+            frames += 1;
+            assert!(frames < 2000, "the move ends");
+            let hand = app.world().resource::<Places>().hand.len();
+            let badge = shown_visibility::<HandCount>(&mut app, |_| true);
+            assert_eq!(
+                badge,
+                [hand > 0],
+                "the hand's count shows while stones are held"
+            );
+            if hand > 0 {
+                let world = app.world_mut();
+                let mut texts = world.query::<(&ChildOf, &Text2d)>();
+                let mut badges = world.query_filtered::<Entity, With<HandCount>>();
+                let badge = badges.single(world).unwrap();
+                let text = texts
+                    .iter(world)
+                    .find(|(parent, _)| parent.parent() == badge)
+                    .map(|(_, t)| t.0.clone());
+                assert_eq!(text, Some(hand.to_string()));
+            }
+            let count: i32 = shown::<StoreCount>(&mut app, |c| c.0 == mover)
+                .parse()
+                .unwrap();
+            assert!(
+                count >= last,
+                "the store's count never goes down ({last} → {count})"
+            );
+            last = count;
+            if count > from && count < to {
+                seen_between = true;
+            }
+        }
+        assert_eq!(last, to, "at rest the store shows the score");
+        assert_sprites_match(&mut app);
+        if to - from >= 2 {
+            captured = true;
+            break;
+        }
+    }
+    assert!(captured, "a capture of two or more was played");
+    assert!(seen_between, "the store counted the stones as they landed");
+}
+
 #[test]
 fn the_first_visit_opens_how_to_play_once_and_the_title_opens_it_again() {
     let files = scratch_files("intro");

@@ -12,9 +12,9 @@ pub mod start;
 pub mod state;
 
 // The paths the tests and the binary use.
-pub use board::{layout, pebbles, safe_area};
+pub use board::{layout, pebbles, safe_area, wood};
 pub use platform::persist;
-pub use play::{ai_turn, capture, input};
+pub use play::{ai_turn, capture, input, lights};
 pub use screens::{lesson, puzzles, review};
 
 use bevy::prelude::*;

@@ -41,7 +41,7 @@ impl Flashes {
 
 /// The count of the stones in hand, on a dark disc above them.
 #[derive(Component)]
-struct HandCount;
+pub struct HandCount;
 
 pub(in crate::game) fn plugin(app: &mut App) {
     app.init_resource::<Flashes>();
