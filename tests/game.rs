@@ -320,7 +320,7 @@ fn the_turn_is_lit_on_the_board_and_a_move_shows_its_hand_and_its_landing_stones
         let mover = before.to_move();
         let mv = before
             .legal_moves()
-            .into_iter()
+            .iter()
             .copied()
             .max_by_key(|&mv| {
                 let mut next = before;
