@@ -66,6 +66,48 @@ pub fn stone_on_wood(size: f32, base: [f32; 3], rim: f32, u: f32, v: f32) -> Pix
 /// How much of a stone's picture the stone fills (the rest is its shadow).
 pub const STONE_SHARE: f32 = 0.8;
 
+/// Where the light comes from in a picture's own axes (x to the right, y down), so that it falls
+/// from the top left of the screen however the picture is shown: a picture turned a quarter
+/// counter-clockwise (the upright board) or mirrored (the left half-moon) is painted lit from
+/// its top right.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Light {
+    x: f32,
+    y: f32,
+}
+
+impl Light {
+    pub const TOP_LEFT: Light = Light {
+        x: -std::f32::consts::FRAC_1_SQRT_2,
+        y: -std::f32::consts::FRAC_1_SQRT_2,
+    };
+    pub const TOP_RIGHT: Light = Light {
+        x: std::f32::consts::FRAC_1_SQRT_2,
+        y: -std::f32::consts::FRAC_1_SQRT_2,
+    };
+
+    /// The light for a picture shown turned a quarter counter-clockwise or not, mirrored or
+    /// not (both together cancel out).
+    pub fn for_picture(turned: bool, mirrored: bool) -> Light {
+        if turned == mirrored {
+            Light::TOP_LEFT
+        } else {
+            Light::TOP_RIGHT
+        }
+    }
+
+    /// How far toward the light the point `(u, v)` of a picture is: 1 at the lit corner, -1 at
+    /// the far one.
+    fn toward(self, u: f32, v: f32) -> f32 {
+        (self.x * (u - 0.5) + self.y * (v - 0.5)) * std::f32::consts::SQRT_2
+    }
+
+    /// `(x, y)` moved `distance` pixels away from the light (where shadows fall).
+    fn away(self, x: f32, y: f32, distance: f32) -> (f32, f32) {
+        (x - self.x * distance, y - self.y * distance)
+    }
+}
+
 /// How far outside a `w` × `h` rectangle with corners of `radius` the point `(x, y)` is
 /// (negative inside), all in pixels from the top left.
 fn outside_rounded(x: f32, y: f32, w: f32, h: f32, radius: f32) -> f32 {
@@ -76,19 +118,21 @@ fn outside_rounded(x: f32, y: f32, w: f32, h: f32, radius: f32) -> f32 {
 
 /// A hollow carved into the wood, `w` × `h` pixels with rounded corners: dark and inset, its
 /// top-left wall casting a shadow into it, its bottom-right lip catching the light.
-pub fn pit(w: f32, h: f32, radius: f32, u: f32, v: f32) -> Pixel {
+pub fn pit(w: f32, h: f32, radius: f32, light: Light, u: f32, v: f32) -> Pixel {
     let (x, y) = (u * w, v * h);
     let edge = outside_rounded(x, y, w, h, radius);
     let alpha = (-edge).clamp(0.0, 1.0);
     let depth = 0.10 * w.min(h);
-    // Inside the pit but outside the pit moved down-right: the wall's shadow.
-    let shadowed = outside_rounded(x - depth * 0.6, y - depth * 0.8, w, h, radius);
+    // Inside the pit but outside the pit moved away from the light: the wall's shadow.
+    let (sx, sy) = light.away(x, y, depth);
+    let shadowed = outside_rounded(sx, sy, w, h, radius);
     let shadow = (shadowed / depth + 0.6).clamp(0.0, 1.0);
-    // The lit lip: a thin band along the bottom-right edge.
-    let lip_side = outside_rounded(x + 3.0, y + 3.0, w, h, radius);
+    // The lit lip: a thin band along the edge that faces the light.
+    let (lx, ly) = light.away(x, y, -4.24);
+    let lip_side = outside_rounded(lx, ly, w, h, radius);
     let lip = ((lip_side + 1.0) / 3.0).clamp(0.0, 1.0) * (1.0 - (-edge / 4.0).clamp(0.0, 1.0));
-    // The floor: a little lighter toward the bottom right, where the light falls.
-    let floor = 0.62 + 0.38 * ((u + v) / 2.0);
+    // The floor: a little lighter on the far side, where the light falls.
+    let floor = 0.62 + 0.38 * (1.0 - light.toward(u, v)) / 2.0;
     let shade = floor * (1.0 - 0.45 * shadow);
     let base = [0.38, 0.235, 0.125];
     let c = |i: usize| base[i] * shade * (1.0 - lip) + [0.93, 0.74, 0.50][i] * lip;
@@ -96,26 +140,28 @@ pub fn pit(w: f32, h: f32, radius: f32, u: f32, v: f32) -> Pixel {
 }
 
 /// The board's wood, `w` × `h` pixels with corners of `radius`: grain along its length, light
-/// to mid wood from the top left, a bevelled edge (lit at the top left, dark at the bottom
-/// right) and a dark line where it meets the mat.
-pub fn board(w: f32, h: f32, radius: f32, u: f32, v: f32) -> Pixel {
+/// to mid wood from the lit side, a bevelled edge (lit toward the light, dark away from it)
+/// and a dark line where it meets the mat.
+pub fn board(w: f32, h: f32, radius: f32, light: Light, u: f32, v: f32) -> Pixel {
     let (x, y) = (u * w, v * h);
     let edge = outside_rounded(x, y, w, h, radius);
     let alpha = (-edge).clamp(0.0, 1.0);
-    let light = [0.784, 0.584, 0.353];
+    let pale = [0.784, 0.584, 0.353];
     let dark = [0.541, 0.353, 0.169];
     // Grain: long wavy streaks with a few darker lines, in the picture's own pixels so that it
     // keeps its scale whatever the board's size.
     let wave = (y * 0.11 + (x * 0.013).sin() * 3.0 + (x * 0.0041 + y * 0.02).sin() * 5.0).sin();
     let streak = (y * 0.5 + (x * 0.02).sin() * 4.0).sin().powi(8);
     let grain = 0.5 + 0.22 * wave - 0.18 * streak + 0.1 * ((x * 0.003 + y * 0.05).sin());
-    let lit = 1.0 - 0.5 * (0.6 * u + 0.4 * v);
+    let lit = 0.75 + 0.25 * light.toward(u, v);
     let t = (0.35 * grain + 0.65 * lit).clamp(0.0, 1.0);
-    let mut c = [0, 1, 2].map(|i| dark[i] + (light[i] - dark[i]) * t);
+    let mut c = [0, 1, 2].map(|i| dark[i] + (pale[i] - dark[i]) * t);
     // The bevel: the outer 6 pixels lean toward or away from the light.
     let bevel = ((edge + 7.0) / 7.0).clamp(0.0, 1.0);
     if bevel > 0.0 {
-        let toward = outside_rounded(x + 4.0, y + 4.0, w, h, radius) > edge;
+        // On the lit side, a step toward the light leaves the board.
+        let (ax, ay) = light.away(x, y, -5.66);
+        let toward = outside_rounded(ax, ay, w, h, radius) > edge;
         let k = if toward {
             1.0 + 0.28 * bevel
         } else {
@@ -129,20 +175,23 @@ pub fn board(w: f32, h: f32, radius: f32, u: f32, v: f32) -> Pixel {
 }
 
 /// The board (`board`, `w` × `h`) over its soft shadow on the mat, `blur` pixels wide and moved
-/// `offset` down and to the right, in a picture `blur` larger on every side: one picture, so
+/// `distance` away from the light, in a picture `blur` larger on every side: one picture, so
 /// that the shadow costs no drawing of its own.
+#[allow(clippy::too_many_arguments)]
 pub fn board_on_mat(
     w: f32,
     h: f32,
     radius: f32,
     blur: f32,
-    offset: (f32, f32),
+    distance: f32,
+    light: Light,
     u: f32,
     v: f32,
 ) -> Pixel {
     let (pw, ph) = (w + 2.0 * blur, h + 2.0 * blur);
     let (x, y) = (u * pw - blur, v * ph - blur);
-    let d = outside_rounded(x - offset.0, y - offset.1, w, h, radius);
+    let (sx, sy) = light.away(x, y, distance);
+    let d = outside_rounded(sx, sy, w, h, radius);
     let shade = [
         0.0,
         0.0,
@@ -152,19 +201,19 @@ pub fn board_on_mat(
     if !(0.0..w).contains(&x) || !(0.0..h).contains(&y) {
         return shade;
     }
-    over(shade, board(w, h, radius, x / w, y / h))
+    over(shade, board(w, h, radius, light, x / w, y / h))
 }
 
 /// A store: a small wooden tray (`board`) with a long shallow hollow carved into it.
-pub fn tray(w: f32, h: f32, u: f32, v: f32) -> Pixel {
-    let wood = board(w, h, (h * 0.28).min(18.0), u, v);
+pub fn tray(w: f32, h: f32, light: Light, u: f32, v: f32) -> Pixel {
+    let wood = board(w, h, (h * 0.28).min(18.0), light, u, v);
     let inset = (0.16 * h).min(11.0);
     let (iw, ih) = (w - 2.0 * inset, h - 2.0 * inset);
     let (iu, iv) = ((u * w - inset) / iw, (v * h - inset) / ih);
     if !(0.0..=1.0).contains(&iu) || !(0.0..=1.0).contains(&iv) {
         return wood;
     }
-    let hollow = pit(iw, ih, (ih * 0.4).min(24.0), iu, iv);
+    let hollow = pit(iw, ih, (ih * 0.4).min(24.0), light, iu, iv);
     // Shallower than a pit: lighter.
     let hollow = [
         hollow[0] * 1.25,
@@ -316,7 +365,10 @@ pub fn icon(size: u32, maskable: bool) -> Vec<u8> {
         );
         if (0.0..=1.0).contains(&pu) && (0.0..=1.0).contains(&pv) {
             let pit_px = s * pit_size;
-            px = over(px, pit(pit_px, pit_px, pit_px / 2.0, pu, pv));
+            px = over(
+                px,
+                pit(pit_px, pit_px, pit_px / 2.0, Light::TOP_LEFT, pu, pv),
+            );
             for &(x, y, d, colour, rim) in &stones {
                 let (su, sv) = ((pu - x) / d + 0.5, (pv - y) / d + 0.5);
                 if (0.0..=1.0).contains(&su) && (0.0..=1.0).contains(&sv) {
@@ -371,7 +423,26 @@ mod tests {
     fn stones_fade_out_at_their_edge_and_pits_are_clear_outside() {
         assert_eq!(stone(48.0, [1.0; 3], 0.0, 0.0, 0.0)[3], 0.0);
         assert_eq!(stone(48.0, [1.0; 3], 0.0, 0.5, 0.5)[3], 1.0);
-        assert_eq!(pit(100.0, 100.0, 50.0, 0.0, 0.0)[3], 0.0);
-        assert_eq!(pit(100.0, 100.0, 50.0, 0.5, 0.5)[3], 1.0);
+        let light = Light::TOP_LEFT;
+        assert_eq!(pit(100.0, 100.0, 50.0, light, 0.0, 0.0)[3], 0.0);
+        assert_eq!(pit(100.0, 100.0, 50.0, light, 0.5, 0.5)[3], 1.0);
+    }
+
+    #[test]
+    fn a_picture_lit_from_its_top_right_is_the_mirror_of_one_lit_from_its_top_left() {
+        let (left, right) = (Light::TOP_LEFT, Light::TOP_RIGHT);
+        for (u, v) in [(0.1, 0.2), (0.5, 0.05), (0.93, 0.7), (0.3, 0.96)] {
+            let a = pit(120.0, 80.0, 20.0, left, u, v);
+            let b = pit(120.0, 80.0, 20.0, right, 1.0 - u, v);
+            for i in 0..4 {
+                assert!((a[i] - b[i]).abs() < 1e-4, "pit at {u},{v}: {a:?} {b:?}");
+            }
+        }
+        // The lit corner of the board's bevel is brighter than the far one.
+        let lit = board(200.0, 100.0, 20.0, left, 0.02, 0.5)[0];
+        let far = board(200.0, 100.0, 20.0, left, 0.98, 0.5)[0];
+        assert!(lit > far, "{lit} > {far}");
+        assert_eq!(Light::for_picture(true, true), Light::TOP_LEFT);
+        assert_eq!(Light::for_picture(true, false), Light::TOP_RIGHT);
     }
 }

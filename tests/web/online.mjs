@@ -57,11 +57,13 @@ const errors = [];
 async function open(name, options = { viewport: { width: 1280, height: 720 } }) {
   const context = await browser.newContext(options);
   const page = await context.newPage();
-  // Past the first visit's how-to-play card.
+  // Past the first visit's how-to-play card (about:blank, visited on the way, has no storage).
   await page.addInitScript(() => {
-    if (!localStorage.getItem("o-an-quan/settings.ron")) {
-      localStorage.setItem("o-an-quan/settings.ron", "(seen_intro: true)");
-    }
+    try {
+      if (!localStorage.getItem("o-an-quan/settings.ron")) {
+        localStorage.setItem("o-an-quan/settings.ron", "(seen_intro: true)");
+      }
+    } catch {}
   });
   page.on("pageerror", (e) => {
     if (!String(e).includes("Using exceptions for control flow")) errors.push(`${name}: ${e}`);

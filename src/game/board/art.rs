@@ -10,6 +10,7 @@ use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 
 use crate::art;
+use crate::art::Light;
 use crate::art::glyphs::Glyph;
 use crate::game::board::layout::{self, Layout};
 
@@ -24,6 +25,12 @@ pub struct Art {
     /// shorter and taller).
     pub tray: Handle<Image>,
     pub tray3: Handle<Image>,
+    /// Pictures lit from their top right, for those shown turned (the upright board) or
+    /// mirrored (the left half-moon): the light still falls from the screen's top left.
+    pub tray_right: Handle<Image>,
+    pub pit_right: Handle<Image>,
+    pub mandarin_pit_right: Handle<Image>,
+    pub board_right: Handle<Image>,
     /// Glows (white, tinted by the sprite) round a citizen pit, a half-moon, a round mandarin
     /// pit, a row of pits and a store.
     pub pit_glow: Handle<Image>,
@@ -110,8 +117,17 @@ fn load(images: &mut Assets<Image>, [font, bold, display]: [Handle<Font>; 3]) ->
         pebble: images.add(stone(56, [1.0, 1.0, 1.0], 0.0)),
         mandarin: images.add(stone(128, art::MANDARIN, 0.16)),
         mat: images.add(mat(96)),
-        tray: images.add(tray(Layout::new(2).store_size())),
-        tray3: images.add(tray(Layout::new(3).store_size())),
+        tray: images.add(tray(Layout::new(2).store_size(), Light::TOP_LEFT)),
+        tray3: images.add(tray(Layout::new(3).store_size(), Light::TOP_LEFT)),
+        tray_right: images.add(tray(Layout::new(2).store_size(), Light::TOP_RIGHT)),
+        pit_right: images.add(pit(
+            128,
+            128,
+            128.0 * PIT_RADIUS / pit_size,
+            Light::TOP_RIGHT,
+        )),
+        mandarin_pit_right: images.add(pit(120, 256, 60.0, Light::TOP_RIGHT)),
+        board_right: images.add(wood(Light::TOP_RIGHT)),
         pit_glow: images.add(glow_of(Vec2::splat(pit_size), PIT_RADIUS)),
         mandarin_glow: images.add(glow_of(half_moon, half_moon.x / 2.0)),
         round_glow: images.add(glow_of(Vec2::splat(116.0), 58.0)),
@@ -122,10 +138,15 @@ fn load(images: &mut Assets<Image>, [font, bold, display]: [Handle<Font>; 3]) ->
             .into_iter()
             .map(|g| (g, images.add(glyph(g, 48))))
             .collect(),
-        pit: images.add(pit(128, 128, 128.0 * PIT_RADIUS / pit_size)),
-        mandarin_pit: images.add(pit(120, 256, 60.0)),
-        round_pit: images.add(pit(128, 128, 64.0)),
-        board: images.add(wood()),
+        pit: images.add(pit(
+            128,
+            128,
+            128.0 * PIT_RADIUS / pit_size,
+            Light::TOP_LEFT,
+        )),
+        mandarin_pit: images.add(pit(120, 256, 60.0, Light::TOP_LEFT)),
+        round_pit: images.add(pit(128, 128, 64.0, Light::TOP_LEFT)),
+        board: images.add(wood(Light::TOP_LEFT)),
         triangle_board: images.add(triangle_wood()),
         arrow: images.add(arrow(96)),
         font,
@@ -175,9 +196,9 @@ pub const SHADOW_BLUR: f32 = 28.0;
 pub const BOARD_RADIUS: f32 = 26.0;
 
 /// A store's tray `size` world units, at the world's resolution.
-fn tray(size: Vec2) -> Image {
+fn tray(size: Vec2, light: Light) -> Image {
     image(size.x as u32, size.y as u32, |u, v| {
-        art::tray(size.x, size.y, u, v)
+        art::tray(size.x, size.y, light, u, v)
     })
 }
 
@@ -195,9 +216,9 @@ fn glyph(glyph: Glyph, size: u32) -> Image {
     })
 }
 
-fn pit(width: u32, height: u32, radius: f32) -> Image {
+fn pit(width: u32, height: u32, radius: f32, light: Light) -> Image {
     image(width, height, |u, v| {
-        art::pit(width as f32, height as f32, radius, u, v)
+        art::pit(width as f32, height as f32, radius, light, u, v)
     })
 }
 
@@ -243,14 +264,22 @@ fn distance_to_triangle(p: Vec2, corners: [Vec2; 3]) -> f32 {
 
 /// The 2-player board's wood and its shadow on the mat (`SHADOW_BLUR` round it), at half the
 /// world's resolution.
-fn wood() -> Image {
+fn wood(light: Light) -> Image {
     let (board, _) = Layout::new(2).board_rect();
     let (w, h, blur) = (board.x / 2.0, board.y / 2.0, SHADOW_BLUR / 2.0);
-    let offset = (SHADOW_OFFSET.x / 2.0, -SHADOW_OFFSET.y / 2.0);
     image((w + 2.0 * blur) as u32, (h + 2.0 * blur) as u32, |u, v| {
-        art::board_on_mat(w, h, BOARD_RADIUS / 2.0, blur, offset, u, v)
+        art::board_on_mat(
+            w,
+            h,
+            BOARD_RADIUS / 2.0,
+            blur,
+            SHADOW_DISTANCE / 2.0,
+            light,
+            u,
+            v,
+        )
     })
 }
 
-/// Where the board's shadow falls, in the world's units: down and to the right of the light.
-const SHADOW_OFFSET: Vec2 = Vec2::new(10.0, -14.0);
+/// How far from the board its shadow falls (away from the light), in the world's units.
+const SHADOW_DISTANCE: f32 = 16.0;

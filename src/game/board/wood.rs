@@ -4,6 +4,7 @@
 use bevy::camera::ScalingMode;
 use bevy::prelude::*;
 
+use crate::art::Light;
 use crate::game::board::art::{self, Art, GLOW_SPREAD, INK, PLAYER_COLOURS, WOOD};
 use crate::game::board::layout::Layout;
 use crate::game::board::pebbles::Places;
@@ -217,11 +218,12 @@ fn draw_board(
             &art,
             Some(Rect::from_center_size(centre, whole)),
         );
-        (
-            art.board.clone(),
-            Color::WHITE,
-            board + 2.0 * art::SHADOW_BLUR,
-        )
+        let wood = if layout.upright() {
+            &art.board_right
+        } else {
+            &art.board
+        };
+        (wood.clone(), Color::WHITE, board + 2.0 * art::SHADOW_BLUR)
     };
     commands.spawn((
         BoardPart,
@@ -242,11 +244,17 @@ fn draw_board(
         let center = layout.pit_center(index);
         let size = layout.pit_size(index);
         let mandarin = geometry::is_mandarin(index);
-        let (image, glow) = match (mandarin, layout.round_mandarin_pits()) {
-            (true, true) => (art.round_pit.clone(), art.round_glow.clone()),
-            (true, false) => (art.mandarin_pit.clone(), art.mandarin_glow.clone()),
-            (false, _) => (art.pit.clone(), art.pit_glow.clone()),
+        // Each picture lit so that, turned or mirrored as shown, its light is the screen's.
+        let lit_right =
+            Light::for_picture(layout.upright(), layout.mirrored_pit(index)) == Light::TOP_RIGHT;
+        let (image, glow) = match (mandarin, layout.round_mandarin_pits(), lit_right) {
+            (true, true, _) => (&art.round_pit, &art.round_glow),
+            (true, false, false) => (&art.mandarin_pit, &art.mandarin_glow),
+            (true, false, true) => (&art.mandarin_pit_right, &art.mandarin_glow),
+            (false, false, true) => (&art.pit_right, &art.pit_glow),
+            (false, _, _) => (&art.pit, &art.pit_glow),
         };
+        let (image, glow) = (image.clone(), glow.clone());
         let sprite = Sprite {
             image,
             custom_size: Some(size),
@@ -322,6 +330,8 @@ fn draw_board(
             Sprite {
                 image: if layout.round_mandarin_pits() {
                     art.tray3.clone()
+                } else if layout.upright() {
+                    art.tray_right.clone()
                 } else {
                     art.tray.clone()
                 },
