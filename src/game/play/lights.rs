@@ -74,8 +74,14 @@ fn breath(time: &Time, per_second: f32) -> f32 {
     0.5 - 0.5 * (time.elapsed_secs() * per_second * std::f32::consts::TAU).cos()
 }
 
+/// Glows are drawn at about half size on a phone held upright: stronger there to read as well.
+fn strength(layout: &Layout) -> f32 {
+    if layout.tall_window() { 1.45 } else { 1.0 }
+}
+
 fn light_turn(
     time: Res<Time>,
+    layout: Res<Layout>,
     game: Res<Game>,
     phase: Res<Phase>,
     script: Res<Script>,
@@ -86,8 +92,13 @@ fn light_turn(
 ) {
     let active = active_player(&game, *phase, &script, *screen.get());
     let thinking = !thinking.is_empty();
+    let k = strength(&layout);
     for (RowGlow(player), mut sprite, mut visibility) in &mut rows {
-        let alpha = if active == Some(*player) { 0.7 } else { 0.0 };
+        let alpha = if active == Some(*player) {
+            (0.7 * k).min(1.0)
+        } else {
+            0.0
+        };
         set_colour(
             &mut sprite,
             &mut visibility,
@@ -97,7 +108,7 @@ fn light_turn(
     for (StoreGlow(player), mut sprite, mut visibility) in &mut stores {
         // The mover's store is lit, and breathes while the computer thinks.
         let alpha = match active == Some(*player) {
-            true if thinking => 0.35 + 0.6 * breath(&time, 0.8),
+            true if thinking => ((0.35 + 0.6 * breath(&time, 0.8)) * k.sqrt()).min(1.0),
             true => 0.95,
             false => 0.0,
         };
@@ -129,6 +140,7 @@ fn set_colour(sprite: &mut Sprite, visibility: &mut Visibility, colour: Color) {
 /// capturer's.
 fn light_pits(
     time: Res<Time>,
+    layout: Res<Layout>,
     game: Res<Game>,
     phase: Res<Phase>,
     mut flashes: ResMut<Flashes>,
@@ -144,7 +156,7 @@ fn light_pits(
     }
     let pos = game.pos();
     let show = *phase == Phase::Waiting && game.human_to_move();
-    let pulse = 0.35 + 0.35 * breath(&time, 0.6);
+    let pulse = ((0.35 + 0.35 * breath(&time, 0.6)) * strength(&layout)).min(1.0);
     for (PitGlow(index), mut sprite, mut visibility) in &mut glows {
         let flash = flashes.0.iter().find(|(c, _)| c.pit == *index);
         let colour = if let Some((captured, timer)) = flash {
