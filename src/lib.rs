@@ -7,5 +7,7 @@ pub mod excerpt;
 pub mod game;
 pub mod net;
 pub mod rules;
+#[cfg(feature = "server")]
+pub mod server;
 pub mod session;
 pub mod state_json;

@@ -1,19 +1,5 @@
-//! `oaq-server`: online play's authoritative server. Rooms, clocks, reconnection and ratings
-//! over WebSocket; every move checked by the rules engine and written to the store before
-//! anyone hears of it. One machine on an SQLite file by default; several nodes on PostgreSQL
-//! and Redis.
-
-mod cluster;
-mod conn;
-mod http;
-mod identity;
-mod limits;
-mod loadtest;
-mod ratings;
-mod room;
-mod rooms;
-mod server;
-mod store;
+//! `oaq-server`: online play's authoritative server. This reads the command line; the server
+//! itself is the library's `server` module.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -21,11 +7,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use tokio::sync::watch;
 
-use crate::room::Command;
-use crate::server::{Server, Settings};
-use crate::store::Store;
+use o_an_quan::server::settings::{Settings, rate, seconds};
+use o_an_quan::server::{Config, loadtest, raise_file_limit, serve};
 
 #[derive(Parser)]
 #[command(
@@ -48,7 +32,7 @@ enum Cmd {
 }
 
 #[derive(Args, Clone)]
-pub struct ServeArgs {
+struct ServeArgs {
     /// Address to listen on (port 0: any free port; the address is printed).
     #[arg(long, default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
@@ -79,31 +63,6 @@ pub struct ServeArgs {
     messages_per_second: f64,
 }
 
-fn seconds(text: &str) -> Result<f64, String> {
-    let v: f64 = text.parse().map_err(|_| {
-        format!(
-            "{} is not a number of seconds",
-            o_an_quan::excerpt::quoted(text)
-        )
-    })?;
-    if v.is_finite() && (0.05..=86_400.0).contains(&v) {
-        Ok(v)
-    } else {
-        Err(format!("{v} s is outside 0.05..=86400"))
-    }
-}
-
-fn rate(text: &str) -> Result<f64, String> {
-    let v: f64 = text
-        .parse()
-        .map_err(|_| format!("{} is not a number", o_an_quan::excerpt::quoted(text)))?;
-    if v.is_finite() && (1.0..=10_000.0).contains(&v) {
-        Ok(v)
-    } else {
-        Err(format!("{v} is outside 1..=10000"))
-    }
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     tracing_subscriber::fmt()
@@ -126,7 +85,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Some(Cmd::Loadtest(args)) => runtime.block_on(loadtest::run(args)),
-        None => runtime.block_on(serve(cli.serve)),
+        None => runtime.block_on(serve(cli.serve.config())),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -137,140 +96,22 @@ fn main() -> ExitCode {
     }
 }
 
-/// The default database: an SQLite file in the platform's data directory.
-fn default_database() -> Result<String, String> {
-    let dirs = directories::ProjectDirs::from("", "", "o-an-quan")
-        .ok_or("no home directory for the default database: give --database")?;
-    let dir = dirs.data_dir();
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    Ok(sqlite_url(&dir.join("server.sqlite3")))
-}
-
-fn sqlite_url(path: &std::path::Path) -> String {
-    format!("sqlite://{}?mode=rwc", path.display())
-}
-
-fn database_url(arg: Option<&str>) -> Result<String, String> {
-    match arg {
-        None => default_database(),
-        Some(url) if url.contains("://") || url.starts_with("sqlite:") => Ok(url.to_owned()),
-        Some(path) => Ok(sqlite_url(std::path::Path::new(path))),
-    }
-}
-
-async fn serve(args: ServeArgs) -> Result<(), String> {
-    let url = database_url(args.database.as_deref())?;
-    let store = Store::open(&url)
-        .await
-        .map_err(|e| format!("opening the database: {e}"))?;
-    let node = args.node.clone().unwrap_or_else(|| {
-        let mut b = [0u8; 4];
-        let _ = getrandom::fill(&mut b);
-        format!("node-{:08x}", u32::from_le_bytes(b))
-    });
-    let cluster = match &args.redis {
-        Some(url) => Some(
-            cluster::Cluster::connect(url, node.clone())
-                .await
-                .map_err(|e| format!("connecting to Redis: {e}"))?,
-        ),
-        None => None,
-    };
-    if cluster.is_none() && store.backend() == store::Backend::Postgres {
-        tracing::info!("PostgreSQL without --redis: this node is the only one");
-    }
-    let settings = Settings {
-        first_move: Duration::from_secs_f64(args.first_move_secs),
-        claim_after: Duration::from_secs_f64(args.claim_after_secs),
-        ping_every: Duration::from_secs_f64(args.ping_secs),
-        messages_per_second: args.messages_per_second,
-        message_burst: 2.0 * args.messages_per_second,
-        node: node.clone(),
-        ..Settings::default()
-    };
-    let (stop_tx, stop_rx) = watch::channel(false);
-    let server = Server::new(settings, store.clone(), cluster, stop_rx);
-    if server.cluster.is_none() {
-        let n = rooms::resume_all(&server)
-            .await
-            .map_err(|e| format!("bringing back the games in progress: {e}"))?;
-        if n > 0 {
-            tracing::info!("{n} games in progress brought back");
-        }
-    }
-    let listener = tokio::net::TcpListener::bind(args.listen)
-        .await
-        .map_err(|e| format!("listening on {}: {e}", args.listen))?;
-    let addr = listener
-        .local_addr()
-        .map_err(|e| format!("listening: {e}"))?;
-    // The first line of output says where it listens (the tests read it).
-    println!("listening on http://{addr} (WebSocket: ws://{addr}/ws) as {node}");
-    let app = http::router(server.clone(), args.web.clone());
-    let stop = async move {
-        wait_for_stop().await;
-        tracing::info!("stopping: no new connections; telling clients to reconnect");
-        let _ = stop_tx.send(true);
-    };
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(stop)
-    .await
-    .map_err(|e| format!("serving: {e}"))?;
-    // Every connection is closed; let each room finish what it was writing, then stop it.
-    let handles: Vec<_> = server.rooms.lock().await.values().cloned().collect();
-    for handle in &handles {
-        let _ = handle.tx.send(Command::Stop).await;
-    }
-    for handle in handles {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-        while !handle.tx.is_closed() && tokio::time::Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-    }
-    store.close().await;
-    tracing::info!("stopped");
-    Ok(())
-}
-
-/// SIGTERM or Ctrl-C.
-async fn wait_for_stop() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = term.recv() => {}
-                    _ = tokio::signal::ctrl_c() => {}
-                }
-            }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
-    }
-}
-
-/// Thousands of connections need thousands of file descriptors: take what the system allows.
-fn raise_file_limit() {
-    #[cfg(unix)]
-    // SAFETY: getrlimit/setrlimit only read and write the struct passed.
-    unsafe {
-        let mut limit = libc::rlimit {
-            rlim_cur: 0,
-            rlim_max: 0,
-        };
-        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 && limit.rlim_cur < limit.rlim_max
-        {
-            limit.rlim_cur = limit.rlim_max;
-            libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+impl ServeArgs {
+    fn config(self) -> Config {
+        Config {
+            listen: self.listen,
+            database: self.database,
+            redis: self.redis,
+            web: self.web,
+            node: self.node,
+            settings: Settings {
+                first_move: Duration::from_secs_f64(self.first_move_secs),
+                claim_after: Duration::from_secs_f64(self.claim_after_secs),
+                ping_every: Duration::from_secs_f64(self.ping_secs),
+                messages_per_second: self.messages_per_second,
+                message_burst: 2.0 * self.messages_per_second,
+                ..Settings::default()
+            },
         }
     }
 }

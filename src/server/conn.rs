@@ -7,19 +7,20 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use axum::extract::ws::{CloseFrame, Message, WebSocket, close_code};
-use futures_util::{SinkExt, StreamExt};
-use o_an_quan::net::protocol::{
+use crate::net::protocol::{
     ClientMessage, ErrorCode, MAX_FRAME, Notice, PROTOCOL, ServerMessage, is_room_code,
     parse_client,
 };
+use axum::extract::ws::{CloseFrame, Message, WebSocket, close_code};
+use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{Notify, mpsc, oneshot};
 
-use crate::identity;
-use crate::limits::Bucket;
-use crate::room::{Action, Command, ConnRef, Frame, RoomHandle};
-use crate::rooms;
-use crate::server::{Server, now_ms};
+use crate::server::identity;
+use crate::server::limits::Bucket;
+use crate::server::mailbox::{Action, Command, ConnRef, Frame, RoomHandle};
+use crate::server::room::registry;
+use crate::server::settings::now_ms;
+use crate::server::shared::Server;
 
 /// Frames waiting to go out to one connection; a connection this far behind is closed.
 const OUTBOX: usize = 256;
@@ -187,7 +188,7 @@ impl Conn {
                     return self.error(ErrorCode::BadMessage, e);
                 }
                 self.leave_room().await;
-                match rooms::open_room(
+                match registry::open_room(
                     &self.server,
                     preset,
                     rules,
@@ -241,7 +242,7 @@ impl Conn {
             };
             let rank = store.rank(you.rating.rating).await?;
             let place = (you.info.games > 0).then_some(rank as u64 + 1);
-            Ok::<_, crate::store::StoreError>(Some((players, you.info, place)))
+            Ok::<_, crate::server::store::StoreError>(Some((players, you.info, place)))
         }
         .await;
         match answer {
@@ -299,7 +300,7 @@ impl Conn {
                 ErrorCode::NoSuchRoom,
                 format!(
                     "{} is not a room code (six letters and digits)",
-                    o_an_quan::excerpt::quoted(&code)
+                    crate::excerpt::quoted(&code)
                 ),
             );
         }
@@ -308,7 +309,7 @@ impl Conn {
         }
         // A room task may be leaving memory just as we find it: then load it again.
         for _ in 0..3 {
-            let room = match rooms::find(&self.server, &code).await {
+            let room = match registry::find(&self.server, &code).await {
                 Ok(Some(room)) => room,
                 Ok(None) => {
                     self.server.misses.missed(self.addr.ip());

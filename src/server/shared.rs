@@ -4,46 +4,14 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::time::Duration;
 
 use tokio::sync::{Mutex, watch};
 
-use crate::cluster::Cluster;
-use crate::limits::MissLimiter;
-use crate::room::RoomHandle;
-use crate::store::Store;
-
-/// Timings and bounds of a server; the tests shorten the waits.
-#[derive(Clone, Debug)]
-pub struct Settings {
-    /// How long each of the first moves may take before the game is aborted.
-    pub first_move: Duration,
-    /// How long a player must be gone before the opponent may claim the game.
-    pub claim_after: Duration,
-    /// How often the server pings; a connection silent for two pings is dropped.
-    pub ping_every: Duration,
-    /// Messages a connection may send per second, and in one burst.
-    pub messages_per_second: f64,
-    pub message_burst: f64,
-    /// Look-ups of room codes that do not exist, per address per minute.
-    pub misses_per_minute: f64,
-    /// This node's name in the cluster.
-    pub node: String,
-}
-
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
-            first_move: Duration::from_secs(30),
-            claim_after: Duration::from_secs(60),
-            ping_every: Duration::from_secs(5),
-            messages_per_second: 20.0,
-            message_burst: 40.0,
-            misses_per_minute: 20.0,
-            node: String::new(),
-        }
-    }
-}
+use crate::server::cluster::Cluster;
+use crate::server::limits::MissLimiter;
+use crate::server::mailbox::RoomHandle;
+use crate::server::settings::Settings;
+use crate::server::store::Store;
 
 /// Counts for `/health` and the load test.
 #[derive(Default)]
@@ -93,11 +61,4 @@ impl Server {
     pub fn is_stopping(&self) -> bool {
         *self.stopping.borrow()
     }
-}
-
-/// Server time: Unix milliseconds, the same on every node (clocks are stamped with it).
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }

@@ -1,17 +1,17 @@
 //! What a room does with each command: checks it against the state (a refusal changes
 //! nothing), then writes what follows from it.
 
-use o_an_quan::net::protocol::{
+use crate::net::protocol::{
     EndCause, ErrorCode, First, GameResult, Notice, RatingChange, RoomEvent, ServerMessage,
 };
-use o_an_quan::rules::Move;
-use o_an_quan::state_json;
+use crate::rules::Move;
+use crate::state_json;
 use rand::seq::SliceRandom;
 
 use super::{Action, ConnRef, Decided, Refusal, Room};
-use crate::ratings::{self, Rating};
-use crate::server::{Settings, now_ms};
-use o_an_quan::net::room::{Phase, RoomState};
+use crate::net::room::{Phase, RoomState};
+use crate::server::ratings::{self, Rating};
+use crate::server::settings::{Settings, now_ms};
 
 fn refuse(code: ErrorCode, message: impl Into<String>) -> Decided {
     Err(Refusal::To(code, message.into()))
@@ -283,7 +283,7 @@ impl Room {
         let mv = match text.parse::<Move>() {
             Ok(mv) => mv,
             Err(e) => {
-                return illegal(format!("{}: {e}", o_an_quan::excerpt::quoted(text)));
+                return illegal(format!("{}: {e}", crate::excerpt::quoted(text)));
             }
         };
         let mut after = state.pos;
@@ -426,7 +426,7 @@ impl Room {
                 None => return refuse(ErrorCode::NotAllowed, "a seat of this game is empty"),
             }
         }
-        let code = crate::rooms::open_room(
+        let code = crate::server::room::registry::open_room(
             &self.server,
             self.state.preset.clone(),
             self.state.rules,

@@ -9,13 +9,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use clap::Args;
-use futures_util::{SinkExt, StreamExt};
-use o_an_quan::net::protocol::{
+use crate::net::protocol::{
     ClientMessage, ClockSpec, First, Notice, PROTOCOL, RoomEvent, RulesChoice, ServerMessage,
     parse_server,
 };
-use o_an_quan::rules::{Move, Position, presets};
+use crate::rules::{Move, Position, presets};
+use clap::Args;
+use futures_util::{SinkExt, StreamExt};
 use rand::RngExt;
 use tokio::io::AsyncBufReadExt;
 use tokio::sync::Mutex;
@@ -27,7 +27,7 @@ pub struct LoadArgs {
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(2..=20_000))]
     connections: u32,
     /// Seconds of play after every connection is in its room.
-    #[arg(long, default_value_t = 20.0, value_parser = crate::seconds)]
+    #[arg(long, default_value_t = 20.0, value_parser = crate::server::settings::seconds)]
     seconds: f64,
     /// Milliseconds each player waits before its move (a person thinks; 0: as fast as it can).
     #[arg(long, default_value_t = 1000)]
@@ -51,7 +51,7 @@ struct Tally {
 
 pub async fn run(args: LoadArgs) -> Result<(), String> {
     let rules = presets::get(&args.rules)
-        .ok_or_else(|| format!("no preset {}", o_an_quan::excerpt::quoted(&args.rules)))?
+        .ok_or_else(|| format!("no preset {}", crate::excerpt::quoted(&args.rules)))?
         .rules;
     if rules.players != 2 {
         return Err("the load test plays 2-player rule sets".into());
@@ -249,7 +249,7 @@ async fn play(
     mut ws: Ws,
     mut code: String,
     mut seat: usize,
-    rules: o_an_quan::rules::RuleSet,
+    rules: crate::rules::RuleSet,
     think_ms: u64,
     until: Instant,
     tally: Arc<Tally>,

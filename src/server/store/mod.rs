@@ -5,13 +5,13 @@
 use std::borrow::Cow;
 use std::time::Duration;
 
-use o_an_quan::net::protocol::{PlayerInfo, RoomEvent, RoomSummary};
+use crate::net::protocol::{PlayerInfo, RoomEvent, RoomSummary};
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{Acquire, AnyPool, Executor, Row, SqlSafeStr};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::ratings::Rating;
+use crate::server::ratings::Rating;
 
 /// The schema, in order. Both databases read the same SQL.
 const MIGRATIONS: &[(i64, &str, &str)] = &[
@@ -84,8 +84,8 @@ pub enum RoomStatus {
 }
 
 /// Where a room's game stands, as the store's `status` column keeps it.
-pub fn status(room: &o_an_quan::net::room::RoomState) -> RoomStatus {
-    use o_an_quan::net::room::Phase;
+pub fn status(room: &crate::net::room::RoomState) -> RoomStatus {
+    use crate::net::room::Phase;
     match room.phase {
         Phase::Waiting => RoomStatus::Waiting,
         Phase::Playing => RoomStatus::Playing,
@@ -561,8 +561,8 @@ fn player_row(row: sqlx::any::AnyRow) -> StoreResult<PlayerRow> {
         info: PlayerInfo {
             id: row.try_get(0)?,
             name: row.try_get(1)?,
-            rating: crate::ratings::shown(rating.rating),
-            deviation: crate::ratings::shown(rating.deviation),
+            rating: crate::server::ratings::shown(rating.rating),
+            deviation: crate::server::ratings::shown(rating.deviation),
             games: row.try_get::<i64, _>(5)? as u64,
         },
         rating,

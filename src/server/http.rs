@@ -7,17 +7,17 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
+use crate::net::protocol::{RoomEvent, is_room_code};
+use crate::session::{History, Record, Seat};
 use axum::Router;
 use axum::extract::{ConnectInfo, Path, State, WebSocketUpgrade};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use o_an_quan::net::protocol::{RoomEvent, is_room_code};
-use o_an_quan::session::{History, Record, Seat};
 use serde_json::json;
 
-use crate::server::Server;
-use o_an_quan::net::room::RoomState;
+use crate::net::room::RoomState;
+use crate::server::shared::Server;
 
 pub fn router(server: Arc<Server>, web: Option<PathBuf>) -> Router {
     let router = Router::new()
@@ -41,7 +41,8 @@ async fn ws(
     if server.is_stopping() {
         return (StatusCode::SERVICE_UNAVAILABLE, "stopping").into_response();
     }
-    crate::conn::limits(upgrade).on_upgrade(move |socket| crate::conn::serve(socket, server, addr))
+    crate::server::conn::limits(upgrade)
+        .on_upgrade(move |socket| crate::server::conn::serve(socket, server, addr))
 }
 
 fn problem(status: StatusCode, message: impl Into<String>) -> Response {

@@ -12,13 +12,13 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::net::protocol::Sequenced;
 use futures_util::StreamExt;
-use o_an_quan::net::protocol::Sequenced;
 use redis::aio::{ConnectionManager, PubSubSink};
 use redis::{AsyncCommands, Script};
 use tokio::sync::mpsc;
 
-use crate::room::Command;
+use crate::server::mailbox::Command;
 
 /// How long an owner's claim lasts unless renewed (renewed every 3 s).
 const OWNER_MS: u64 = 10_000;

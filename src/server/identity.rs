@@ -2,11 +2,11 @@
 //! store keeps only the token's hash (BLAKE3), so a copy of the database signs nobody in, and
 //! the token is never logged.
 
-use o_an_quan::net::protocol::{MAX_NAME, PlayerInfo};
+use crate::net::protocol::{MAX_NAME, PlayerInfo};
 
-use crate::ratings::Rating;
-use crate::server::now_ms;
-use crate::store::{Store, StoreError};
+use crate::server::ratings::Rating;
+use crate::server::settings::now_ms;
+use crate::server::store::{Store, StoreError};
 
 pub enum SignInError {
     Name(String),
@@ -77,8 +77,8 @@ pub async fn sign_in(
     let info = PlayerInfo {
         id,
         name,
-        rating: crate::ratings::shown(rating.rating),
-        deviation: crate::ratings::shown(rating.deviation),
+        rating: crate::server::ratings::shown(rating.rating),
+        deviation: crate::server::ratings::shown(rating.deviation),
         games: 0,
     };
     Ok((info, token))

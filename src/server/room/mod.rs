@@ -6,101 +6,25 @@
 
 mod actions;
 mod fanout;
+pub mod registry;
 
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
 
-use o_an_quan::net::protocol::{
-    ErrorCode, Notice, PlayerInfo, RoomEvent, Sequenced, ServerMessage,
-};
-use tokio::sync::{Notify, mpsc, oneshot};
+use crate::net::protocol::{ErrorCode, Notice, RoomEvent, Sequenced, ServerMessage};
+use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 
-use crate::server::{Server, now_ms};
-use crate::store::{self, RoomRow, StoreError};
+use crate::net::room::{self as state, RoomState};
+use crate::server::mailbox::{Action, Command, ConnRef, Frame, RoomHandle};
+use crate::server::settings::now_ms;
+use crate::server::shared::Server;
+use crate::server::store::{self, RoomRow, StoreError};
 use fanout::Subscribers;
-use o_an_quan::net::room::{self as state, RoomState};
-
-/// A text frame, shared between the connections it goes to without copying.
-pub type Frame = axum::extract::ws::Utf8Bytes;
 
 /// Events kept in memory for clients that come back; older gaps get the whole log.
 const TAIL: usize = 64;
-
-/// A connection as a room sees it: where to send its frames, and how to close it.
-#[derive(Clone)]
-pub struct ConnRef {
-    pub id: u64,
-    pub player: PlayerInfo,
-    pub tx: mpsc::Sender<Frame>,
-    pub close: Arc<Notify>,
-}
-
-impl ConnRef {
-    /// Send a frame without waiting; a connection too slow to take it is closed (it will come
-    /// back and catch up from its last `seq`).
-    pub fn send(&self, frame: Frame) {
-        if self.tx.try_send(frame).is_err() {
-            self.close.notify_one();
-        }
-    }
-
-    pub fn reply(&self, msg: &ServerMessage) {
-        self.send(msg.to_json().into());
-    }
-
-    pub fn error(&self, code: ErrorCode, message: impl Into<String>) {
-        self.reply(&ServerMessage::error(code, message));
-    }
-}
-
-/// What a seated player (or anyone in the room) asks for.
-#[derive(Debug)]
-pub enum Action {
-    Move {
-        ply: u32,
-        mv: String,
-        think_ms: Option<u64>,
-    },
-    Resign,
-    OfferDraw,
-    AcceptDraw,
-    Rematch,
-    Claim,
-}
-
-pub enum Command {
-    Join {
-        conn: ConnRef,
-        since: Option<u64>,
-        watch: bool,
-        /// Answered once the room has taken the connection in (or refused it).
-        done: oneshot::Sender<bool>,
-    },
-    Leave {
-        conn: u64,
-    },
-    Gone {
-        conn: u64,
-    },
-    Act {
-        conn: u64,
-        action: Action,
-    },
-    /// An event another node wrote (cluster fan-out).
-    Remote(Sequenced),
-    /// Bring this room back after a restart or a node's loss: the clocks start again.
-    Resume,
-    Stop,
-}
-
-#[derive(Clone)]
-pub struct RoomHandle {
-    pub tx: mpsc::Sender<Command>,
-    /// Tells this task apart from a later one for the same code.
-    pub generation: u64,
-}
 
 /// A room's task.
 pub struct Room {
@@ -226,7 +150,7 @@ impl Room {
     async fn commit_rated(
         &mut self,
         event: RoomEvent,
-        ratings: &[(String, crate::ratings::Rating)],
+        ratings: &[(String, crate::server::ratings::Rating)],
     ) -> Result<u64, StoreError> {
         let seq = self.state.next_seq;
         let mut after = self.state.clone();
@@ -303,7 +227,7 @@ impl Room {
 
     /// With other nodes: take the room's write lease and read what they wrote meanwhile. Alone:
     /// nothing to do, this task is the only writer.
-    async fn lease(&mut self) -> Result<Option<crate::cluster::Lease>, Refusal> {
+    async fn lease(&mut self) -> Result<Option<crate::server::cluster::Lease>, Refusal> {
         let Some(cluster) = self.server.cluster.clone() else {
             return Ok(None);
         };
@@ -315,7 +239,7 @@ impl Room {
         Ok(Some(lease))
     }
 
-    async fn release(&self, lease: Option<crate::cluster::Lease>) {
+    async fn release(&self, lease: Option<crate::server::cluster::Lease>) {
         if let (Some(cluster), Some(lease)) = (&self.server.cluster, lease) {
             cluster.unlock(lease).await;
         }

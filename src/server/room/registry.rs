@@ -3,14 +3,16 @@
 
 use std::sync::Arc;
 
-use o_an_quan::net::protocol::{CODE_ALPHABET, CODE_LEN, ClockSpec, First, PlayerInfo, RoomEvent};
-use o_an_quan::rules::RuleSet;
+use crate::net::protocol::{CODE_ALPHABET, CODE_LEN, ClockSpec, First, PlayerInfo, RoomEvent};
+use crate::rules::RuleSet;
 use rand::RngExt;
 
-use crate::room::{Command, Room, RoomHandle};
-use crate::server::{Server, now_ms};
-use crate::store::{self, RoomRow, StoreError};
-use o_an_quan::net::room::{Phase, RoomState};
+use crate::net::room::{Phase, RoomState};
+use crate::server::mailbox::{Command, RoomHandle};
+use crate::server::room::Room;
+use crate::server::settings::now_ms;
+use crate::server::shared::Server;
+use crate::server::store::{self, RoomRow, StoreError};
 
 /// A code no room has had, drawn from the OS's randomness.
 fn fresh_code() -> String {

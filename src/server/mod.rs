@@ -1,0 +1,192 @@
+//! `oaq-server`, online play's authoritative server, as a library: rooms, clocks,
+//! reconnection and ratings over WebSocket, every move checked by the rules engine and written
+//! to the store before anyone hears of it. One machine on an SQLite file by default; several
+//! nodes on PostgreSQL and Redis.
+//!
+//! The modules are layered: each imports only those listed above it.
+//! - [`settings`], [`limits`], [`ratings`], [`mailbox`]: plain types and the bounds of a server.
+//! - [`store`] (SQLite or PostgreSQL) and [`identity`] (guests and their tokens).
+//! - [`cluster`]: the other nodes, through Redis (room ownership, write leases, fan-out).
+//! - [`shared`]: what every part of a running server shares.
+//! - [`room`]: one task per room, deciding, writing and fanning out its events; its
+//!   [`room::registry`] opens and finds rooms.
+//! - [`conn`]: one WebSocket connection.
+//! - [`http`]: the routes; [`serve`] puts it all together.
+//!
+//! [`loadtest`] is a client of its own: it measures a server under load.
+
+pub mod cluster;
+pub mod conn;
+pub mod http;
+pub mod identity;
+pub mod limits;
+pub mod loadtest;
+pub mod mailbox;
+pub mod ratings;
+pub mod room;
+pub mod settings;
+pub mod shared;
+pub mod store;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use tokio::sync::watch;
+
+use crate::server::mailbox::Command;
+use crate::server::settings::Settings;
+use crate::server::shared::Server;
+use crate::server::store::Store;
+
+/// Where a server listens and what it serves from.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Address to listen on (port 0: any free port; the address is printed).
+    pub listen: SocketAddr,
+    /// `sqlite://FILE`, a file path, or `postgres://USER@HOST:PORT/DB`; `None`: an SQLite file
+    /// in the platform's data directory.
+    pub database: Option<String>,
+    /// `redis://HOST:PORT`: run as one node of several.
+    pub redis: Option<String>,
+    /// The web build's folder, served on the same origin.
+    pub web: Option<PathBuf>,
+    /// This node's name among several (`None`: a random one).
+    pub node: Option<String>,
+    pub settings: Settings,
+}
+
+/// The default database: an SQLite file in the platform's data directory.
+fn default_database() -> Result<String, String> {
+    let dirs = directories::ProjectDirs::from("", "", "o-an-quan")
+        .ok_or("no home directory for the default database: give --database")?;
+    let dir = dirs.data_dir();
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    Ok(sqlite_url(&dir.join("server.sqlite3")))
+}
+
+fn sqlite_url(path: &std::path::Path) -> String {
+    format!("sqlite://{}?mode=rwc", path.display())
+}
+
+fn database_url(arg: Option<&str>) -> Result<String, String> {
+    match arg {
+        None => default_database(),
+        Some(url) if url.contains("://") || url.starts_with("sqlite:") => Ok(url.to_owned()),
+        Some(path) => Ok(sqlite_url(std::path::Path::new(path))),
+    }
+}
+
+/// Run a server until SIGTERM or Ctrl-C, then stop it cleanly: no new connections, clients
+/// told to reconnect, every room's last write finished.
+pub async fn serve(config: Config) -> Result<(), String> {
+    let url = database_url(config.database.as_deref())?;
+    let store = Store::open(&url)
+        .await
+        .map_err(|e| format!("opening the database: {e}"))?;
+    let node = config.node.clone().unwrap_or_else(|| {
+        let mut b = [0u8; 4];
+        let _ = getrandom::fill(&mut b);
+        format!("node-{:08x}", u32::from_le_bytes(b))
+    });
+    let cluster = match &config.redis {
+        Some(url) => Some(
+            cluster::Cluster::connect(url, node.clone())
+                .await
+                .map_err(|e| format!("connecting to Redis: {e}"))?,
+        ),
+        None => None,
+    };
+    if cluster.is_none() && store.backend() == store::Backend::Postgres {
+        tracing::info!("PostgreSQL without --redis: this node is the only one");
+    }
+    let settings = Settings {
+        node: node.clone(),
+        ..config.settings
+    };
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let server = Server::new(settings, store.clone(), cluster, stop_rx);
+    if server.cluster.is_none() {
+        let n = room::registry::resume_all(&server)
+            .await
+            .map_err(|e| format!("bringing back the games in progress: {e}"))?;
+        if n > 0 {
+            tracing::info!("{n} games in progress brought back");
+        }
+    }
+    let listener = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .map_err(|e| format!("listening on {}: {e}", config.listen))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| format!("listening: {e}"))?;
+    // The first line of output says where it listens (the tests read it).
+    println!("listening on http://{addr} (WebSocket: ws://{addr}/ws) as {node}");
+    let app = http::router(server.clone(), config.web.clone());
+    let stop = async move {
+        wait_for_stop().await;
+        tracing::info!("stopping: no new connections; telling clients to reconnect");
+        let _ = stop_tx.send(true);
+    };
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(stop)
+    .await
+    .map_err(|e| format!("serving: {e}"))?;
+    // Every connection is closed; let each room finish what it was writing, then stop it.
+    let handles: Vec<_> = server.rooms.lock().await.values().cloned().collect();
+    for handle in &handles {
+        let _ = handle.tx.send(Command::Stop).await;
+    }
+    for handle in handles {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        while !handle.tx.is_closed() && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+    store.close().await;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// SIGTERM or Ctrl-C.
+async fn wait_for_stop() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = tokio::signal::ctrl_c() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// Thousands of connections need thousands of file descriptors: take what the system allows.
+pub fn raise_file_limit() {
+    #[cfg(unix)]
+    // SAFETY: getrlimit/setrlimit only read and write the struct passed.
+    unsafe {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 && limit.rlim_cur < limit.rlim_max
+        {
+            limit.rlim_cur = limit.rlim_max;
+            libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+        }
+    }
+}

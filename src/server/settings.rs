@@ -1,0 +1,69 @@
+//! A server's settings (timings and bounds, every one a flag of `oaq-server`) and its clock.
+
+use std::time::Duration;
+
+/// Timings and bounds of a server; the tests shorten the waits.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// How long each of the first moves may take before the game is aborted.
+    pub first_move: Duration,
+    /// How long a player must be gone before the opponent may claim the game.
+    pub claim_after: Duration,
+    /// How often the server pings; a connection silent for two pings is dropped.
+    pub ping_every: Duration,
+    /// Messages a connection may send per second, and in one burst.
+    pub messages_per_second: f64,
+    pub message_burst: f64,
+    /// Look-ups of room codes that do not exist, per address per minute.
+    pub misses_per_minute: f64,
+    /// This node's name in the cluster.
+    pub node: String,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            first_move: Duration::from_secs(30),
+            claim_after: Duration::from_secs(60),
+            ping_every: Duration::from_secs(5),
+            messages_per_second: 20.0,
+            message_burst: 40.0,
+            misses_per_minute: 20.0,
+            node: String::new(),
+        }
+    }
+}
+
+/// Server time: Unix milliseconds, the same on every node (clocks are stamped with it).
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Reads a flag's number of seconds (0.05 s to a day).
+pub fn seconds(text: &str) -> Result<f64, String> {
+    let v: f64 = text.parse().map_err(|_| {
+        format!(
+            "{} is not a number of seconds",
+            crate::excerpt::quoted(text)
+        )
+    })?;
+    if v.is_finite() && (0.05..=86_400.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("{v} s is outside 0.05..=86400"))
+    }
+}
+
+/// Reads a flag's rate (1 to 10,000 a second).
+pub fn rate(text: &str) -> Result<f64, String> {
+    let v: f64 = text
+        .parse()
+        .map_err(|_| format!("{} is not a number", crate::excerpt::quoted(text)))?;
+    if v.is_finite() && (1.0..=10_000.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("{v} is outside 1..=10000"))
+    }
+}
