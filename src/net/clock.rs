@@ -43,8 +43,20 @@ impl LagQuota {
     /// Credit `lag` (measured minus reported think time) to a move: returns what is credited.
     pub fn on_move(&mut self, lag: i64) -> i64 {
         let comp = lag.clamp(0, MAX_MOVE_COMP_MS.min(self.quota));
-        self.quota = (self.quota + self.gain - comp).min(self.max);
+        self.spend(comp);
         comp
+    }
+
+    /// A move was credited `comp`: the quota pays it and gains a move's worth back. The room's
+    /// log replays this from each move's `lag_ms`, so a restart or another node taking the
+    /// room over finds the quota where the last move left it.
+    pub fn spend(&mut self, comp: i64) {
+        let comp = comp.clamp(0, self.quota.max(0));
+        self.quota = self
+            .quota
+            .saturating_add(self.gain)
+            .saturating_sub(comp)
+            .min(self.max);
     }
 }
 
@@ -90,9 +102,10 @@ impl GameClock {
 
     /// Stop every clock (the game is over).
     pub fn stop(&mut self, now: i64) {
-        if let Some((seat, since)) = self.running.take() {
-            self.remaining[seat] -= (now - since).max(0);
-            self.remaining[seat] = self.remaining[seat].max(0);
+        if let Some((seat, since)) = self.running.take()
+            && let Some(left) = self.remaining.get_mut(seat)
+        {
+            *left = left.saturating_sub(now.saturating_sub(since).max(0)).max(0);
         }
     }
 
@@ -103,9 +116,12 @@ impl GameClock {
 
     /// `seat`'s time left at `now` (never below zero).
     pub fn remaining(&self, seat: usize, now: i64) -> i64 {
+        let Some(&base) = self.remaining.get(seat) else {
+            return 0;
+        };
         let left = match self.running {
-            Some((s, since)) if s == seat => self.remaining[seat] - (now - since).max(0),
-            _ => self.remaining[seat],
+            Some((s, since)) if s == seat => base.saturating_sub(now.saturating_sub(since).max(0)),
+            _ => base,
         };
         left.max(0)
     }
@@ -119,8 +135,10 @@ impl GameClock {
 
     /// When the running clock reaches zero if nobody moves.
     pub fn deadline(&self) -> Option<(usize, i64)> {
-        self.running
-            .map(|(seat, since)| (seat, since + self.remaining[seat]))
+        self.running.map(|(seat, since)| {
+            let left = self.remaining.get(seat).copied().unwrap_or(0);
+            (seat, since.saturating_add(left))
+        })
     }
 
     /// `seat` moved at `now`, having thought `reported_ms` by its own account. The time since
@@ -139,16 +157,23 @@ impl GameClock {
             });
         };
         debug_assert_eq!(running, seat, "only the mover's clock runs");
-        let elapsed = (now - since).max(0);
-        let lag = reported_ms.map_or(0, |r| elapsed - (r as i64).min(elapsed));
-        let mut quota = self.lag[seat];
+        let elapsed = now.saturating_sub(since).max(0);
+        // A report beyond what the move took is no lag (and a huge one cannot overflow).
+        let reported = reported_ms.map(|r| i64::try_from(r).unwrap_or(i64::MAX).min(elapsed));
+        let lag = reported.map_or(0, |r| elapsed - r);
+        let Some(&quota) = self.lag.get(seat) else {
+            return Err(Flagged { seat });
+        };
+        let mut quota = quota;
         let comp = quota.on_move(lag);
         let spent = elapsed - comp;
-        if spent >= self.remaining[seat] {
+        if seat >= self.remaining.len() || spent >= self.remaining[seat] {
             return Err(Flagged { seat });
         }
         self.lag[seat] = quota;
-        self.remaining[seat] += self.increment - spent;
+        self.remaining[seat] = self.remaining[seat]
+            .saturating_add(self.increment)
+            .saturating_sub(spent);
         self.running = None;
         Ok(MoveTime {
             spent_ms: spent,
@@ -157,9 +182,25 @@ impl GameClock {
     }
 
     /// Set the clocks back to the given times, none running (a room rebuilt from its log).
+    /// A list of another length (a corrupt log) changes only the seats both have.
     pub fn restore(&mut self, remaining: &[i64]) {
-        self.remaining.copy_from_slice(remaining);
+        for (mine, &theirs) in self.remaining.iter_mut().zip(remaining) {
+            *mine = theirs;
+        }
         self.running = None;
+    }
+
+    /// A move of `seat`'s was credited `lag_ms` (as its `moved` event says): spend it from
+    /// that seat's quota, as [`GameClock::on_move`] did when the move was made.
+    pub fn credited(&mut self, seat: usize, lag_ms: i64) {
+        if let Some(quota) = self.lag.get_mut(seat) {
+            quota.spend(lag_ms);
+        }
+    }
+
+    /// `seat`'s lag allowance now.
+    pub fn lag_quota(&self, seat: usize) -> Option<LagQuota> {
+        self.lag.get(seat).copied()
     }
 }
 
@@ -221,6 +262,44 @@ mod tests {
         let gain = LagQuota::for_control(60_000, 0).gain;
         assert!(credited <= 2 * gain + 10 * gain, "credited {credited}");
         assert!(clock.remaining(0, now) < 60_000);
+    }
+
+    #[test]
+    fn a_client_that_always_claims_no_thought_spends_its_quota() {
+        // A 10+5 game, every move 1.5 s after the turn began and reported as 0 ms of thought:
+        // the quota pays the first moves and then only what each move gains back.
+        let mut clock = GameClock::new(2, 600_000, 5_000);
+        let mut now = 0;
+        let credits: Vec<i64> = (0..10)
+            .map(|_| {
+                clock.start_turn(0, now);
+                now += 1_500;
+                clock.on_move(0, now, Some(0)).unwrap().lag_ms
+            })
+            .collect();
+        assert_eq!(credits[..3], [1_500, 1_500, 1_000]);
+        assert!(credits[3..].iter().all(|&c| c == 1_000), "{credits:?}");
+        assert_eq!(
+            credits.iter().sum::<i64>(),
+            11_000,
+            "under the 12 s ceiling"
+        );
+    }
+
+    #[test]
+    fn numbers_from_the_network_cannot_overflow_a_clock() {
+        let mut clock = GameClock::new(2, 60_000, 0);
+        clock.start_turn(0, 1_000);
+        let t = clock.on_move(0, 2_000, Some(u64::MAX)).unwrap();
+        assert_eq!((t.spent_ms, t.lag_ms), (1_000, 0));
+        clock.start_turn(1, i64::MIN);
+        assert_eq!(
+            clock.on_move(1, i64::MAX, Some(1 << 63)),
+            Err(Flagged { seat: 1 })
+        );
+        assert_eq!(clock.remaining(1, i64::MAX), 0);
+        clock.restore(&[5]);
+        assert_eq!(clock.all_remaining(0), vec![5, 60_000]);
     }
 
     #[test]

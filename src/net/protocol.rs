@@ -36,6 +36,15 @@ pub const CODE_ALPHABET: &[u8; 31] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 /// The longest name a player may take, in characters.
 pub const MAX_NAME: usize = 24;
 
+/// The largest `since` a client may send: no room's log is longer than this.
+pub const MAX_SEQ: u64 = 1 << 32;
+
+/// The longest think time a client may report (30 days, beyond any clock's base).
+pub const MAX_THINK_MS: u64 = 30 * 24 * 60 * 60 * 1000;
+
+/// The longest token or room code a client may send, in bytes.
+pub const MAX_TOKEN: usize = 128;
+
 /// Whether `code` has a room code's shape (the server looks up only such codes).
 pub fn is_room_code(code: &str) -> bool {
     code.len() == CODE_LEN && code.bytes().all(|b| CODE_ALPHABET.contains(&b))
@@ -518,12 +527,45 @@ pub fn parse_client(text: &str) -> Result<ClientMessage, (ErrorCode, String)> {
             format!("{} bytes; a frame holds at most {MAX_FRAME}", text.len()),
         ));
     }
-    serde_json::from_str(text).map_err(|e| {
+    let msg: ClientMessage = serde_json::from_str(text).map_err(|e| {
         (
             ErrorCode::BadMessage,
             format!("not a message of the protocol: {e}"),
         )
-    })
+    })?;
+    msg.check_bounds().map_err(|e| (ErrorCode::BadMessage, e))?;
+    Ok(msg)
+}
+
+impl ClientMessage {
+    /// Refuses a number or text outside its bounds, naming the field: every number from the
+    /// network is bounded here, where it is read, before anything does arithmetic with it.
+    pub fn check_bounds(&self) -> Result<(), String> {
+        let too_long = |field: &str, text: &str| {
+            (text.len() > MAX_TOKEN)
+                .then(|| format!("{field}: {} bytes, at most {MAX_TOKEN}", text.len()))
+        };
+        let problem = match self {
+            ClientMessage::Hello { token, .. } => {
+                token.as_deref().and_then(|t| too_long("token", t))
+            }
+            ClientMessage::Join { code, since } | ClientMessage::Watch { code, since } => {
+                too_long("code", code).or_else(|| {
+                    since
+                        .filter(|&s| s > MAX_SEQ)
+                        .map(|s| format!("since: {s} is beyond any room's log (at most {MAX_SEQ})"))
+                })
+            }
+            ClientMessage::Move { mv, think_ms, .. } => too_long("move", mv).or_else(|| {
+                think_ms
+                    .filter(|&t| t > MAX_THINK_MS)
+                    .map(|t| format!("think_ms: {t} is outside 0..={MAX_THINK_MS}"))
+            }),
+            ClientMessage::Create { clock, .. } => clock.validate().err(),
+            _ => None,
+        };
+        problem.map_or(Ok(()), Err)
+    }
 }
 
 /// Read a server frame (for clients).
@@ -642,6 +684,40 @@ mod tests {
                 .resolve()
                 .unwrap_err()
                 .contains("chess")
+        );
+    }
+
+    #[test]
+    fn numbers_out_of_bounds_are_refused_where_they_are_read() {
+        let refused = |text: &str, field: &str| {
+            let (code, message) = parse_client(text).unwrap_err();
+            assert_eq!(code, ErrorCode::BadMessage, "{text}");
+            assert!(message.starts_with(field), "{text}: {message}");
+        };
+        refused(
+            r#"{"type":"move","ply":3,"move":"2+","think_ms":9223372036854775808}"#,
+            "think_ms",
+        );
+        refused(
+            r#"{"type":"join","code":"ABCDEF","since":18446744073709551615}"#,
+            "since",
+        );
+        refused(
+            r#"{"type":"watch","code":"ABCDEF","since":4294967297}"#,
+            "since",
+        );
+        refused(
+            r#"{"type":"create","rules":"basic","clock":{"base_ms":0,"increment_ms":0}}"#,
+            "clock.base_ms",
+        );
+        let long = format!(
+            r#"{{"type":"hello","protocol":1,"name":"a","token":"{}"}}"#,
+            "t".repeat(200)
+        );
+        refused(&long, "token");
+        assert!(parse_client(r#"{"type":"join","code":"ABCDEF","since":4294967296}"#).is_ok());
+        assert!(
+            parse_client(r#"{"type":"move","ply":3,"move":"2+","think_ms":2592000000}"#).is_ok()
         );
     }
 

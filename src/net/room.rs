@@ -216,6 +216,7 @@ impl RoomState {
                 mv,
                 seat,
                 clocks,
+                lag_ms,
                 at_ms,
                 ..
             } => {
@@ -231,6 +232,8 @@ impl RoomState {
                 self.moves.push(m);
                 if let (Some(clock), Some(clocks)) = (self.clock.as_mut(), clocks) {
                     clock.restore(clocks);
+                    // The lag credited to this move came out of the mover's quota.
+                    clock.credited(*seat, *lag_ms);
                 }
                 self.draw.iter_mut().for_each(|d| *d = false);
                 self.start_turn(*at_ms);
@@ -248,7 +251,12 @@ impl RoomState {
                 None => return bad(format!("no seat {seat}")),
             },
             RoomEvent::Resumed { at_ms } => {
-                // The clocks stand as the last move left them; the turn starts again now.
+                // The clocks stand as the last move left them; the turn starts again now. The
+                // time no server kept the room is nobody's: a player away is counted away from
+                // now, so a claim cannot come out of the server's own downtime.
+                for away in self.away.iter_mut().flatten() {
+                    *away = (*away).max(*at_ms);
+                }
                 if self.phase == Phase::Playing {
                     if let Some(clock) = self.clock.as_mut() {
                         let left = clock.all_remaining(self.turn_started_ms);
@@ -391,6 +399,46 @@ mod tests {
         events.push(RoomEvent::Resumed { at_ms: 100_000 });
         let room = RoomState::from_log(&events).unwrap();
         assert_eq!(room.clocks_at(100_500), Some(vec![58_000, 54_500]));
+    }
+
+    #[test]
+    fn the_lag_quota_is_kept_in_the_log() {
+        let timed = ClockSpec::Fischer {
+            base_ms: 60_000,
+            increment_ms: 0,
+        };
+        let mut events = log(timed);
+        let fresh = RoomState::from_log(&events).unwrap().clock.unwrap();
+        let start = fresh.lag_quota(1).unwrap();
+        let mut credited = moved(0, "2+", 1, [60_000, 55_000], 7_000);
+        if let RoomEvent::Moved { lag_ms, .. } = &mut credited {
+            *lag_ms = start.quota;
+        }
+        events.push(credited);
+        let room = RoomState::from_log(&events).unwrap();
+        let clock = room.clock.unwrap();
+        assert_eq!(
+            clock.lag_quota(1).unwrap().quota,
+            start.gain,
+            "spent, one move gained"
+        );
+        assert_eq!(
+            clock.lag_quota(0),
+            Some(start),
+            "the other seat's is untouched"
+        );
+    }
+
+    #[test]
+    fn time_away_restarts_when_the_room_is_resumed() {
+        let mut events = log(ClockSpec::Untimed(Untimed::Untimed));
+        events.push(RoomEvent::Away {
+            seat: 0,
+            at_ms: 3_000,
+        });
+        events.push(RoomEvent::Resumed { at_ms: 11_000 });
+        let room = RoomState::from_log(&events).unwrap();
+        assert_eq!(room.away, vec![Some(11_000), None]);
     }
 
     #[test]

@@ -14,11 +14,12 @@ use std::time::Duration;
 
 use crate::net::protocol::Sequenced;
 use futures_util::StreamExt;
-use redis::aio::{ConnectionManager, PubSubSink};
+use redis::aio::{ConnectionManager, ConnectionManagerConfig, PubSubSink, PubSubStream};
 use redis::{AsyncCommands, Script};
 use tokio::sync::mpsc;
 
 use crate::server::mailbox::Command;
+use crate::server::metrics::Metrics;
 
 /// How long an owner's claim lasts unless renewed (renewed every 3 s).
 const OWNER_MS: u64 = 10_000;
@@ -29,9 +30,16 @@ const LEASE_MS: u64 = 3_000;
 pub struct Cluster {
     node: String,
     conn: ConnectionManager,
-    sink: Arc<tokio::sync::Mutex<PubSubSink>>,
-    follows: Arc<Mutex<HashMap<String, mpsc::WeakSender<Command>>>>,
+    /// The subscription's sending half; `None` while it is being made again.
+    sink: Arc<tokio::sync::Mutex<Option<PubSubSink>>>,
+    follows: Follows,
+    /// The longest wait for one command: past it, Redis counts as down and the request is
+    /// refused with `unavailable` instead of hanging.
+    wait: Duration,
+    metrics: Arc<Metrics>,
 }
+
+type Follows = Arc<Mutex<HashMap<String, mpsc::WeakSender<Command>>>>;
 
 /// A held write lease; give it back with `unlock`.
 pub struct Lease {
@@ -48,47 +56,63 @@ const RELEASE: &str = "if redis.call('get', KEYS[1]) == ARGV[1] then return redi
 /// Renew `KEYS[1]` for `ARGV[2]` ms only if it still holds `ARGV[1]`.
 const RENEW: &str = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
 
+/// Waits before subscribing again after the subscription is lost: from 100 ms, doubling, to 5 s.
+const BACKOFF: (Duration, Duration) = (Duration::from_millis(100), Duration::from_secs(5));
+
 impl Cluster {
-    pub async fn connect(url: &str, node: String) -> redis::RedisResult<Cluster> {
+    pub async fn connect(
+        url: &str,
+        node: String,
+        wait: Duration,
+        metrics: Arc<Metrics>,
+    ) -> redis::RedisResult<Cluster> {
         let client = redis::Client::open(url)?;
-        let conn = client.get_connection_manager().await?;
-        let (sink, mut stream) = client.get_async_pubsub().await?.split();
-        let follows: Arc<Mutex<HashMap<String, mpsc::WeakSender<Command>>>> = Arc::default();
-        let routes = follows.clone();
-        tokio::spawn(async move {
-            while let Some(msg) = stream.next().await {
-                let Some(code) = msg.get_channel_name().strip_prefix("oaq:room:") else {
-                    continue;
-                };
-                let Ok(event) = serde_json::from_slice::<Sequenced>(msg.get_payload_bytes()) else {
-                    tracing::warn!(room = code, "a fan-out message that does not read");
-                    continue;
-                };
-                let room = routes
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .get(code)
-                    .and_then(|w| w.upgrade());
-                if let Some(room) = room {
-                    // A full mailbox drops the message; the room reads the log before its
-                    // next write, and on the next event that it sees out of order.
-                    let _ = room.try_send(Command::Remote(event));
-                }
-            }
-            tracing::error!("the Redis subscription ended");
-        });
+        let config = ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(wait))
+            .set_response_timeout(Some(wait))
+            .set_number_of_retries(2)
+            .set_max_delay(Duration::from_secs(1));
+        let conn = client.get_connection_manager_with_config(config).await?;
+        let follows: Follows = Arc::default();
+        let sink = Arc::new(tokio::sync::Mutex::new(None));
+        // The first subscription is made before the server takes any connection.
+        let first = subscribe(&client, &follows, &sink, wait).await?;
+        tokio::spawn(subscription(
+            client,
+            follows.clone(),
+            sink.clone(),
+            wait,
+            first,
+        ));
         Ok(Cluster {
             node,
             conn,
-            sink: Arc::new(tokio::sync::Mutex::new(sink)),
+            sink,
             follows,
+            wait,
+            metrics,
         })
+    }
+
+    /// Run `command` with the bounded wait, counting its time and its failure.
+    async fn timed<T>(
+        &self,
+        op: &'static str,
+        command: impl std::future::Future<Output = redis::RedisResult<T>>,
+    ) -> Result<T, String> {
+        let start = std::time::Instant::now();
+        let result = match tokio::time::timeout(self.wait, command).await {
+            Ok(Ok(t)) => Ok(t),
+            Ok(Err(e)) => Err(format!("Redis: {e}")),
+            Err(_) => Err(format!("Redis did not answer in {:?}", self.wait)),
+        };
+        self.metrics.redis_took(op, start.elapsed(), result.is_ok());
+        result
     }
 
     pub async fn ping(&self) -> bool {
         let mut conn = self.conn.clone();
-        redis::cmd("PING")
-            .query_async::<String>(&mut conn)
+        self.timed("ping", redis::cmd("PING").query_async::<String>(&mut conn))
             .await
             .is_ok()
     }
@@ -99,8 +123,22 @@ impl Cluster {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .insert(code.to_owned(), room);
-        if let Err(e) = self.sink.lock().await.subscribe(channel(code)).await {
-            tracing::warn!(room = code, "subscribing: {e}");
+        // While the subscription is being made again it takes every followed room itself.
+        let subscribed = tokio::time::timeout(self.wait, async {
+            match self.sink.lock().await.as_mut() {
+                Some(sink) => sink
+                    .subscribe(channel(code))
+                    .await
+                    .map_err(|e| e.to_string()),
+                None => Ok(()),
+            }
+        })
+        .await;
+        if !matches!(subscribed, Ok(Ok(()))) {
+            tracing::warn!(
+                room = code,
+                "subscribing: Redis does not answer; the room reads the log"
+            );
         }
     }
 
@@ -109,13 +147,19 @@ impl Cluster {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(code);
-        let _ = self.sink.lock().await.unsubscribe(channel(code)).await;
+        let _ = tokio::time::timeout(self.wait, async {
+            if let Some(sink) = self.sink.lock().await.as_mut() {
+                let _ = sink.unsubscribe(channel(code)).await;
+            }
+        })
+        .await;
         if owner {
             let mut conn = self.conn.clone();
-            let _: redis::RedisResult<i64> = Script::new(RELEASE)
-                .key(format!("oaq:room:{code}:owner"))
-                .arg(&self.node)
-                .invoke_async(&mut conn)
+            let script = Script::new(RELEASE);
+            let mut call = script.key(format!("oaq:room:{code}:owner"));
+            call.arg(&self.node);
+            let _ = self
+                .timed("release", call.invoke_async::<i64>(&mut conn))
                 .await;
         }
     }
@@ -124,7 +168,14 @@ impl Cluster {
         let mut conn = self.conn.clone();
         let body = serde_json::to_string(event)
             .unwrap_or_else(|e| unreachable!("room events always serialise: {e}"));
-        if let Err(e) = conn.publish::<_, _, i64>(channel(&event.code), body).await {
+        // Lost, the other nodes read it from the log when their subscription comes back.
+        if let Err(e) = self
+            .timed(
+                "publish",
+                conn.publish::<_, _, i64>(channel(&event.code), body),
+            )
+            .await
+        {
             tracing::warn!(room = %event.code, "publishing: {e}");
         }
     }
@@ -135,23 +186,24 @@ impl Cluster {
         let mut conn = self.conn.clone();
         let key = format!("oaq:room:{code}:owner");
         if has {
-            let renewed: redis::RedisResult<i64> = Script::new(RENEW)
-                .key(&key)
-                .arg(&self.node)
-                .arg(OWNER_MS)
-                .invoke_async(&mut conn)
+            let script = Script::new(RENEW);
+            let mut call = script.key(&key);
+            call.arg(&self.node).arg(OWNER_MS);
+            let renewed = self
+                .timed("renew", call.invoke_async::<i64>(&mut conn))
                 .await;
             if renewed == Ok(1) {
                 return true;
             }
         }
-        let taken: redis::RedisResult<Option<String>> = redis::cmd("SET")
-            .arg(&key)
+        let mut set = redis::cmd("SET");
+        set.arg(&key)
             .arg(&self.node)
             .arg("NX")
             .arg("PX")
-            .arg(OWNER_MS)
-            .query_async(&mut conn)
+            .arg(OWNER_MS);
+        let taken = self
+            .timed("own", set.query_async::<Option<String>>(&mut conn))
             .await;
         matches!(taken, Ok(Some(_)))
     }
@@ -164,20 +216,16 @@ impl Cluster {
         getrandom::fill(&mut token).map_err(|e| format!("randomness: {e}"))?;
         let token = format!("{}:{:016x}", self.node, u64::from_le_bytes(token));
         for attempt in 0..100u64 {
-            let taken: redis::RedisResult<Option<String>> = redis::cmd("SET")
-                .arg(&key)
-                .arg(&token)
-                .arg("NX")
-                .arg("PX")
-                .arg(LEASE_MS)
-                .query_async(&mut conn)
-                .await;
-            match taken {
-                Ok(Some(_)) => return Ok(Lease { key, token }),
-                Ok(None) => {
+            let mut set = redis::cmd("SET");
+            set.arg(&key).arg(&token).arg("NX").arg("PX").arg(LEASE_MS);
+            match self
+                .timed("lock", set.query_async::<Option<String>>(&mut conn))
+                .await?
+            {
+                Some(_) => return Ok(Lease { key, token }),
+                None => {
                     tokio::time::sleep(Duration::from_millis(2 + attempt.min(20))).await;
                 }
-                Err(e) => return Err(format!("Redis: {e}")),
             }
         }
         Err("another node holds the room; try again".into())
@@ -185,10 +233,101 @@ impl Cluster {
 
     pub async fn unlock(&self, lease: Lease) {
         let mut conn = self.conn.clone();
-        let _: redis::RedisResult<i64> = Script::new(RELEASE)
-            .key(&lease.key)
-            .arg(&lease.token)
-            .invoke_async(&mut conn)
+        let script = Script::new(RELEASE);
+        let mut call = script.key(&lease.key);
+        call.arg(&lease.token);
+        let _ = self
+            .timed("unlock", call.invoke_async::<i64>(&mut conn))
             .await;
+    }
+}
+
+/// Open a subscription and subscribe it to every room followed now, holding the sink's lock
+/// throughout so that a room followed meanwhile waits and then subscribes itself.
+async fn subscribe(
+    client: &redis::Client,
+    follows: &Follows,
+    sink: &Arc<tokio::sync::Mutex<Option<PubSubSink>>>,
+    wait: Duration,
+) -> redis::RedisResult<PubSubStream> {
+    let mut slot = sink.lock().await;
+    let timeout = |_| redis::RedisError::from(std::io::Error::from(std::io::ErrorKind::TimedOut));
+    let (mut new_sink, stream) = tokio::time::timeout(wait, client.get_async_pubsub())
+        .await
+        .map_err(timeout)??
+        .split();
+    let codes: Vec<String> = follows
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .keys()
+        .cloned()
+        .collect();
+    for code in &codes {
+        tokio::time::timeout(wait, new_sink.subscribe(channel(code)))
+            .await
+            .map_err(timeout)??;
+    }
+    *slot = Some(new_sink);
+    Ok(stream)
+}
+
+/// Pass every message of the subscription to its room; when the subscription ends (Redis
+/// restarted, the network cut), make it again with backoff, and have every followed room read
+/// what it missed meanwhile from the log.
+async fn subscription(
+    client: redis::Client,
+    follows: Follows,
+    sink: Arc<tokio::sync::Mutex<Option<PubSubSink>>>,
+    wait: Duration,
+    mut stream: PubSubStream,
+) {
+    loop {
+        while let Some(msg) = stream.next().await {
+            route(&follows, &msg);
+        }
+        *sink.lock().await = None;
+        tracing::warn!("the Redis subscription ended: subscribing again");
+        let mut backoff = BACKOFF.0;
+        stream = loop {
+            tokio::time::sleep(backoff).await;
+            match subscribe(&client, &follows, &sink, wait).await {
+                Ok(stream) => break stream,
+                Err(e) => {
+                    tracing::warn!("subscribing again to Redis: {e}");
+                    backoff = (backoff * 2).min(BACKOFF.1);
+                }
+            }
+        };
+        tracing::info!("the Redis subscription is back: every room reads what it missed");
+        let rooms: Vec<_> = follows
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .filter_map(|w| w.upgrade())
+            .collect();
+        for room in rooms {
+            let _ = tokio::time::timeout(wait, room.send(Command::CatchUp)).await;
+        }
+    }
+}
+
+/// One fan-out message to the room it is for.
+fn route(follows: &Follows, msg: &redis::Msg) {
+    let Some(code) = msg.get_channel_name().strip_prefix("oaq:room:") else {
+        return;
+    };
+    let Ok(event) = serde_json::from_slice::<Sequenced>(msg.get_payload_bytes()) else {
+        tracing::warn!(room = code, "a fan-out message that does not read");
+        return;
+    };
+    let room = follows
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(code)
+        .and_then(|w| w.upgrade());
+    if let Some(room) = room {
+        // A full mailbox drops the message; the room reads the log before its next write,
+        // and on the next event that it sees out of order.
+        let _ = room.try_send(Command::Remote(event));
     }
 }

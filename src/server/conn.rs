@@ -58,22 +58,18 @@ pub async fn serve(socket: WebSocket, server: Arc<Server>, addr: SocketAddr) {
     ping.tick().await;
     let mut heard = Instant::now();
     let mut stopping = server.stopping.clone();
+    // A connection that has not said `hello` in time is closed: it holds a place for nobody.
+    let hello_by = tokio::time::Instant::now() + settings.handshake;
     loop {
         tokio::select! {
             incoming = stream.next() => {
                 let Some(Ok(msg)) = incoming else { break };
                 heard = Instant::now();
-                let text = match msg {
-                    Message::Text(text) => text,
-                    Message::Binary(bytes) => {
-                        conn.error(ErrorCode::BadMessage, format!(
-                            "a binary frame of {} bytes: the protocol is JSON text", bytes.len()));
-                        continue;
-                    }
-                    Message::Close(_) => break,
-                    Message::Ping(_) | Message::Pong(_) => continue,
-                };
-                if !bucket.take() {
+                if matches!(msg, Message::Close(_)) {
+                    break;
+                }
+                // Every frame the client chooses to send is counted, whatever its kind.
+                if !matches!(msg, Message::Pong(_)) && !bucket.take() {
                     rate_refusals += 1;
                     conn.error(ErrorCode::RateLimited, format!(
                         "more than {} messages a second", settings.messages_per_second));
@@ -82,6 +78,15 @@ pub async fn serve(socket: WebSocket, server: Arc<Server>, addr: SocketAddr) {
                     }
                     continue;
                 }
+                let text = match msg {
+                    Message::Text(text) => text,
+                    Message::Binary(bytes) => {
+                        conn.error(ErrorCode::BadMessage, format!(
+                            "a binary frame of {} bytes: the protocol is JSON text", bytes.len()));
+                        continue;
+                    }
+                    _ => continue,
+                };
                 match parse_client(&text) {
                     Ok(msg) => conn.handle(msg).await,
                     Err((code, message)) => conn.error(code, message),
@@ -100,6 +105,15 @@ pub async fn serve(socket: WebSocket, server: Arc<Server>, addr: SocketAddr) {
                 if sink.send(Message::Ping(Default::default())).await.is_err() {
                     break;
                 }
+            }
+            _ = tokio::time::sleep_until(hello_by), if conn.me.is_none() => {
+                tracing::debug!(%addr, "no `hello` in time: closed");
+                server.metrics.turned_away("handshake");
+                let _ = sink.send(Message::Close(Some(CloseFrame {
+                    code: close_code::POLICY,
+                    reason: "no hello in time".into(),
+                }))).await;
+                break;
             }
             _ = close.notified() => {
                 tracing::debug!(%addr, "too slow to take its frames: closed");
@@ -143,6 +157,7 @@ impl Conn {
     }
 
     fn error(&self, code: ErrorCode, message: impl Into<String>) {
+        self.server.metrics.refused(code);
         self.send(&ServerMessage::error(code, message));
     }
 
@@ -188,6 +203,9 @@ impl Conn {
                     return self.error(ErrorCode::BadMessage, e);
                 }
                 self.leave_room().await;
+                if let Err((code, why)) = self.may_open_room(&me.player.id).await {
+                    return self.error(code, why);
+                }
                 match registry::open_room(
                     &self.server,
                     preset,
@@ -225,6 +243,41 @@ impl Conn {
             ClientMessage::Rematch => self.act(Action::Rematch).await,
             ClientMessage::Claim => self.act(Action::Claim).await,
         }
+    }
+
+    /// Whether this player, from this address, may open one more room: a few waiting at once
+    /// per player, and so many a minute per address (a new guest a connection does not reset
+    /// either).
+    async fn may_open_room(&self, player: &str) -> Result<(), (ErrorCode, String)> {
+        let cap = self.server.settings.waiting_rooms_per_player;
+        match self.server.store.waiting_rooms_of(player).await {
+            Ok(n) if n >= cap => {
+                return Err((
+                    ErrorCode::NotAllowed,
+                    format!(
+                        "you sit in {n} rooms waiting for players (at most {cap}): play or leave one first"
+                    ),
+                ));
+            }
+            Ok(_) => {}
+            Err(e) => {
+                tracing::error!("store: {e}");
+                return Err((
+                    ErrorCode::Unavailable,
+                    "the server could not reach its store; nothing changed: try again".into(),
+                ));
+            }
+        }
+        if !self.server.room_opens.take(self.addr.ip()) {
+            return Err((
+                ErrorCode::RateLimited,
+                format!(
+                    "more than {} rooms a minute from your address: wait a minute",
+                    self.server.settings.rooms_per_minute
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// The top 50, and the asker as they stand now (their rating changes with every game).
@@ -265,7 +318,8 @@ impl Conn {
                 format!("protocol {protocol}: this server speaks {PROTOCOL}"),
             );
         }
-        match identity::sign_in(&self.server.store, name, token).await {
+        let (guests, ip) = (&self.server.guests, self.addr.ip());
+        match identity::sign_in(&self.server.store, name, token, || guests.take(ip)).await {
             Ok((player, token)) => {
                 self.me = Some(ConnRef {
                     id: self.id,
@@ -280,6 +334,13 @@ impl Conn {
                 }));
             }
             Err(identity::SignInError::Name(e)) => self.error(ErrorCode::BadMessage, e),
+            Err(identity::SignInError::TooManyGuests) => self.error(
+                ErrorCode::RateLimited,
+                format!(
+                    "more than {} new players a minute from your address: sign in with your token, or wait a minute",
+                    self.server.settings.guests_per_minute
+                ),
+            ),
             Err(identity::SignInError::Store(e)) => self.unavailable(e),
         }
     }
@@ -288,14 +349,9 @@ impl Conn {
     async fn enter(&mut self, code: &str, since: Option<u64>, watch: bool) {
         let Some(me) = self.me.clone() else { return };
         let code = code.trim().to_ascii_uppercase();
-        if !self.server.misses.allow(self.addr.ip()) {
-            return self.error(
-                ErrorCode::RateLimited,
-                "too many room codes that do not exist: wait a minute",
-            );
-        }
+        let ip = self.addr.ip();
         if !is_room_code(&code) {
-            self.server.misses.missed(self.addr.ip());
+            self.server.misses.take(ip);
             return self.error(
                 ErrorCode::NoSuchRoom,
                 format!(
@@ -303,6 +359,21 @@ impl Conn {
                     crate::excerpt::quoted(&code)
                 ),
             );
+        }
+        // Only misses count against an address; past its limit it may still enter the rooms
+        // where its player holds a seat (a family or a school behind one router), and no
+        // other, so the limit tells a guesser nothing.
+        if !self.server.misses.allow(ip) {
+            match self.server.store.holds_seat(&code, &me.player.id).await {
+                Ok(true) => {}
+                Ok(false) => {
+                    return self.error(
+                        ErrorCode::RateLimited,
+                        "too many room codes that do not exist: wait a minute",
+                    );
+                }
+                Err(e) => return self.unavailable(e),
+            }
         }
         if self.room.as_ref().is_some_and(|(c, _)| *c != code) {
             self.leave_room().await;
@@ -312,7 +383,7 @@ impl Conn {
             let room = match registry::find(&self.server, &code).await {
                 Ok(Some(room)) => room,
                 Ok(None) => {
-                    self.server.misses.missed(self.addr.ip());
+                    self.server.misses.take(ip);
                     return self.error(ErrorCode::NoSuchRoom, format!("no room {code}"));
                 }
                 Err(e) => return self.unavailable(e),

@@ -1,4 +1,4 @@
-//! The server's HTTP side: `/ws` (the game's WebSocket), `/health`, `/players/ID`,
+//! The server's HTTP side: `/ws` (the game's WebSocket), `/health`, `/metrics`, `/players/ID`,
 //! `/leaderboard`, `/games/CODE` (a room's game as the game's own replay file) and, with
 //! `--web DIR`, the web build's files on the same origin.
 
@@ -23,6 +23,7 @@ pub fn router(server: Arc<Server>, web: Option<PathBuf>) -> Router {
     let router = Router::new()
         .route("/ws", get(ws))
         .route("/health", get(health))
+        .route("/metrics", get(metrics))
         .route("/players/{id}", get(player))
         .route("/leaderboard", get(leaderboard))
         .route("/games/{code}", get(game))
@@ -37,12 +38,17 @@ async fn ws(
     upgrade: WebSocketUpgrade,
     State(server): State<Arc<Server>>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    slot: Option<axum::Extension<crate::server::accept::Slot>>,
 ) -> Response {
     if server.is_stopping() {
         return (StatusCode::SERVICE_UNAVAILABLE, "stopping").into_response();
     }
-    crate::server::conn::limits(upgrade)
-        .on_upgrade(move |socket| crate::server::conn::serve(socket, server, addr))
+    // The connection keeps its place in the count while it is a WebSocket.
+    let slot = slot.map(|s| s.0);
+    crate::server::conn::limits(upgrade).on_upgrade(move |socket| async move {
+        crate::server::conn::serve(socket, server, addr).await;
+        drop(slot);
+    })
 }
 
 fn problem(status: StatusCode, message: impl Into<String>) -> Response {
@@ -54,9 +60,13 @@ fn store_down(e: impl std::fmt::Display) -> Response {
     problem(StatusCode::SERVICE_UNAVAILABLE, "the store does not answer")
 }
 
-/// For load balancers: 200 while this node can serve, 503 while stopping or without its store.
+/// For load balancers: 200 while this node can serve, 503 while stopping or without its store
+/// or Redis (the body says which is down). Each check waits a bounded time.
 async fn health(State(server): State<Arc<Server>>) -> Response {
-    let store = server.store.ping().await;
+    let wait = std::time::Duration::from_secs(2);
+    let store = tokio::time::timeout(wait, server.store.ping())
+        .await
+        .unwrap_or(false);
     let redis = match &server.cluster {
         Some(c) => Some(c.ping().await),
         None => None,
@@ -68,6 +78,7 @@ async fn health(State(server): State<Arc<Server>>) -> Response {
         "store": store,
         "redis": redis,
         "connections": server.counters.connections.load(Ordering::Relaxed),
+        "sockets": server.connections.count(),
         "rooms": server.rooms.lock().await.len(),
         "moves": server.counters.moves.load(Ordering::Relaxed),
     });
@@ -77,6 +88,22 @@ async fn health(State(server): State<Arc<Server>>) -> Response {
         StatusCode::SERVICE_UNAVAILABLE
     };
     (status, axum::Json(body)).into_response()
+}
+
+/// Prometheus's text format.
+async fn metrics(State(server): State<Arc<Server>>) -> Response {
+    let rooms = server.rooms.lock().await.len();
+    let text = server
+        .metrics
+        .render(server.counters.connections.load(Ordering::Relaxed), rooms);
+    (
+        [(
+            header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        text,
+    )
+        .into_response()
 }
 
 async fn player(State(server): State<Arc<Server>>, Path(id): Path<String>) -> Response {

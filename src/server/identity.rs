@@ -10,6 +10,8 @@ use crate::server::store::{Store, StoreError};
 
 pub enum SignInError {
     Name(String),
+    /// A new guest was needed and `may_create` said no (too many from one address).
+    TooManyGuests,
     Store(StoreError),
 }
 
@@ -31,18 +33,46 @@ pub fn hash_token(token: &str) -> String {
     blake3::hash(token.as_bytes()).to_hex().to_string()
 }
 
-/// A name as others will see it: trimmed, control characters dropped, at most `MAX_NAME`
-/// characters; empty is refused.
+/// Whether `c` is kept in a name: not a control character, and not an invisible format
+/// character (bidi controls such as U+202E, which turns what follows it around on other
+/// players' screens, zero-width spaces and marks, tag characters); the zero-width joiners that
+/// hold emoji and some scripts together stay.
+fn kept_in_name(c: char) -> bool {
+    use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+    match c.general_category() {
+        GeneralCategory::Control | GeneralCategory::Surrogate | GeneralCategory::Unassigned => {
+            false
+        }
+        GeneralCategory::Format => matches!(c, '\u{200C}' | '\u{200D}'),
+        _ => true,
+    }
+}
+
+/// Whether `c` shows something: a letter, a digit, punctuation or a symbol (not a space, a
+/// mark on its own, or a joiner).
+fn visible(c: char) -> bool {
+    use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
+    matches!(
+        c.general_category_group(),
+        GeneralCategoryGroup::Letter
+            | GeneralCategoryGroup::Number
+            | GeneralCategoryGroup::Punctuation
+            | GeneralCategoryGroup::Symbol
+    )
+}
+
+/// A name as others will see it: trimmed, control and invisible format characters dropped,
+/// at most `MAX_NAME` characters, with at least one character that shows; else refused.
 pub fn clean_name(name: &str) -> Result<String, String> {
     let cleaned: String = name
         .chars()
-        .filter(|c| !c.is_control())
+        .filter(|&c| kept_in_name(c))
         .collect::<String>()
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
-    if cleaned.is_empty() {
-        return Err("name: empty; choose a name others will see".into());
+    if !cleaned.chars().any(visible) {
+        return Err("name: nothing in it shows; choose a name others will see".into());
     }
     let count = cleaned.chars().count();
     if count > MAX_NAME {
@@ -52,14 +82,16 @@ pub fn clean_name(name: &str) -> Result<String, String> {
 }
 
 /// The player a `hello` names: the one whose token it brings, or a new guest (also when the
-/// token is not known, as after the server lost its data). Returns the token to keep.
+/// token is not known, as after the server lost its data), if `may_create` allows one.
+/// Returns the token to keep.
 pub async fn sign_in(
     store: &Store,
     name: &str,
     token: Option<&str>,
+    may_create: impl FnOnce() -> bool,
 ) -> Result<(PlayerInfo, String), SignInError> {
     let name = clean_name(name).map_err(SignInError::Name)?;
-    if let Some(token) = token.filter(|t| t.len() <= 128)
+    if let Some(token) = token.filter(|t| t.len() <= crate::net::protocol::MAX_TOKEN)
         && let Some(mut row) = store.player_by_token(&hash_token(token)).await?
     {
         if row.info.name != name {
@@ -67,6 +99,9 @@ pub async fn sign_in(
             row.info.name = name;
         }
         return Ok((row.info, token.to_owned()));
+    }
+    if !may_create() {
+        return Err(SignInError::TooManyGuests);
     }
     let id = random_hex(8);
     let token = random_hex(16);
@@ -98,6 +133,25 @@ mod tests {
                 .contains("25 characters")
         );
         assert_eq!(clean_name(&"ă".repeat(24)).unwrap().chars().count(), 24);
+    }
+
+    #[test]
+    fn invisible_names_are_refused_and_bidi_controls_dropped() {
+        for name in [
+            "\u{200B}\u{200D}\u{FEFF}",
+            "\u{202E}\u{202D}\u{2066}\u{200F}",
+            "\u{E0041}\u{E0042}",
+            "\u{300}\u{301}",
+            "\u{3000}\u{200B}",
+        ] {
+            let error = clean_name(name).unwrap_err();
+            assert!(error.contains("nothing in it shows"), "{name:?}: {error}");
+        }
+        assert_eq!(clean_name("Lan\u{202E}gnaH").unwrap(), "LangnaH");
+        assert_eq!(clean_name("\u{2067}Minh\u{2069}").unwrap(), "Minh");
+        assert_eq!(clean_name("👨\u{200D}👩").unwrap(), "👨\u{200D}👩");
+        assert_eq!(clean_name("Bà Năm 🙂").unwrap(), "Bà Năm 🙂");
+        assert_eq!(clean_name("An\u{200B}h").unwrap(), "Anh");
     }
 
     #[test]

@@ -1,11 +1,28 @@
-//! Rate limits: a token bucket per connection for its messages, and one per address for
-//! looking up room codes that do not exist, so codes cannot be guessed in bulk (reconnecting
-//! does not reset it).
+//! Limits: a token bucket per connection for its messages; buckets per address for looking
+//! up room codes that do not exist (so codes cannot be guessed in bulk, and reconnecting does
+//! not reset it), for opening rooms and for new guests; and a count of open connections per
+//! address. An IPv6 address counts by its /64, the block one home or phone gets.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
+
+/// The part of an address that stands for one client: the whole IPv4 address, or an IPv6
+/// address's /64 (an IPv4 address mapped into IPv6 is the IPv4 address).
+pub fn client_key(addr: IpAddr) -> IpAddr {
+    match addr {
+        IpAddr::V4(_) => addr,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let mut seg = v6.segments();
+                seg[4..].iter_mut().for_each(|s| *s = 0);
+                IpAddr::V6(std::net::Ipv6Addr::from(seg))
+            }
+        },
+    }
+}
 
 /// Tokens refill at `rate` a second up to `burst`; each message takes one.
 #[derive(Clone, Debug)]
@@ -54,38 +71,112 @@ impl Bucket {
     }
 }
 
-/// Misses (codes with no room) per address, `per_minute` allowed with a burst of as many.
-pub struct MissLimiter {
+/// Something counted per address: `per_minute` allowed, with a burst of as many.
+pub struct AddressBuckets {
     per_minute: f64,
     buckets: Mutex<HashMap<IpAddr, Bucket>>,
 }
 
-impl MissLimiter {
-    pub fn new(per_minute: f64) -> MissLimiter {
-        MissLimiter {
+impl AddressBuckets {
+    pub fn new(per_minute: f64) -> AddressBuckets {
+        AddressBuckets {
             per_minute,
             buckets: Mutex::new(HashMap::new()),
         }
     }
 
-    /// Whether `addr` may look up one more code that might not exist.
-    pub fn allow(&self, addr: IpAddr) -> bool {
+    fn with<T>(&self, addr: IpAddr, f: impl FnOnce(&mut Bucket) -> T) -> T {
         let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
         // Forget addresses whose bucket has refilled, so the map stays small.
         if buckets.len() > 10_000 {
-            buckets.retain(|_, b| b.tokens < b.burst);
+            let now = Instant::now();
+            buckets.retain(|_, b| {
+                b.refill(now);
+                b.tokens < b.burst
+            });
         }
         let bucket = buckets
-            .entry(addr)
+            .entry(client_key(addr))
             .or_insert_with(|| Bucket::new(self.per_minute / 60.0, self.per_minute));
-        bucket.has_token()
+        f(bucket)
     }
 
-    /// Count a miss against `addr`.
-    pub fn missed(&self, addr: IpAddr) {
-        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(bucket) = buckets.get_mut(&addr) {
-            bucket.take();
+    /// Whether `addr` may do one more (nothing is counted).
+    pub fn allow(&self, addr: IpAddr) -> bool {
+        self.with(addr, Bucket::has_token)
+    }
+
+    /// Count one against `addr`; whether it was allowed.
+    pub fn take(&self, addr: IpAddr) -> bool {
+        self.with(addr, Bucket::take)
+    }
+}
+
+/// Open connections, per address and in all.
+pub struct Connections {
+    per_address: usize,
+    total: usize,
+    open: Mutex<(usize, HashMap<IpAddr, usize>)>,
+}
+
+/// Why a connection was not taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConnectionRefused {
+    /// This address has `per_address` connections open.
+    Address,
+    /// The server has `total` connections open.
+    Full,
+}
+
+/// One open connection; dropping it counts it out.
+pub struct ConnectionSlot {
+    owner: Arc<Connections>,
+    key: IpAddr,
+}
+
+impl Connections {
+    pub fn new(per_address: usize, total: usize) -> Arc<Connections> {
+        Arc::new(Connections {
+            per_address,
+            total,
+            open: Mutex::new((0, HashMap::new())),
+        })
+    }
+
+    /// Count a new connection from `addr` in, if both limits allow it.
+    pub fn open(self: &Arc<Self>, addr: IpAddr) -> Result<ConnectionSlot, ConnectionRefused> {
+        let key = client_key(addr);
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        if open.0 >= self.total {
+            return Err(ConnectionRefused::Full);
+        }
+        let here = open.1.entry(key).or_insert(0);
+        if *here >= self.per_address {
+            return Err(ConnectionRefused::Address);
+        }
+        *here += 1;
+        open.0 += 1;
+        Ok(ConnectionSlot {
+            owner: self.clone(),
+            key,
+        })
+    }
+
+    /// Connections open now.
+    pub fn count(&self) -> usize {
+        self.open.lock().unwrap_or_else(|e| e.into_inner()).0
+    }
+}
+
+impl Drop for ConnectionSlot {
+    fn drop(&mut self) {
+        let mut open = self.owner.open.lock().unwrap_or_else(|e| e.into_inner());
+        open.0 = open.0.saturating_sub(1);
+        if let Some(n) = open.1.get_mut(&self.key) {
+            *n -= 1;
+            if *n == 0 {
+                open.1.remove(&self.key);
+            }
         }
     }
 }
@@ -107,14 +198,41 @@ mod tests {
 
     #[test]
     fn misses_are_counted_per_address() {
-        let limiter = MissLimiter::new(3.0);
+        let limiter = AddressBuckets::new(3.0);
         let a: IpAddr = "127.0.0.1".parse().unwrap();
         let b: IpAddr = "::1".parse().unwrap();
         for _ in 0..3 {
             assert!(limiter.allow(a));
-            limiter.missed(a);
+            assert!(limiter.take(a));
         }
         assert!(!limiter.allow(a));
+        assert!(!limiter.take(a));
         assert!(limiter.allow(b));
+    }
+
+    #[test]
+    fn an_ipv6_home_is_one_client() {
+        let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
+        let b: IpAddr = "2001:db8:1:2:bbbb::7".parse().unwrap();
+        let c: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        assert_eq!(client_key(a), client_key(b));
+        assert_ne!(client_key(a), client_key(c));
+        let mapped: IpAddr = "::ffff:127.0.0.2".parse().unwrap();
+        assert_eq!(client_key(mapped), "127.0.0.2".parse::<IpAddr>().unwrap());
+    }
+
+    #[test]
+    fn connections_are_capped_per_address_and_in_all() {
+        let conns = Connections::new(2, 3);
+        let a: IpAddr = "127.0.0.2".parse().unwrap();
+        let b: IpAddr = "127.0.0.3".parse().unwrap();
+        let a1 = conns.open(a).unwrap();
+        let _a2 = conns.open(a).unwrap();
+        assert_eq!(conns.open(a).err(), Some(ConnectionRefused::Address));
+        let _b1 = conns.open(b).unwrap();
+        assert_eq!(conns.open(b).err(), Some(ConnectionRefused::Full));
+        drop(a1);
+        assert_eq!(conns.count(), 2);
+        assert!(conns.open(a).is_ok(), "a slot given back is free again");
     }
 }

@@ -73,6 +73,8 @@ pub enum Command {
     },
     /// An event another node wrote (cluster fan-out).
     Remote(Sequenced),
+    /// The fan-out was lost for a while: read what the log has that this node has not seen.
+    CatchUp,
     /// Bring this room back after a restart or a node's loss: the clocks start again.
     Resume,
     Stop,

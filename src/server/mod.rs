@@ -11,10 +11,12 @@
 //! - [`room`]: one task per room, deciding, writing and fanning out its events; its
 //!   [`room::registry`] opens and finds rooms.
 //! - [`conn`]: one WebSocket connection.
-//! - [`http`]: the routes; [`serve`] puts it all together.
+//! - [`http`]: the routes; [`accept`]: the accept loop with its per-address caps and
+//!   deadlines; [`serve`] puts it all together.
 //!
 //! [`loadtest`] is a client of its own: it measures a server under load.
 
+pub mod accept;
 pub mod cluster;
 pub mod conn;
 pub mod http;
@@ -22,6 +24,7 @@ pub mod identity;
 pub mod limits;
 pub mod loadtest;
 pub mod mailbox;
+pub mod metrics;
 pub mod ratings;
 pub mod room;
 pub mod settings;
@@ -89,11 +92,17 @@ pub async fn serve(config: Config) -> Result<(), String> {
         let _ = getrandom::fill(&mut b);
         format!("node-{:08x}", u32::from_le_bytes(b))
     });
+    let metrics = std::sync::Arc::new(metrics::Metrics::default());
     let cluster = match &config.redis {
         Some(url) => Some(
-            cluster::Cluster::connect(url, node.clone())
-                .await
-                .map_err(|e| format!("connecting to Redis: {e}"))?,
+            cluster::Cluster::connect(
+                url,
+                node.clone(),
+                config.settings.redis_wait,
+                metrics.clone(),
+            )
+            .await
+            .map_err(|e| format!("connecting to Redis: {e}"))?,
         ),
         None => None,
     };
@@ -105,7 +114,7 @@ pub async fn serve(config: Config) -> Result<(), String> {
         ..config.settings
     };
     let (stop_tx, stop_rx) = watch::channel(false);
-    let server = Server::new(settings, store.clone(), cluster, stop_rx);
+    let server = Server::new(settings, store.clone(), cluster, metrics, stop_rx);
     if server.cluster.is_none() {
         let n = room::registry::resume_all(&server)
             .await
@@ -128,13 +137,8 @@ pub async fn serve(config: Config) -> Result<(), String> {
         tracing::info!("stopping: no new connections; telling clients to reconnect");
         let _ = stop_tx.send(true);
     };
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(stop)
-    .await
-    .map_err(|e| format!("serving: {e}"))?;
+    tokio::spawn(stop);
+    accept::run(listener, server.clone(), app, Duration::from_secs(10)).await;
     // Every connection is closed; let each room finish what it was writing, then stop it.
     let handles: Vec<_> = server.rooms.lock().await.values().cloned().collect();
     for handle in &handles {

@@ -13,6 +13,12 @@ pub struct Rating {
     pub volatility: f64,
 }
 
+impl Default for Rating {
+    fn default() -> Rating {
+        Rating::new()
+    }
+}
+
 impl Rating {
     pub fn new() -> Rating {
         let r = Glicko2Rating::new();

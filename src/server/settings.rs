@@ -16,6 +16,18 @@ pub struct Settings {
     pub message_burst: f64,
     /// Look-ups of room codes that do not exist, per address per minute.
     pub misses_per_minute: f64,
+    /// How long a new connection has to send its request's header, and then its `hello`.
+    pub handshake: Duration,
+    /// Connections open at once from one address (an IPv6 /64), and in all.
+    pub connections_per_address: usize,
+    pub max_connections: usize,
+    /// Rooms waiting for players that one player may sit in at once.
+    pub waiting_rooms_per_player: u64,
+    /// Rooms one address may open a minute, and new guests it may make a minute.
+    pub rooms_per_minute: f64,
+    pub guests_per_minute: f64,
+    /// The longest wait for one Redis command; beyond it Redis counts as down.
+    pub redis_wait: Duration,
     /// This node's name in the cluster.
     pub node: String,
 }
@@ -29,6 +41,13 @@ impl Default for Settings {
             messages_per_second: 20.0,
             message_burst: 40.0,
             misses_per_minute: 20.0,
+            handshake: Duration::from_secs(10),
+            connections_per_address: 64,
+            max_connections: 20_000,
+            waiting_rooms_per_player: 5,
+            rooms_per_minute: 20.0,
+            guests_per_minute: 20.0,
+            redis_wait: Duration::from_millis(1_500),
             node: String::new(),
         }
     }

@@ -8,8 +8,9 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use tokio::sync::{Mutex, watch};
 
 use crate::server::cluster::Cluster;
-use crate::server::limits::MissLimiter;
+use crate::server::limits::{AddressBuckets, Connections};
 use crate::server::mailbox::RoomHandle;
+use crate::server::metrics::Metrics;
 use crate::server::settings::Settings;
 use crate::server::store::Store;
 
@@ -26,8 +27,14 @@ pub struct Server {
     pub cluster: Option<Cluster>,
     /// The rooms this node has loaded, by code.
     pub rooms: Mutex<HashMap<String, RoomHandle>>,
-    pub misses: MissLimiter,
+    /// Per address: look-ups of codes with no room, rooms opened, guests made.
+    pub misses: AddressBuckets,
+    pub room_opens: AddressBuckets,
+    pub guests: AddressBuckets,
+    /// Connections open, per address and in all.
+    pub connections: Arc<Connections>,
     pub counters: Counters,
+    pub metrics: Arc<Metrics>,
     /// Flips to `true` when the server is asked to stop.
     pub stopping: watch::Receiver<bool>,
     next_id: AtomicU64,
@@ -38,16 +45,23 @@ impl Server {
         settings: Settings,
         store: Store,
         cluster: Option<Cluster>,
+        metrics: Arc<Metrics>,
         stopping: watch::Receiver<bool>,
     ) -> Arc<Server> {
-        let misses = MissLimiter::new(settings.misses_per_minute);
         Arc::new(Server {
+            misses: AddressBuckets::new(settings.misses_per_minute),
+            room_opens: AddressBuckets::new(settings.rooms_per_minute),
+            guests: AddressBuckets::new(settings.guests_per_minute),
+            connections: Connections::new(
+                settings.connections_per_address,
+                settings.max_connections,
+            ),
             settings,
             store,
             cluster,
             rooms: Mutex::new(HashMap::new()),
-            misses,
             counters: Counters::default(),
+            metrics,
             stopping,
             next_id: AtomicU64::new(1),
         })

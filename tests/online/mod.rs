@@ -215,12 +215,48 @@ impl Client {
             .0
     }
 
+    /// A WebSocket from the loopback address `from` (127.0.0.x: a distinct client to the
+    /// server), or the error that kept it from opening.
+    pub async fn raw_from(url: &str, from: &str) -> Result<Ws, String> {
+        let host = url
+            .trim_start_matches("ws://")
+            .split('/')
+            .next()
+            .unwrap()
+            .to_owned();
+        let socket = tokio::net::TcpSocket::new_v4().map_err(|e| e.to_string())?;
+        socket
+            .bind(format!("{from}:0").parse().unwrap())
+            .map_err(|e| e.to_string())?;
+        let stream = socket
+            .connect(host.parse().unwrap())
+            .await
+            .map_err(|e| e.to_string())?;
+        let stream = tokio_tungstenite::MaybeTlsStream::Plain(stream);
+        tokio::time::timeout(PATIENCE, tokio_tungstenite::client_async(url, stream))
+            .await
+            .map_err(|_| "no answer".to_owned())?
+            .map(|(ws, _)| ws)
+            .map_err(|e| e.to_string())
+    }
+
     pub async fn connect(url: &str, name: &str) -> Client {
         Client::connect_as(url, name, None).await
     }
 
+    /// A player connected from the loopback address `from`.
+    pub async fn connect_from(url: &str, from: &str, name: &str, token: Option<&str>) -> Client {
+        let ws = Client::raw_from(url, from).await.expect("connects");
+        Client::hello(ws, name, token).await
+    }
+
     pub async fn connect_as(url: &str, name: &str, token: Option<&str>) -> Client {
         let ws = Client::raw(url).await;
+        Client::hello(ws, name, token).await
+    }
+
+    /// Say `hello` on `ws` and wait for the welcome.
+    pub async fn hello(ws: Ws, name: &str, token: Option<&str>) -> Client {
         let mut client = Client {
             ws,
             player: PlayerInfo {
@@ -482,29 +518,9 @@ impl Postgres {
             String::from_utf8_lossy(&out.stderr)
         );
         let port = free_port();
-        let child = as_db_user(&pg_bin("postgres"))
-            .arg("-D")
-            .arg(&data)
-            .args(["-p", &port.to_string(), "-k"])
-            .arg(dir.path())
-            .args(["-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let child = Postgres::spawn(dir.path(), port);
         let pg = Postgres { dir, port, child };
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            let ready = Command::new(pg_bin("pg_isready"))
-                .args(["-h", "127.0.0.1", "-p", &port.to_string()])
-                .output()
-                .unwrap();
-            if ready.status.success() {
-                break;
-            }
-            assert!(Instant::now() < deadline, "PostgreSQL did not start");
-            std::thread::sleep(Duration::from_millis(100));
-        }
+        pg.wait_ready();
         let created = Command::new(pg_bin("createdb"))
             .args([
                 "-h",
@@ -527,6 +543,49 @@ impl Postgres {
 
     pub fn url(&self) -> String {
         format!("postgres://postgres@127.0.0.1:{}/oaq", self.port)
+    }
+
+    fn spawn(dir: &Path, port: u16) -> Child {
+        as_db_user(&pg_bin("postgres"))
+            .arg("-D")
+            .arg(dir.join("data"))
+            .args(["-p", &port.to_string(), "-k"])
+            .arg(dir)
+            .args(["-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    }
+
+    fn wait_ready(&self) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let ready = Command::new(pg_bin("pg_isready"))
+                .args(["-h", "127.0.0.1", "-p", &self.port.to_string()])
+                .output()
+                .unwrap();
+            if ready.status.success() {
+                break;
+            }
+            assert!(Instant::now() < deadline, "PostgreSQL did not start");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Stop the server (fast shutdown: every connection to it is cut).
+    pub fn stop(&mut self) {
+        // SAFETY: signalling our own child.
+        unsafe {
+            libc::kill(self.child.id() as i32, libc::SIGINT);
+        }
+        let _ = self.child.wait();
+    }
+
+    /// Start it again on the same port and data.
+    pub fn start_again(&mut self) {
+        self.child = Postgres::spawn(self.dir.path(), self.port);
+        self.wait_ready();
     }
 }
 
@@ -555,8 +614,11 @@ pub struct Redis {
 
 impl Redis {
     pub fn start() -> Redis {
+        Redis::start_on(free_port())
+    }
+
+    fn start_on(port: u16) -> Redis {
         let dir = TempDir::new("redis");
-        let port = free_port();
         let child = Command::new("redis-server")
             .args([
                 "--port",
@@ -584,6 +646,21 @@ impl Redis {
 
     pub fn url(&self) -> String {
         format!("redis://127.0.0.1:{}/", self.port)
+    }
+}
+
+impl Redis {
+    /// SIGKILL: every connection to it drops, every key is gone.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Start again on the same port (empty, as a Redis without persistence comes back).
+    pub fn restart(&mut self) {
+        self.kill();
+        let fresh = Redis::start_on(self.port);
+        drop(std::mem::replace(self, fresh));
     }
 }
 

@@ -61,17 +61,53 @@ struct ServeArgs {
     /// Messages a connection may send a second (bursts of twice as many).
     #[arg(long, default_value_t = 20.0, value_parser = rate)]
     messages_per_second: f64,
+    /// Seconds a new connection has to send its request's header, and then its `hello`.
+    #[arg(long, default_value_t = 10.0, value_parser = seconds)]
+    handshake_secs: f64,
+    /// Connections open at once from one address (an IPv6 /64).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    connections_per_address: u32,
+    /// Connections open at once in all.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    max_connections: u32,
+    /// Rooms waiting for players that one player may sit in at once.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=1_000))]
+    waiting_rooms_per_player: u64,
+    /// Rooms one address may open a minute.
+    #[arg(long, default_value_t = 20.0, value_parser = rate)]
+    rooms_per_minute: f64,
+    /// New guests one address may make a minute.
+    #[arg(long, default_value_t = 20.0, value_parser = rate)]
+    guests_per_minute: f64,
+    /// Room codes that do not exist one address may try a minute.
+    #[arg(long, default_value_t = 20.0, value_parser = rate)]
+    misses_per_minute: f64,
+    /// Seconds to wait for one Redis command before counting Redis as down.
+    #[arg(long, default_value_t = 1.5, value_parser = seconds)]
+    redis_wait_secs: f64,
+    /// Log lines as text for people, or as JSON lines for a log collector.
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("OAQ_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    let filter = tracing_subscriber::EnvFilter::try_from_env("OAQ_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    // No log line carries a token or a password: identities are logged by player id only.
+    match cli.serve.log_format {
+        LogFormat::Text => logs.init(),
+        LogFormat::Json => logs.json().flatten_event(true).init(),
+    }
     raise_file_limit();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -110,7 +146,15 @@ impl ServeArgs {
                 ping_every: Duration::from_secs_f64(self.ping_secs),
                 messages_per_second: self.messages_per_second,
                 message_burst: 2.0 * self.messages_per_second,
-                ..Settings::default()
+                misses_per_minute: self.misses_per_minute,
+                handshake: Duration::from_secs_f64(self.handshake_secs),
+                connections_per_address: self.connections_per_address as usize,
+                max_connections: self.max_connections as usize,
+                waiting_rooms_per_player: self.waiting_rooms_per_player,
+                rooms_per_minute: self.rooms_per_minute,
+                guests_per_minute: self.guests_per_minute,
+                redis_wait: Duration::from_secs_f64(self.redis_wait_secs),
+                node: String::new(),
             },
         }
     }

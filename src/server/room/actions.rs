@@ -17,6 +17,10 @@ fn refuse(code: ErrorCode, message: impl Into<String>) -> Decided {
     Err(Refusal::To(code, message.into()))
 }
 
+fn clocks_timed(state: &RoomState) -> bool {
+    state.clock.is_some()
+}
+
 /// When the room must act by itself, in server time: the end of the opening's grace, or the
 /// running clock's fall.
 pub fn deadline_ms(state: &RoomState, settings: &Settings) -> Option<i64> {
@@ -62,7 +66,9 @@ impl Room {
         let code = self.state.code.clone();
         let held = self.state.seat_of_player(&conn.player.id);
         let seat = match (watch, held) {
-            (true, _) => None,
+            // A player watching her own game is in her seat: her leaving marks her away, so
+            // her opponent can claim.
+            (true, held) => held,
             (false, Some(seat)) => Some(seat),
             (false, None) => {
                 if self.state.phase != Phase::Waiting {
@@ -312,6 +318,9 @@ impl Room {
             at_ms: now,
         };
         self.commit(event).await?;
+        if clocks_timed(&self.state) {
+            self.server.metrics.lag_credited(lag_ms);
+        }
         if let Some(result) = self.state.result_by_rules() {
             self.end(result).await?;
         }
@@ -441,6 +450,11 @@ impl Room {
     }
 
     pub(super) fn refused(&self, conn: &ConnRef, refusal: Refusal) {
+        self.server.metrics.refused(match &refusal {
+            Refusal::To(code, _) => *code,
+            Refusal::Legal(..) => ErrorCode::IllegalMove,
+            Refusal::Store(_) => ErrorCode::Unavailable,
+        });
         match refusal {
             Refusal::To(code, message) => conn.error(code, message),
             Refusal::Legal(message, legal) => conn.reply(&ServerMessage::Notice(Notice::Error {

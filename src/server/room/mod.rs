@@ -20,7 +20,7 @@ use crate::net::room::{self as state, RoomState};
 use crate::server::mailbox::{Action, Command, ConnRef, Frame, RoomHandle};
 use crate::server::settings::now_ms;
 use crate::server::shared::Server;
-use crate::server::store::{self, RoomRow, StoreError};
+use crate::server::store::{RoomRow, StoreError};
 use fanout::Subscribers;
 
 /// Events kept in memory for clients that come back; older gaps get the whole log.
@@ -112,6 +112,11 @@ impl Room {
                 Command::Gone { conn } => self.leave(conn, false).await,
                 Command::Act { conn, action } => self.act(conn, action).await,
                 Command::Remote(ev) => self.remote(ev).await,
+                Command::CatchUp => {
+                    if let Err(e) = self.sync_from_store().await {
+                        tracing::warn!(room = %self.state.code, "catching up: {e}");
+                    }
+                }
                 Command::Resume => self.resume().await,
                 Command::Stop => break,
             }
@@ -159,12 +164,7 @@ impl Room {
             tracing::error!(room = %self.state.code, "refused own event: {}", e.0);
             return Err(StoreError::Corrupt(e.0));
         }
-        let row = RoomRow {
-            status: store::status(&after),
-            seated: after.seated(),
-            summary: &after.summary(),
-            public: after.public,
-        };
+        let row = RoomRow::of(&after);
         self.server
             .store
             .append(&self.state.code, seq, &event, &row, ratings, now_ms())
@@ -175,6 +175,7 @@ impl Room {
                 .counters
                 .moves
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.server.metrics.moves.inc();
         }
         let sequenced = Sequenced {
             code: self.state.code.clone(),
@@ -201,11 +202,11 @@ impl Room {
     async fn catch_up(&self, conn: &ConnRef, since: Option<u64>) -> Result<(), StoreError> {
         let next = self.state.next_seq;
         if let Some(since) = since {
-            if since + 1 >= next {
+            if since.saturating_add(1) >= next {
                 return Ok(());
             }
             if let Some(&(first, _)) = self.tail.front()
-                && first <= since + 1
+                && first <= since.saturating_add(1)
             {
                 for (_, frame) in self.tail.iter().filter(|(s, _)| *s > since) {
                     conn.send(frame.clone());
@@ -307,8 +308,23 @@ impl Room {
             Ok(l) => l,
             Err(_) => return,
         };
-        if let Err(e) = self.commit(RoomEvent::Resumed { at_ms: now_ms() }).await {
+        let now = now_ms();
+        if let Err(e) = self.commit(RoomEvent::Resumed { at_ms: now }).await {
             tracing::warn!(room = %self.state.code, "resuming: {e}");
+        }
+        // Alone, this node had every connection: a seated player not back in the room is
+        // away from now (else her opponent could never claim). With other nodes she may be
+        // connected to another: that node says so when her connection goes.
+        if self.server.cluster.is_none() {
+            for seat in 0..self.state.players() {
+                if self.state.seats[seat].is_some()
+                    && self.state.away[seat].is_none()
+                    && !self.subs.holds(seat)
+                    && let Err(e) = self.commit(RoomEvent::Away { seat, at_ms: now }).await
+                {
+                    tracing::warn!(room = %self.state.code, "marking seat {seat} away: {e}");
+                }
+            }
         }
         self.release(lease).await;
     }

@@ -12,7 +12,7 @@ use crate::server::mailbox::{Command, RoomHandle};
 use crate::server::room::Room;
 use crate::server::settings::now_ms;
 use crate::server::shared::Server;
-use crate::server::store::{self, RoomRow, StoreError};
+use crate::server::store::{RoomRow, StoreError};
 
 /// A code no room has had, drawn from the OS's randomness.
 fn fresh_code() -> String {
@@ -66,12 +66,7 @@ pub async fn open_room(
             if seq > 0 {
                 state.apply(event).map_err(|e| StoreError::Corrupt(e.0))?;
             }
-            let row = RoomRow {
-                status: store::status(&state),
-                seated: state.seated(),
-                summary: &state.summary(),
-                public,
-            };
+            let row = RoomRow::of(&state);
             match server
                 .store
                 .append(&code, seq as u64, event, &row, &[], now_ms())

@@ -25,6 +25,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "a room's winning score",
         include_str!("migrations/0002_win_at.sql"),
     ),
+    (
+        3,
+        "the lobby lists rooms whose players are here",
+        include_str!("migrations/0003_listed.sql"),
+    ),
 ];
 
 /// A storage failure, said plainly (the database's own message is kept for the log).
@@ -104,11 +109,35 @@ impl RoomStatus {
 }
 
 /// What the rooms table row should say after an event.
-pub struct RoomRow<'a> {
+pub struct RoomRow {
     pub status: RoomStatus,
     pub seated: usize,
-    pub summary: &'a RoomSummary,
+    pub summary: RoomSummary,
     pub public: bool,
+    /// Whether the lobby lists it: public, waiting, and everyone seated still here.
+    pub listed: bool,
+}
+
+impl RoomRow {
+    /// The row of `room` as it stands.
+    pub fn of(room: &crate::net::room::RoomState) -> RoomRow {
+        let status = status(room);
+        let everyone_here = room
+            .seats
+            .iter()
+            .zip(&room.away)
+            .all(|(seat, away)| seat.is_none() || away.is_none());
+        RoomRow {
+            status,
+            seated: room.seated(),
+            summary: room.summary(),
+            public: room.public,
+            listed: room.public
+                && status == RoomStatus::Waiting
+                && room.seated() > 0
+                && everyone_here,
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -375,7 +404,7 @@ impl Store {
         code: &str,
         seq: u64,
         event: &RoomEvent,
-        row: &RoomRow<'_>,
+        row: &RoomRow,
         ratings: &[(String, Rating)],
         at_ms: i64,
     ) -> StoreResult<()> {
@@ -391,6 +420,8 @@ impl Store {
                     | RoomEvent::Unseated { .. }
                     | RoomEvent::Started { .. }
                     | RoomEvent::Ended { .. }
+                    | RoomEvent::Away { .. }
+                    | RoomEvent::Back { .. }
             );
         if !row_changes {
             let (done, stored) = oneshot::channel();
@@ -421,8 +452,8 @@ impl Store {
         if seq == 0 {
             sqlx::query(
                 "INSERT INTO rooms (code, status, public, preset, players, clock, creator, \
-                 seated, last_seq, updated_ms, win_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                 seated, last_seq, updated_ms, win_at, listed) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
             )
             .bind(code)
             .bind(row.status.as_str())
@@ -435,18 +466,20 @@ impl Store {
             .bind(seq as i64)
             .bind(at_ms)
             .bind(row.summary.win_at.map(i64::from))
+            .bind(i64::from(row.listed))
             .execute(&mut *tx)
             .await?;
         } else {
             sqlx::query(
                 "UPDATE rooms SET status = $1, seated = $2, last_seq = $3, updated_ms = $4, \
-                 creator = $5 WHERE code = $6",
+                 creator = $5, listed = $6 WHERE code = $7",
             )
             .bind(row.status.as_str())
             .bind(row.seated as i64)
             .bind(seq as i64)
             .bind(at_ms)
             .bind(creator)
+            .bind(i64::from(row.listed))
             .bind(code)
             .execute(&mut *tx)
             .await?;
@@ -517,7 +550,7 @@ impl Store {
     pub async fn lobby(&self, limit: i64) -> StoreResult<Vec<RoomSummary>> {
         let rows = sqlx::query(
             "SELECT code, preset, players, clock, creator, seated, win_at FROM rooms \
-             WHERE status = 'waiting' AND public = 1 AND seated > 0 ORDER BY updated_ms DESC LIMIT $1",
+             WHERE listed = 1 ORDER BY updated_ms DESC LIMIT $1",
         )
         .bind(limit)
         .fetch_all(&self.pool)
@@ -538,6 +571,29 @@ impl Store {
                 })
             })
             .collect()
+    }
+
+    /// How many rooms waiting for players `player` sits in.
+    pub async fn waiting_rooms_of(&self, player: &str) -> StoreResult<u64> {
+        let n: i64 = sqlx::query(
+            "SELECT COUNT(*) FROM room_seats s JOIN rooms r ON r.code = s.code \
+             WHERE s.player = $1 AND r.status = 'waiting'",
+        )
+        .bind(player)
+        .fetch_one(&self.pool)
+        .await?
+        .try_get(0)?;
+        Ok(n.max(0) as u64)
+    }
+
+    /// Whether `player` holds a seat in room `code`.
+    pub async fn holds_seat(&self, code: &str, player: &str) -> StoreResult<bool> {
+        let row = sqlx::query("SELECT seat FROM room_seats WHERE code = $1 AND player = $2")
+            .bind(code)
+            .bind(player)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.is_some())
     }
 
     /// Codes of the rooms whose game is in progress (to bring back after a restart).
