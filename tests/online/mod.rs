@@ -575,10 +575,17 @@ impl Postgres {
 
     /// Stop the server (fast shutdown: every connection to it is cut).
     pub fn stop(&mut self) {
-        // SAFETY: signalling our own child.
-        unsafe {
-            libc::kill(self.child.id() as i32, libc::SIGINT);
-        }
+        let out = as_db_user(&pg_bin("pg_ctl"))
+            .arg("-D")
+            .arg(self.dir.path().join("data"))
+            .args(["-m", "fast", "-w", "-t", "20", "stop"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "pg_ctl stop: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let _ = self.child.wait();
     }
 
@@ -746,3 +753,4 @@ pub async fn ended(client: &mut Client) -> o_an_quan::net::protocol::GameResult 
         })
         .await
 }
+pub mod proxy;

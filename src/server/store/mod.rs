@@ -243,7 +243,8 @@ impl Store {
             // SQLite has one writer at a time: one connection queues writes in the pool instead of
             // in SQLite's busy handler, which sleeps.
             .max_connections(if backend == Backend::Sqlite { 1 } else { 16 })
-            .acquire_timeout(Duration::from_secs(10))
+            // A request waits this long at most for a connection (the database down: refused).
+            .acquire_timeout(Duration::from_secs(3))
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {
