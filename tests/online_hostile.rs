@@ -477,3 +477,33 @@ async fn names_that_show_nothing_are_refused_and_bidi_controls_dropped() {
     let lan = Client::connect(&server.url(), "Lan\u{202E}gnaH").await;
     assert_eq!(lan.player.name, "LangnaH");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seeded_hostile_run_gets_only_protocol_answers_and_the_server_keeps_serving() {
+    use o_an_quan::server::hostile::{HostileArgs, run};
+    let dir = TempDir::new("hostile");
+    let server = ServerProcess::sqlite(&dir, &[]);
+    let args = HostileArgs {
+        url: server.url(),
+        seed: 7,
+        connections: 40,
+        frames: 150,
+        seconds: 30.0,
+    };
+    let report = run(&args).await;
+    assert!(report.bad_answers.is_empty(), "{report}");
+    assert_eq!(report.connections, 40, "{report}");
+    assert!(report.frames_sent >= 40, "{report}");
+    let codes: Vec<ErrorCode> = report.errors.iter().map(|(c, _)| *c).collect();
+    for code in [
+        ErrorCode::BadMessage,
+        ErrorCode::TooLarge,
+        ErrorCode::RateLimited,
+    ] {
+        assert!(codes.contains(&code), "no {code} in {report}");
+    }
+    // The server still serves: health, and a whole exchange between two players.
+    assert_eq!(server.http("/health").0, 200);
+    let (mut a, mut b, _) = two_players(&server, UNTIMED).await;
+    one_move(&mut a, &mut b, None).await;
+}

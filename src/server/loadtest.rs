@@ -93,9 +93,9 @@ pub async fn run(args: LoadArgs) -> Result<(), String> {
     let batch = 200;
     for chunk in (0..rooms).collect::<Vec<_>>().chunks(batch) {
         let mut set = tokio::task::JoinSet::new();
-        for _ in chunk {
+        for &pair in chunk {
             let url = url.clone();
-            set.spawn(async move { open_pair(&url).await });
+            set.spawn(async move { open_pair(&url, pair).await });
         }
         while let Some(joined) = set.join_next().await {
             match joined {
@@ -188,8 +188,11 @@ async fn recv(ws: &mut Ws) -> Result<ServerMessage, String> {
     }
 }
 
-async fn connect(url: &str, name: &str) -> Result<Ws, String> {
-    let (mut ws, _) = tokio_tungstenite::connect_async(url)
+/// A player from loopback address number `n` (127.0.1.1, 127.0.1.2, ...): the server's caps
+/// per address see as many addresses as players, as on the internet.
+async fn connect(url: &str, name: &str, n: u32) -> Result<Ws, String> {
+    let from = std::net::Ipv4Addr::new(127, 0, 1 + (n / 250) as u8, 1 + (n % 250) as u8);
+    let mut ws = crate::server::hostile::connect(url, Some(from))
         .await
         .map_err(|e| format!("connecting: {e}"))?;
     send(
@@ -208,8 +211,8 @@ async fn connect(url: &str, name: &str) -> Result<Ws, String> {
 }
 
 /// Two players in a new room: the first creates it (moving first), the second joins.
-async fn open_pair(url: &str) -> Result<(String, Ws, Ws), String> {
-    let mut a = connect(url, "Load A").await?;
+async fn open_pair(url: &str, pair: u32) -> Result<(String, Ws, Ws), String> {
+    let mut a = connect(url, "Load A", 2 * pair).await?;
     send(
         &mut a,
         &ClientMessage::Create {
@@ -225,7 +228,7 @@ async fn open_pair(url: &str) -> Result<(String, Ws, Ws), String> {
             break code;
         }
     };
-    let mut b = connect(url, "Load B").await?;
+    let mut b = connect(url, "Load B", 2 * pair + 1).await?;
     send(
         &mut b,
         &ClientMessage::Join {

@@ -14,11 +14,13 @@
 //! - [`http`]: the routes; [`accept`]: the accept loop with its per-address caps and
 //!   deadlines; [`serve`] puts it all together.
 //!
-//! [`loadtest`] is a client of its own: it measures a server under load.
+//! [`loadtest`] and [`hostile`] are clients of their own: one measures a server under load,
+//! the other tries it with every kind of bad input.
 
 pub mod accept;
 pub mod cluster;
 pub mod conn;
+pub mod hostile;
 pub mod http;
 pub mod identity;
 pub mod limits;

@@ -9,7 +9,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 
 use o_an_quan::server::settings::{Settings, rate, seconds};
-use o_an_quan::server::{Config, loadtest, raise_file_limit, serve};
+use o_an_quan::server::{Config, hostile, loadtest, raise_file_limit, serve};
 
 #[derive(Parser)]
 #[command(
@@ -29,6 +29,9 @@ struct Cli {
 enum Cmd {
     /// Measure a server under load: N connections in N/2 rooms playing random legal moves.
     Loadtest(loadtest::LoadArgs),
+    /// Try a server as hostile clients would: seeded bad frames, floods, out-of-order and
+    /// out-of-range messages on many connections; every answer must be a protocol message.
+    Hostile(hostile::HostileArgs),
 }
 
 #[derive(Args, Clone)]
@@ -121,6 +124,14 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Some(Cmd::Loadtest(args)) => runtime.block_on(loadtest::run(args)),
+        Some(Cmd::Hostile(args)) => {
+            let report = runtime.block_on(hostile::run(&args));
+            println!("{report}");
+            match report.bad_answers.first() {
+                None => Ok(()),
+                Some(bad) => Err(format!("an answer outside the protocol: {bad}")),
+            }
+        }
         None => runtime.block_on(serve(cli.serve.config())),
     };
     match result {
