@@ -494,7 +494,9 @@ async fn resigning_drawing_claiming_and_a_rematch() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_table_flip_is_a_turn_and_three_players_fill_three_seats() {
     let dir = TempDir::new("variants");
-    let server = ServerProcess::sqlite(&dir, &[]);
+    // The clients move at machine speed (TCP_NODELAY makes a round trip a millisecond): each
+    // of three sends far more than the 20 moves a second a person could.
+    let server = ServerProcess::sqlite(&dir, &["--messages-per-second", "1000"]);
     let clock = ClockSpec::Fischer {
         base_ms: 600_000,
         increment_ms: 0,
