@@ -17,10 +17,6 @@ fn refuse(code: ErrorCode, message: impl Into<String>) -> Decided {
     Err(Refusal::To(code, message.into()))
 }
 
-fn clocks_timed(state: &RoomState) -> bool {
-    state.clock.is_some()
-}
-
 /// When the room must act by itself, in server time: the end of the opening's grace, or the
 /// running clock's fall.
 pub fn deadline_ms(state: &RoomState, settings: &Settings) -> Option<i64> {
@@ -318,7 +314,7 @@ impl Room {
             at_ms: now,
         };
         self.commit(event).await?;
-        if clocks_timed(&self.state) {
+        if self.state.clock.is_some() {
             self.server.metrics.lag_credited(lag_ms);
         }
         if let Some(result) = self.state.result_by_rules() {
