@@ -7,7 +7,8 @@ pub mod excerpt;
 pub mod game;
 pub mod net;
 pub mod rules;
-#[cfg(feature = "server")]
+// The server is never built into the browser's game, which is only its client.
+#[cfg(all(feature = "server", not(target_arch = "wasm32")))]
 pub mod server;
 pub mod session;
 pub mod state_json;
