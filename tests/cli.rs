@@ -405,6 +405,7 @@ fn icons_are_painted_as_the_web_app_ships_them() {
     assert!(out.status.success(), "{}", stderr(&out));
     let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web/icons");
     for (name, size) in [
+        ("icon-32.png", 32),
         ("icon-192.png", 192),
         ("icon-512.png", 512),
         ("icon-maskable-512.png", 512),

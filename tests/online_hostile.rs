@@ -241,21 +241,7 @@ async fn one_address_is_held_back_without_touching_another() {
     }
     // New guests from one address are limited; a known player still signs in.
     let ws = Client::raw_from(&server.url(), "127.0.0.2").await.unwrap();
-    let mut sixth = Client {
-        ws,
-        player: players[0].player.clone(),
-        token: String::new(),
-        seen: None,
-        events: Vec::new(),
-        snapshots: 0,
-    };
-    sixth
-        .send(&ClientMessage::Hello {
-            protocol: o_an_quan::net::protocol::PROTOCOL,
-            name: "P5".into(),
-            token: None,
-        })
-        .await;
+    let mut sixth = Client::greet(ws, "P5", None).await;
     assert_eq!(sixth.error().await.0, ErrorCode::RateLimited);
     let again =
         Client::connect_from(&server.url(), "127.0.0.2", "P0", Some(&players[0].token)).await;
@@ -506,4 +492,75 @@ async fn a_seeded_hostile_run_gets_only_protocol_answers_and_the_server_keeps_se
     assert_eq!(server.http("/health").0, 200);
     let (mut a, mut b, _) = two_players(&server, UNTIMED).await;
     one_move(&mut a, &mut b, None).await;
+}
+
+/// A WebSocket whose upgrade request says `X-Forwarded-For: forwarded`, from loopback.
+async fn forwarded_hello(url: &str, forwarded: &str, name: &str) -> Client {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut request = url.into_client_request().unwrap();
+    request
+        .headers_mut()
+        .insert("x-forwarded-for", forwarded.parse().unwrap());
+    let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+    Client::greet(ws, name, None).await
+}
+
+/// Whether the client was welcomed (a new guest) or refused as rate limited.
+async fn welcomed(client: &mut Client) -> bool {
+    match client.next().await {
+        ServerMessage::Notice(Notice::Welcome { .. }) => true,
+        ServerMessage::Notice(Notice::Error { code, .. }) => {
+            assert_eq!(code, ErrorCode::RateLimited);
+            false
+        }
+        other => panic!("expected welcome or refusal, got {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn behind_a_trusted_proxy_each_client_is_its_forwarded_address_and_elsewhere_the_header_is_ignored()
+ {
+    // Behind nginx every connection comes from 127.0.0.1: the server counts new guests
+    // against the address each request was forwarded for.
+    let dir = TempDir::new("behind-proxy");
+    let server = ServerProcess::sqlite(
+        &dir,
+        &[
+            "--trusted-proxy",
+            "127.0.0.1",
+            "--guests-per-minute",
+            "2",
+            "--connections-per-address",
+            "2",
+        ],
+    );
+    let mut held = Vec::new();
+    for name in ["A1", "A2"] {
+        let mut c = forwarded_hello(&server.url(), "203.0.113.5", name).await;
+        assert!(welcomed(&mut c).await, "{name}");
+        held.push(c);
+    }
+    let mut third = forwarded_hello(&server.url(), "198.51.100.1, 203.0.113.5", "A3").await;
+    assert!(
+        !welcomed(&mut third).await,
+        "a third new guest from one client a minute"
+    );
+    // Another client behind the same proxy is not held back, and the proxy's connections
+    // are not held to the per-address cap (already three open, over its 2).
+    let mut other = forwarded_hello(&server.url(), "203.0.113.6", "B1").await;
+    assert!(welcomed(&mut other).await);
+
+    // Without the flag, the header is a client's word and changes nothing.
+    let dir = TempDir::new("no-proxy");
+    let server = ServerProcess::sqlite(&dir, &["--guests-per-minute", "2"]);
+    let mut results = Vec::new();
+    for (i, forwarded) in ["203.0.113.7", "203.0.113.8", "203.0.113.9"]
+        .iter()
+        .enumerate()
+    {
+        let mut c = forwarded_hello(&server.url(), forwarded, &format!("C{i}")).await;
+        results.push(welcomed(&mut c).await);
+        held.push(c);
+    }
+    assert_eq!(results, [true, true, false], "each header a new address");
 }

@@ -9,13 +9,34 @@ const VERSION = "__VERSION__";
 const FILES = __FILES__;
 const CACHE = `o-an-quan-${VERSION}`;
 
+// The page registers the worker once the game runs, so every file it needs is already in the
+// browser's HTTP cache: nothing is downloaded twice. The files named for their content (the
+// game's .wasm and .js) never change and are taken as they are; the others are asked again
+// only if changed (a revalidation: "304 Not Modified" when they are the same).
+const named_for_content = (file) => /-[0-9a-f]{16}\.(wasm|js)$/.test(file);
+
 self.addEventListener("install", (event) => {
+  const requests = FILES.filter((f) => f !== "./").map((f) => new Request(f, {
+    cache: named_for_content(f) ? "force-cache" : "no-cache",
+  }));
   event.waitUntil(
     caches.open(CACHE)
-      .then((cache) => cache.addAll(FILES.map((f) => new Request(f, { cache: "reload" }))))
+      .then((cache) => Promise.all([cache.addAll(requests), keepPage(cache)]))
       .then(() => self.skipWaiting()),
   );
 });
+
+// The page is kept as "./" but was loaded from the address the player opened (a room link,
+// `?room=CODE`): ask for that one, which the HTTP cache holds, rather than download "./".
+async function keepPage(cache) {
+  const scope = new URL(self.registration.scope);
+  const open = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const page = open.map((c) => new URL(c.url))
+    .find((url) => url.origin === scope.origin && url.pathname === scope.pathname);
+  const response = await fetch(new Request(page ? page.href : "./", { cache: "no-cache" }));
+  if (!response.ok) throw new Error(`the page: HTTP ${response.status}`);
+  await cache.put("./", response);
+}
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(

@@ -1,5 +1,6 @@
-//! The buttons' pictures (menu, hint, undo, redo, moves, skip, sound), drawn as white shapes
-//! with soft edges so that the button's text colour tints them, as a font's glyphs would be.
+//! The buttons' pictures (menu, hint, undo, redo, moves, skip, sound, and those of the review,
+//! puzzles, lesson and online bars), drawn as white shapes with soft edges so that the button's
+//! text colour tints them, as a font's glyphs would be.
 
 use super::Pixel;
 
@@ -22,10 +23,28 @@ pub enum Glyph {
     SoundOn,
     /// A speaker with a cross.
     SoundOff,
+    /// An arrow pointing left: back to where the player came from.
+    Back,
+    /// A triangle pointing right.
+    Play,
+    /// Two bars.
+    Pause,
+    /// A ring round a dot: the best move.
+    Target,
+    /// A dot, then a triangle pointing right: play the best move.
+    PlayIt,
+    /// A circle of arrow: again (retry, replay, rematch).
+    Again,
+    /// A flag on its pole: resign.
+    Flag,
+    /// Two equal bars: a draw.
+    Draw,
+    /// A door frame with an arrow going out: leave.
+    Leave,
 }
 
 impl Glyph {
-    pub const ALL: [Glyph; 8] = [
+    pub const ALL: [Glyph; 17] = [
         Glyph::Menu,
         Glyph::Hint,
         Glyph::Undo,
@@ -34,6 +53,15 @@ impl Glyph {
         Glyph::Skip,
         Glyph::SoundOn,
         Glyph::SoundOff,
+        Glyph::Back,
+        Glyph::Play,
+        Glyph::Pause,
+        Glyph::Target,
+        Glyph::PlayIt,
+        Glyph::Again,
+        Glyph::Flag,
+        Glyph::Draw,
+        Glyph::Leave,
     ];
 }
 
@@ -124,6 +152,40 @@ fn distance(glyph: Glyph, p: (f32, f32)) -> f32 {
                 let x2 = line((0.62, 0.62), (0.84, 0.38));
                 speaker.min(x1).min(x2)
             }
+        }
+        Glyph::Back => {
+            let shaft = line((0.34, 0.5), (0.80, 0.5));
+            shaft.min(triangle(p, (0.16, 0.5), (0.42, 0.28), (0.42, 0.72)))
+        }
+        Glyph::Play => triangle(p, (0.30, 0.22), (0.30, 0.78), (0.78, 0.5)),
+        Glyph::Pause => {
+            (line((0.38, 0.26), (0.38, 0.74)) - 0.04).min(line((0.62, 0.26), (0.62, 0.74)) - 0.04)
+        }
+        Glyph::Target => {
+            let r = ((p.0 - 0.5).powi(2) + (p.1 - 0.5).powi(2)).sqrt();
+            ((r - 0.28).abs() - STROKE).min(r - 0.09)
+        }
+        Glyph::PlayIt => {
+            let dot = ((p.0 - 0.22).powi(2) + (p.1 - 0.5).powi(2)).sqrt() - 0.08;
+            dot.min(triangle(p, (0.42, 0.24), (0.42, 0.76), (0.84, 0.5)))
+        }
+        Glyph::Again => {
+            // Round from the top left, clockwise, to an arrowhead back at the top left.
+            let ring = arc(p, (0.5, 0.52), 0.27, -2.0, 2.9) - STROKE;
+            ring.min(triangle(p, (0.12, 0.40), (0.40, 0.40), (0.26, 0.20)))
+        }
+        Glyph::Flag => {
+            let pole = line((0.28, 0.16), (0.28, 0.86));
+            pole.min(triangle(p, (0.30, 0.18), (0.30, 0.54), (0.80, 0.36)))
+        }
+        Glyph::Draw => line((0.24, 0.40), (0.76, 0.40)).min(line((0.24, 0.62), (0.76, 0.62))),
+        Glyph::Leave => {
+            let door = line((0.56, 0.20), (0.22, 0.20))
+                .min(line((0.22, 0.20), (0.22, 0.80)))
+                .min(line((0.22, 0.80), (0.56, 0.80)));
+            let shaft = line((0.40, 0.5), (0.72, 0.5));
+            door.min(shaft)
+                .min(triangle(p, (0.88, 0.5), (0.66, 0.32), (0.66, 0.68)))
         }
     }
 }

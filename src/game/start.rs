@@ -50,19 +50,23 @@ impl Start {
 /// The whole game as a Bevy app, ready to run.
 pub fn app(start: Start) -> App {
     let mut app = App::new();
-    app.add_plugins(
-        DefaultPlugins
-            .set(WindowPlugin {
-                primary_window: Some(start.window),
-                ..default()
-            })
-            .set(AssetPlugin {
-                file_path: start.asset_root,
-                // Every asset would cost a 404 for its `.meta` file on the web.
-                meta_check: AssetMetaCheck::Never,
-                ..default()
-            }),
-    );
+    let plugins = DefaultPlugins
+        .set(WindowPlugin {
+            primary_window: Some(start.window),
+            ..default()
+        })
+        .set(AssetPlugin {
+            file_path: start.asset_root,
+            // Every asset would cost a 404 for its `.meta` file on the web.
+            meta_check: AssetMetaCheck::Never,
+            ..default()
+        });
+    #[cfg(target_arch = "wasm32")]
+    let plugins = {
+        browser_console();
+        plugins.disable::<bevy::log::LogPlugin>()
+    };
+    app.add_plugins(plugins);
     app.add_plugins(bevy_tweening::TweeningPlugin);
     app.insert_resource(Prefs(start.settings));
     app.insert_resource(start.launch);
@@ -90,4 +94,15 @@ fn main() {
 #[unsafe(no_mangle)]
 pub extern "C" fn main_rs() {
     main();
+}
+
+/// In the browser: warnings and errors (the web build compiles out the other levels) to the
+/// page's console, from `tracing` and from `log` (wgpu), and panics with their message. Bevy's
+/// log plugin would do the same through a filter-directive parser (a regular-expression
+/// engine) that the page has no use for, and that the download would carry.
+#[cfg(target_arch = "wasm32")]
+fn browser_console() {
+    console_error_panic_hook::set_once();
+    let _ = tracing_wasm::try_set_as_global_default();
+    let _ = tracing_log::LogTracer::init();
 }

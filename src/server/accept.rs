@@ -4,7 +4,7 @@
 //! serves HTTP (one request after another) or becomes a WebSocket that keeps its place in the
 //! count until it closes.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -38,7 +38,8 @@ pub async fn run(listener: TcpListener, server: Arc<Server>, app: Router, grace:
             },
             _ = stopping.changed() => break,
         };
-        let slot = match server.connections.open(peer.ip()) {
+        let proxy = server.settings.trusted_proxies.contains(&peer.ip());
+        let slot = match server.connections.open(peer.ip(), !proxy) {
             Ok(slot) => slot,
             Err(why) => {
                 let reason = match why {
@@ -54,7 +55,7 @@ pub async fn run(listener: TcpListener, server: Arc<Server>, app: Router, grace:
         let _ = stream.set_nodelay(true);
         tokio::spawn(connection(
             stream,
-            peer,
+            Peer { addr: peer, proxy },
             Slot(Arc::new(slot)),
             server.clone(),
             app.clone(),
@@ -67,15 +68,41 @@ pub async fn run(listener: TcpListener, server: Arc<Server>, app: Router, grace:
     }
 }
 
+/// The other end of a connection, and whether it is a trusted proxy.
+#[derive(Clone, Copy)]
+struct Peer {
+    addr: SocketAddr,
+    proxy: bool,
+}
+
+/// The client behind a trusted proxy: the last address of `X-Forwarded-For` (the one the
+/// proxy itself saw; earlier ones are the client's word). None when absent or not an address.
+fn forwarded_for(headers: &hyper::HeaderMap) -> Option<IpAddr> {
+    let value = headers.get_all("x-forwarded-for").iter().next_back()?;
+    // An address is at most 45 characters: a longer list is read from its end only.
+    let text = value.to_str().ok()?;
+    let last = text.rsplit(',').next()?.trim();
+    if last.len() > 64 {
+        return None;
+    }
+    last.parse().ok()
+}
+
 async fn connection(
     stream: tokio::net::TcpStream,
-    peer: SocketAddr,
+    peer: Peer,
     slot: Slot,
     server: Arc<Server>,
     app: Router,
 ) {
     let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
-        request.extensions_mut().insert(ConnectInfo(peer));
+        // Behind a trusted proxy each request names its client; elsewhere the header is
+        // anyone's word and is ignored.
+        let client = match peer.proxy {
+            true => forwarded_for(request.headers()).map_or(peer.addr, |ip| SocketAddr::new(ip, 0)),
+            false => peer.addr,
+        };
+        request.extensions_mut().insert(ConnectInfo(client));
         request.extensions_mut().insert(slot.clone());
         app.clone().oneshot(request)
     });
@@ -97,7 +124,7 @@ async fn connection(
                     if e.is_timeout() {
                         server.metrics.turned_away("handshake");
                     }
-                    tracing::debug!(%peer, "connection: {e}");
+                    tracing::debug!(peer = %peer.addr, "connection: {e}");
                 }
                 break;
             }
@@ -107,5 +134,35 @@ async fn connection(
                 asked = true;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::forwarded_for;
+
+    fn headers(values: &[&str]) -> hyper::HeaderMap {
+        let mut map = hyper::HeaderMap::new();
+        for v in values {
+            map.append("x-forwarded-for", v.parse().unwrap());
+        }
+        map
+    }
+
+    #[test]
+    fn the_client_is_the_last_forwarded_address() {
+        let ip = |s: &str| Some(s.parse().unwrap());
+        assert_eq!(forwarded_for(&headers(&["203.0.113.5"])), ip("203.0.113.5"));
+        assert_eq!(
+            forwarded_for(&headers(&["1.2.3.4, 203.0.113.5"])),
+            ip("203.0.113.5")
+        );
+        assert_eq!(
+            forwarded_for(&headers(&["1.2.3.4", " 2001:db8::7 "])),
+            ip("2001:db8::7")
+        );
+        assert_eq!(forwarded_for(&headers(&[])), None);
+        assert_eq!(forwarded_for(&headers(&["203.0.113.5, nonsense"])), None);
+        assert_eq!(forwarded_for(&headers(&[&"9".repeat(100)])), None);
     }
 }

@@ -1,6 +1,12 @@
 //! The server's HTTP side: `/ws` (the game's WebSocket), `/health`, `/metrics`, `/players/ID`,
 //! `/leaderboard`, `/games/CODE` (a room's game as the game's own replay file) and, with
 //! `--web DIR`, the web build's files on the same origin.
+//!
+//! The web build's files go out as `.ci/web` wrote them: a file's brotli or gzip copy
+//! (`NAME.br`, `NAME.gz`) when the browser accepts it (with `Vary: accept-encoding`), and
+//! conditional requests answered `304 Not Modified`. Files named for their content
+//! (`o-an-quan-0123456789abcdef.wasm`) may be kept by browsers for a year without asking
+//! again; every other file (the page, the service worker, the fonts) is revalidated each time.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -29,9 +35,57 @@ pub fn router(server: Arc<Server>, web: Option<PathBuf>) -> Router {
         .route("/games/{code}", get(game))
         .with_state(server);
     match web {
-        Some(dir) => router.fallback_service(tower_http::services::ServeDir::new(dir)),
+        Some(dir) => router.fallback_service(web_files(dir)),
         None => router,
     }
+}
+
+/// The web build's folder, with its pre-compressed copies and a caching policy per file.
+fn web_files(dir: PathBuf) -> Router {
+    let files = tower_http::services::ServeDir::new(dir)
+        .precompressed_br()
+        .precompressed_gzip();
+    Router::new()
+        .fallback_service(files)
+        .layer(axum::middleware::map_response(caching))
+}
+
+/// Whether a path's last part carries a content hash before its extension, as the game's
+/// `.wasm` and `.js` do (`name-` and 16 lowercase hex digits).
+fn named_for_content(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let Some((stem, extension)) = name.rsplit_once('.') else {
+        return false;
+    };
+    let Some((_, hash)) = stem.rsplit_once('-') else {
+        return false;
+    };
+    matches!(extension, "wasm" | "js")
+        && hash.len() == 16
+        && hash.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// The caching policy, by the request's path.
+async fn caching(uri: axum::http::Uri, mut response: Response) -> Response {
+    let immutable = named_for_content(uri.path());
+    let status = response.status();
+    if status.is_success() || status == StatusCode::NOT_MODIFIED {
+        let policy = if immutable {
+            "public, max-age=31536000, immutable"
+        } else {
+            "no-cache"
+        };
+        let headers = response.headers_mut();
+        headers.insert(
+            header::CACHE_CONTROL,
+            header::HeaderValue::from_static(policy),
+        );
+        headers.insert(
+            header::X_CONTENT_TYPE_OPTIONS,
+            header::HeaderValue::from_static("nosniff"),
+        );
+    }
+    response
 }
 
 async fn ws(
@@ -174,4 +228,29 @@ async fn game(State(server): State<Arc<Server>>, Path(code): Path<String>) -> Re
         record.to_ron(),
     )
         .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::named_for_content;
+
+    #[test]
+    fn only_the_builds_hashed_wasm_and_js_are_named_for_their_content() {
+        assert!(named_for_content("/o-an-quan-0123456789abcdef.wasm"));
+        assert!(named_for_content("/play/o-an-quan-fedcba9876543210.js"));
+        for path in [
+            "/",
+            "/index.html",
+            "/sw.js",
+            "/o-an-quan.wasm",
+            "/o-an-quan-0123456789ABCDEF.wasm",
+            "/o-an-quan-0123456789abcde.wasm",
+            "/o-an-quan-0123456789abcdef0.js",
+            "/assets/fonts/NotoSans-Regular.ttf",
+            "/o-an-quan-0123456789abcdef.wasm.br",
+            "/x-0123456789abcdef.html",
+        ] {
+            assert!(!named_for_content(path), "{path}");
+        }
+    }
 }

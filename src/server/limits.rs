@@ -143,15 +143,20 @@ impl Connections {
         })
     }
 
-    /// Count a new connection from `addr` in, if both limits allow it.
-    pub fn open(self: &Arc<Self>, addr: IpAddr) -> Result<ConnectionSlot, ConnectionRefused> {
+    /// Count a new connection from `addr` in, if both limits allow it; one from a trusted
+    /// proxy (`capped` false) carries many clients and is held to the total only.
+    pub fn open(
+        self: &Arc<Self>,
+        addr: IpAddr,
+        capped: bool,
+    ) -> Result<ConnectionSlot, ConnectionRefused> {
         let key = client_key(addr);
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
         if open.0 >= self.total {
             return Err(ConnectionRefused::Full);
         }
         let here = open.1.entry(key).or_insert(0);
-        if *here >= self.per_address {
+        if capped && *here >= self.per_address {
             return Err(ConnectionRefused::Address);
         }
         *here += 1;
@@ -226,13 +231,30 @@ mod tests {
         let conns = Connections::new(2, 3);
         let a: IpAddr = "127.0.0.2".parse().unwrap();
         let b: IpAddr = "127.0.0.3".parse().unwrap();
-        let a1 = conns.open(a).unwrap();
-        let _a2 = conns.open(a).unwrap();
-        assert_eq!(conns.open(a).err(), Some(ConnectionRefused::Address));
-        let _b1 = conns.open(b).unwrap();
-        assert_eq!(conns.open(b).err(), Some(ConnectionRefused::Full));
+        let a1 = conns.open(a, true).unwrap();
+        let _a2 = conns.open(a, true).unwrap();
+        assert_eq!(conns.open(a, true).err(), Some(ConnectionRefused::Address));
+        let _b1 = conns.open(b, true).unwrap();
+        assert_eq!(conns.open(b, true).err(), Some(ConnectionRefused::Full));
         drop(a1);
         assert_eq!(conns.count(), 2);
-        assert!(conns.open(a).is_ok(), "a slot given back is free again");
+        assert!(
+            conns.open(a, true).is_ok(),
+            "a slot given back is free again"
+        );
+    }
+
+    #[test]
+    fn a_trusted_proxy_is_held_to_the_total_only() {
+        let conns = Connections::new(1, 3);
+        let proxy: IpAddr = "127.0.0.1".parse().unwrap();
+        let held: Vec<_> = (0..3).map(|_| conns.open(proxy, false).unwrap()).collect();
+        assert_eq!(held.len(), 3);
+        assert_eq!(
+            conns.open(proxy, false).err(),
+            Some(ConnectionRefused::Full)
+        );
+        drop(held);
+        assert_eq!(conns.count(), 0, "every slot given back");
     }
 }

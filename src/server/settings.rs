@@ -30,6 +30,10 @@ pub struct Settings {
     pub redis_wait: Duration,
     /// This node's name in the cluster.
     pub node: String,
+    /// Reverse proxies in front of the server (nginx): a connection from one of them is not
+    /// held to the per-address cap, and its requests are counted against the address in their
+    /// `X-Forwarded-For` header instead.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 impl Default for Settings {
@@ -49,6 +53,7 @@ impl Default for Settings {
             guests_per_minute: 20.0,
             redis_wait: Duration::from_millis(1_500),
             node: String::new(),
+            trusted_proxies: Vec::new(),
         }
     }
 }

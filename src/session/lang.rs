@@ -165,6 +165,15 @@ mod tests {
                 .filter(|&c| charmap.map(c).is_none())
                 .collect();
             assert!(missing.is_empty(), "{face} lacks {missing:?}");
+            // The shipped fonts are subsets (`.ci/subset-fonts`): players' names still need
+            // every Vietnamese letter (precomposed, or a letter and its tone's combining mark)
+            // and the rest of Western European Latin.
+            let names = ('\u{20}'..='\u{7e}')
+                .chain('\u{c0}'..='\u{ff}')
+                .chain("ĂăĐđĨĩŨũƠơƯư\u{300}\u{301}\u{303}\u{309}\u{323}".chars())
+                .chain('\u{1ea0}'..='\u{1ef9}');
+            let missing: String = names.filter(|&c| charmap.map(c).is_none()).collect();
+            assert!(missing.is_empty(), "{face} lacks {missing:?} for names");
         }
     }
 

@@ -257,6 +257,19 @@ impl Client {
 
     /// Say `hello` on `ws` and wait for the welcome.
     pub async fn hello(ws: Ws, name: &str, token: Option<&str>) -> Client {
+        let mut client = Client::greet(ws, name, token).await;
+        match client.next().await {
+            ServerMessage::Notice(Notice::Welcome { player, token, .. }) => {
+                client.player = player;
+                client.token = token;
+            }
+            other => panic!("expected welcome, got {other:?}"),
+        }
+        client
+    }
+
+    /// Say `hello` on `ws`, leaving the answer to the caller.
+    pub async fn greet(ws: Ws, name: &str, token: Option<&str>) -> Client {
         let mut client = Client {
             ws,
             player: PlayerInfo {
@@ -278,13 +291,6 @@ impl Client {
                 token: token.map(str::to_owned),
             })
             .await;
-        match client.next().await {
-            ServerMessage::Notice(Notice::Welcome { player, token, .. }) => {
-                client.player = player;
-                client.token = token;
-            }
-            other => panic!("expected welcome, got {other:?}"),
-        }
         client
     }
 

@@ -11,6 +11,7 @@ import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { createRequire } from "node:module";
+import { CHROMIUM, openPage, playFirstLegal } from "./pages.mjs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -38,54 +39,15 @@ const base = await new Promise((ready, fail) => {
   server.once("exit", (code) => fail(new Error(`oaq-server exited (${code})`)));
 });
 
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: [
-    "--no-sandbox", "--disable-gpu", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--no-first-run", "--disable-quic",
-  ],
-});
+const browser = await chromium.launch(CHROMIUM);
 let failed = false;
 const check = (ok, what) => {
   console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
   if (!ok) failed = true;
 };
 const errors = [];
-
-/// A page of the game, each with its own storage (its own player).
-async function open(name, options = { viewport: { width: 1280, height: 720 } }) {
-  const context = await browser.newContext(options);
-  const page = await context.newPage();
-  // Past the first visit's how-to-play card (about:blank, visited on the way, has no storage).
-  await page.addInitScript(() => {
-    try {
-      if (!localStorage.getItem("o-an-quan/settings.ron")) {
-        localStorage.setItem("o-an-quan/settings.ron", "(seen_intro: true)");
-      }
-    } catch {}
-  });
-  page.on("pageerror", (e) => {
-    if (!String(e).includes("Using exceptions for control flow")) errors.push(`${name}: ${e}`);
-  });
-  page.attr = (attribute) => page.getAttribute("#game", attribute);
-  page.until = (selector, seconds) =>
-    page.waitForSelector(`#game${selector}`, { timeout: seconds * 1000, state: "attached" });
-  page.shot = (file) => page.screenshot({ path: join(out, file) });
-  return page;
-}
-
-/// The page's player sows the first pit of their row that can go right (`K+`): their row is
-/// the nearest, at the bottom, pit 1 on the left, whichever side they play.
-async function playFirstLegal(page) {
-  // Moves name pits 1–5 on side 0's row and 6–10 on side 1's, in sowing order.
-  const legal = (await page.attr("data-legal")).split(/\s+/);
-  const pit = ((Number(legal.find((m) => /^\d+\+$/.test(m)).slice(0, -1)) - 1) % 5) + 1;
-  const x = 384 + 128 * (pit - 1);
-  await page.mouse.click(x, 406);
-  await page.until(':not([data-selected="none"])', 20);
-  await page.mouse.click(x + 57, 506);
-}
+const open = (name, options = { viewport: { width: 1280, height: 720 } }) =>
+  openPage(browser, name, options, { out, errors });
 
 try {
   const a = await open("A");
@@ -148,10 +110,10 @@ try {
   check((await b.attr("data-you")) === youB, "B is back in the same seat by the link");
 
   // A resigns (asked first), and both pages show the end.
-  await a.mouse.click(998, 27); // Resign, at the end of the button bar
+  await a.mouse.click(933, 27); // Resign (its flag and word), before Offer a draw and Leave
   await a.waitForTimeout(400);
   await a.shot("resign-a.png");
-  await a.mouse.click(949, 27); // Yes
+  await a.mouse.click(897, 27); // Yes, after "Resign this game?"
   await a.until('[data-room-phase="ended"][data-result="resign"]', 30);
   await b.until('[data-room-phase="ended"][data-result="resign"]', 30);
   check(true, "a resignation ends the game on both pages");

@@ -70,6 +70,11 @@ struct ServeArgs {
     /// Connections open at once from one address (an IPv6 /64).
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     connections_per_address: u32,
+    /// A reverse proxy in front of the server (repeat for several): its connections are not
+    /// held to the per-address cap, and each request counts against the client address in its
+    /// `X-Forwarded-For` header (the last one, the address the proxy saw).
+    #[arg(long = "trusted-proxy", value_name = "IP")]
+    trusted_proxies: Vec<std::net::IpAddr>,
     /// Connections open at once in all.
     #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     max_connections: u32,
@@ -166,6 +171,7 @@ impl ServeArgs {
                 guests_per_minute: self.guests_per_minute,
                 redis_wait: Duration::from_secs_f64(self.redis_wait_secs),
                 node: String::new(),
+                trusted_proxies: self.trusted_proxies,
             },
         }
     }

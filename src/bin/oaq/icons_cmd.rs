@@ -16,8 +16,10 @@ pub struct Args {
     out: PathBuf,
 }
 
-/// Every icon the page and its manifest name: file, size, maskable.
-pub const ICONS: [(&str, u32, bool); 4] = [
+/// Every icon the page and its manifest name: file, size, maskable. The page's own icon (the
+/// tab's) is the small one: it is fetched while the game loads.
+pub const ICONS: [(&str, u32, bool); 5] = [
+    ("icon-32.png", 32, false),
     ("icon-192.png", 192, false),
     ("icon-512.png", 512, false),
     ("icon-maskable-512.png", 512, true),

@@ -8,9 +8,10 @@ use super::client::{Ask, Online};
 use super::link::Link;
 use super::lobby::link_words;
 use super::table::OnBoard;
+use crate::art::glyphs::Glyph;
 use crate::game::board::art::Art;
 use crate::game::screens::hud::HudRow;
-use crate::game::screens::ui::{self, button, panel, row, text};
+use crate::game::screens::ui::{self, button, icon_button, panel, row, text};
 use crate::game::state::{OpenReview, Phase, Prefs, Screen};
 use crate::net::protocol::{EndCause, GameResult};
 use crate::net::room::{self, RoomState};
@@ -272,13 +273,26 @@ fn build(
     if let Some(row) = bar_row.map(|r| *r) {
         commands.entity(row).with_children(|r| {
             if retry {
-                r.spawn((BarRoot, button(&art, RetryLink, lang.tr("online.retry"))));
+                let label = lang.tr("online.retry");
+                r.spawn((BarRoot, icon_button(&art, RetryLink, Glyph::Again, label)));
             }
             for (action, key) in actions {
                 if action == GameAction::ResignYes {
                     r.spawn((BarRoot, text(&art, lang.tr("online.resign.ask"), 17.0)));
                 }
-                r.spawn((BarRoot, button(&art, action, lang.tr(key))));
+                // Yes and No keep their words: they answer the question beside them.
+                let picture = match action {
+                    GameAction::Resign => Some(Glyph::Flag),
+                    GameAction::OfferDraw | GameAction::AcceptDraw => Some(Glyph::Draw),
+                    GameAction::Leave => Some(Glyph::Leave),
+                    _ => None,
+                };
+                match picture {
+                    Some(glyph) => {
+                        r.spawn((BarRoot, icon_button(&art, action, glyph, lang.tr(key))))
+                    }
+                    None => r.spawn((BarRoot, button(&art, action, lang.tr(key)))),
+                };
             }
         });
     }

@@ -7,8 +7,9 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 
+use crate::art::glyphs::Glyph;
 use crate::game::board::art::Art;
-use crate::game::screens::ui::{self, button, small_button};
+use crate::game::screens::ui::{self, icon_button, small_button};
 use crate::game::state::{Game, PanelRoom, Phase, PlayMove, Prefs, Screen, Settled, Skip, Wake};
 use crate::rules::RuleSet;
 use crate::session::lesson::{self, Example};
@@ -182,10 +183,20 @@ fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>, mut room: Res
     commands
         .spawn((DespawnOnExit(Screen::Lesson), ui::top_bar()))
         .with_children(|bar| {
-            bar.spawn(button(&art, LessonAction::Back, lang.tr("lesson.back")));
+            bar.spawn(icon_button(
+                &art,
+                LessonAction::Back,
+                Glyph::Back,
+                lang.tr("lesson.back"),
+            ));
             bar.spawn(small_button(&art, LessonAction::Go(-1), "‹"));
             bar.spawn(small_button(&art, LessonAction::Go(1), "›"));
-            bar.spawn(button(&art, LessonAction::Replay, lang.tr("lesson.replay")));
+            bar.spawn(icon_button(
+                &art,
+                LessonAction::Replay,
+                Glyph::Again,
+                lang.tr("lesson.replay"),
+            ));
         });
     ui::bottom_caption(
         &mut commands,

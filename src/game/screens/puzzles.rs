@@ -6,9 +6,10 @@
 use bevy::prelude::*;
 
 use crate::ai::puzzle::{Difficulty, Line, PuzzleFile};
+use crate::art::glyphs::Glyph;
 use crate::game::board::art::Art;
 use crate::game::board::layout::Layout;
-use crate::game::screens::ui::{self, button, small_button};
+use crate::game::screens::ui::{self, button, icon_button, small_button};
 use crate::game::state::{
     Files, Game, Message, MovePlayed, PanelRoom, Phase, PlayMove, Prefs, Screen, Settled, Skip,
 };
@@ -372,12 +373,27 @@ fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>, mut room: Res
     commands
         .spawn((DespawnOnExit(Screen::Puzzles), ui::top_bar()))
         .with_children(|bar| {
-            bar.spawn(button(&art, PuzzleAction::Back, lang.tr("puzzle.back")));
+            bar.spawn(icon_button(
+                &art,
+                PuzzleAction::Back,
+                Glyph::Back,
+                lang.tr("puzzle.back"),
+            ));
             bar.spawn(small_button(&art, PuzzleAction::Go(-1), "‹"));
             bar.spawn(small_button(&art, PuzzleAction::Go(1), "›"));
-            bar.spawn(button(&art, PuzzleAction::Retry, lang.tr("puzzle.retry")));
+            bar.spawn(icon_button(
+                &art,
+                PuzzleAction::Retry,
+                Glyph::Again,
+                lang.tr("puzzle.retry"),
+            ));
             bar.spawn(button(&art, PuzzleAction::Difficulty, ""));
-            bar.spawn(button(&art, PuzzleAction::Answer, lang.tr("puzzle.answer")));
+            bar.spawn(icon_button(
+                &art,
+                PuzzleAction::Answer,
+                Glyph::Hint,
+                lang.tr("puzzle.answer"),
+            ));
         });
     ui::bottom_caption(
         &mut commands,

@@ -9,12 +9,13 @@ use bevy::ui::RelativeCursorPosition;
 use web_time::Instant;
 
 use crate::ai::review::{self, MoveReview, Quality, Reviewer};
+use crate::art::glyphs::Glyph;
 use crate::game::board::art::{Art, PLAYER_COLOURS};
 use crate::game::board::layout::Layout;
 use crate::game::play::animation::Pace;
 use crate::game::play::off_frame::FRAME_SHARE;
 use crate::game::screens::hud::notation;
-use crate::game::screens::ui::{self, bold, button, small_button, text, text_in};
+use crate::game::screens::ui::{self, bold, icon_button, small_button, text, text_in};
 use crate::game::state::{
     AnalysedGame, Analysis, Game, Message, OpenReview, PanelRoom, Phase, PlayMove, Prefs, Screen,
     Settled, Skip, Wake, Working,
@@ -481,7 +482,7 @@ fn transport(bar: &mut ChildSpawnerCommands, art: &Art, lang: Lang) {
     bar.spawn(small_button(art, ReviewAction::Step(-1), "‹"));
     bar.spawn(small_button(art, ReviewAction::Step(1), "›"));
     bar.spawn((
-        button(art, ReviewAction::Play, lang.tr("review.play")),
+        icon_button(art, ReviewAction::Play, Glyph::Play, lang.tr("review.play")),
         ControlLabel(ReviewAction::Play),
     ));
     bar.spawn(small_button(art, ReviewAction::Speed(-1), "-"));
@@ -493,17 +494,37 @@ fn build(commands: &mut Commands, art: &Art, lang: Lang, tall: bool) {
     commands
         .spawn((ReviewUi, DespawnOnExit(Screen::Review), ui::top_bar()))
         .with_children(|bar| {
-            bar.spawn(button(art, ReviewAction::Back, lang.tr("review.back")));
-            bar.spawn(button(art, ReviewAction::List, lang.tr("hud.moves")));
+            bar.spawn(icon_button(
+                art,
+                ReviewAction::Back,
+                Glyph::Back,
+                lang.tr("review.back"),
+            ));
+            bar.spawn(icon_button(
+                art,
+                ReviewAction::List,
+                Glyph::Moves,
+                lang.tr("hud.moves"),
+            ));
             if !tall {
                 transport(bar, art, lang);
             }
             bar.spawn((
-                button(art, ReviewAction::Best, lang.tr("review.best")),
+                icon_button(
+                    art,
+                    ReviewAction::Best,
+                    Glyph::Target,
+                    lang.tr("review.best"),
+                ),
                 ControlLabel(ReviewAction::Best),
             ));
             bar.spawn((
-                button(art, ReviewAction::PlayBest, lang.tr("review.play_best")),
+                icon_button(
+                    art,
+                    ReviewAction::PlayBest,
+                    Glyph::PlayIt,
+                    lang.tr("review.play_best"),
+                ),
                 ControlLabel(ReviewAction::PlayBest),
             ));
         });
@@ -854,9 +875,11 @@ fn caption(
 fn label_controls(
     review: Res<Review>,
     prefs: Res<Prefs>,
+    art: Res<Art>,
     controls: Query<(Entity, &ControlLabel, Option<&Children>)>,
     mut backgrounds: Query<&mut BackgroundColor, With<ReviewAction>>,
     mut texts: Query<&mut Text>,
+    mut pictures: Query<&mut ImageNode, With<ui::ButtonGlyph>>,
 ) {
     let lang = prefs.lang();
     let has_best = review.judged.get(review.at).is_some() && review.variation.is_empty();
@@ -871,11 +894,24 @@ fn label_controls(
         };
         // The speed is a text of its own; the buttons hold theirs in a child.
         let targets: Vec<Entity> = children.map_or(vec![entity], |c| c.iter().collect());
+        // Play's picture turns to Pause with its word (on a phone the picture is all there is).
+        let picture = match review.playing {
+            true => Glyph::Pause,
+            false => Glyph::Play,
+        };
         for target in targets {
             if let Ok(mut text) = texts.get_mut(target)
                 && text.0 != word
             {
                 text.0.clone_from(&word);
+            }
+            if label.0 == ReviewAction::Play
+                && let Ok(mut image) = pictures.get_mut(target)
+            {
+                let handle = art.glyph(picture);
+                if image.image != handle {
+                    image.image = handle;
+                }
             }
         }
         if matches!(label.0, ReviewAction::Best | ReviewAction::PlayBest)

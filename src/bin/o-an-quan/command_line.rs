@@ -1,4 +1,5 @@
-//! Ô ăn quan: the game.
+//! The game's command line (desktop): options that override the saved settings, screenshots,
+//! and starting straight into online play.
 
 use std::path::PathBuf;
 
@@ -131,7 +132,7 @@ enum PanelArg {
     Lesson,
 }
 
-fn main() -> AppExit {
+pub fn run() -> AppExit {
     let started = web_time::Instant::now();
     let options = Options::parse();
     let Some((width, height)) = options

@@ -1,0 +1,18 @@
+//! Ô ăn quan: the game.
+
+#[cfg(not(target_arch = "wasm32"))]
+mod command_line;
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() -> bevy::app::AppExit {
+    command_line::run()
+}
+
+/// In the browser there is no command line: the page's storage holds the settings and the page
+/// its room link. (So the command-line parser stays out of the .wasm.)
+#[cfg(target_arch = "wasm32")]
+fn main() -> bevy::app::AppExit {
+    let mut start = o_an_quan::game::start::Start::from_storage();
+    start.window.resolution = bevy::window::WindowResolution::new(1280, 720);
+    o_an_quan::game::start::app(start).run()
+}

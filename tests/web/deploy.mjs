@@ -1,0 +1,301 @@
+// The deployment players meet: nginx from Debian's packages in front of `oaq-server --web`,
+// with the repository's own configuration (deploy/nginx/o-an-quan.conf), HTTPS with a
+// certificate made here, on loopback. A phone-sized page on a throttled network (Chromium's
+// network emulation: 10 Mbit/s with 40 ms, then Lighthouse's mobile 1.6 Mbit/s with 150 ms) opens
+// a room link on its first visit, joins and plays over wss:// against a second page. Checks the
+// bytes a first visit puts on the wire before the board is playable against a budget (they are
+// the same each run), that every file is downloaded once (nginx's log: the service worker
+// takes what the page fetched from the HTTP cache), that the page sends brotli and the
+// right caching headers; prints the times.
+//
+// OAQ_NPM=DIR_WITH_NODE_MODULES node tests/web/deploy.mjs DIST_DIR OUT_DIR OAQ_SERVER_BINARY
+
+import { execFileSync, spawn } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { createInterface } from "node:readline";
+import { createRequire } from "node:module";
+import { CHROMIUM, openPage, playFirstLegal } from "./pages.mjs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const require = createRequire(join(resolve(process.env.OAQ_NPM ?? "."), "package.json"));
+const { chromium } = require("playwright-core");
+
+const [dist, out, serverBinary] = process.argv.slice(2);
+if (!dist || !out || !serverBinary) {
+  console.error("usage: node tests/web/deploy.mjs DIST_DIR OUT_DIR OAQ_SERVER_BINARY");
+  process.exit(2);
+}
+const repository = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+// What a first visit may put on the wire before the board is playable.
+const BUDGET = 3.5 * 1048576;
+const PROFILES = [
+  { name: "4G, 10 Mbit/s and 40 ms", down: 10e6, up: 5e6, latency: 40 },
+  { name: "slow 4G (Lighthouse's mobile), 1.6 Mbit/s and 150 ms", down: 1.6e6, up: 0.75e6, latency: 150 },
+];
+await mkdir(out, { recursive: true });
+const work = await mkdtemp(join(tmpdir(), "oaq-deploy-"));
+
+let failed = false;
+const check = (ok, what) => {
+  console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
+  if (!ok) failed = true;
+};
+const errors = [];
+
+/// A port free on loopback now.
+const freePort = () => new Promise((ready) => {
+  const probe = createServer();
+  probe.listen(0, "127.0.0.1", () => {
+    const { port } = probe.address();
+    probe.close(() => ready(port));
+  });
+});
+
+// A certificate for 127.0.0.1, and the hash of its key that Chromium is told to trust.
+execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+  "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+  "-keyout", join(work, "key.pem"), "-out", join(work, "cert.pem")], { stdio: "ignore" });
+const spki = execFileSync("sh", ["-c",
+  `openssl x509 -pubkey -noout -in ${join(work, "cert.pem")} | openssl pkey -pubin -outform der`
+  + " | openssl dgst -sha256 -binary | base64"]).toString().trim();
+
+// oaq-server behind the proxy, trusting it for the clients' addresses.
+const server = spawn(serverBinary, [
+  "--listen", "127.0.0.1:0", "--database", join(work, "oaq.sqlite3"), "--web", resolve(dist),
+  "--trusted-proxy", "127.0.0.1",
+], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, OAQ_LOG: "warn" } });
+const upstream = await new Promise((ready, fail) => {
+  const lines = createInterface({ input: server.stdout });
+  lines.once("line", (line) => {
+    const address = line.split(/\s+/).find((w) => w.startsWith("http://"));
+    address ? ready(address.replace("http://", "").replace(/\/$/, "")) : fail(new Error(line));
+  });
+  server.once("exit", (code) => fail(new Error(`oaq-server exited (${code})`)));
+});
+
+// nginx with the shipped site, changed only where a test must: its ports on loopback, the
+// certificate, the upstream's port, and a log that says which files went out and how big.
+const port = await freePort();
+const plainPort = await freePort();
+let site = await readFile(join(repository, "deploy/nginx/o-an-quan.conf"), "utf8");
+site = site
+  .replace(/^\s*listen \[::\].*$/gm, "")
+  .replace("listen 80;", `listen 127.0.0.1:${plainPort};`)
+  .replace("listen 443 ssl http2;", `listen 127.0.0.1:${port} ssl http2;`)
+  .replace(/\/etc\/letsencrypt\/live\/oaq\.example\.org\/fullchain\.pem/, join(work, "cert.pem"))
+  .replace(/\/etc\/letsencrypt\/live\/oaq\.example\.org\/privkey\.pem/, join(work, "key.pem"))
+  .replace("server 127.0.0.1:8080;", `server ${upstream};`);
+check(site.includes(upstream) && site.includes(`127.0.0.1:${port} ssl`), "the shipped nginx site takes the test's ports and certificate");
+for (const dir of ["body", "proxy", "fastcgi", "uwsgi", "scgi"]) await mkdir(join(work, dir));
+await writeFile(join(work, "site.conf"), site);
+await writeFile(join(work, "nginx.conf"), `
+user root;
+worker_processes 1;
+daemon off;
+pid ${join(work, "nginx.pid")};
+error_log ${join(work, "error.log")} warn;
+events { worker_connections 512; }
+http {
+  include /etc/nginx/mime.types;
+  log_format files '$request_method $uri $status $bytes_sent $http_user_agent';
+  access_log ${join(work, "access.log")} files;
+  client_body_temp_path ${join(work, "body")};
+  proxy_temp_path ${join(work, "proxy")};
+  fastcgi_temp_path ${join(work, "fastcgi")};
+  uwsgi_temp_path ${join(work, "uwsgi")};
+  scgi_temp_path ${join(work, "scgi")};
+  include ${join(work, "site.conf")};
+}
+`);
+const nginx = spawn("nginx", ["-c", join(work, "nginx.conf"), "-p", work], { stdio: "inherit" });
+const base = `https://127.0.0.1:${port}/`;
+for (let i = 0; ; i++) {
+  try {
+    const socket = await new Promise((ok, fail) => {
+      const s = require("node:net").connect(port, "127.0.0.1", () => ok(s));
+      s.once("error", fail);
+    });
+    socket.destroy();
+    break;
+  } catch (e) {
+    if (i > 100) throw new Error("nginx did not start");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/// The access log's lines from `from` on: { method, path, status, bytes, agent }.
+async function logged(from = 0) {
+  const text = await readFile(join(work, "access.log"), "utf8").catch(() => "");
+  return text.split("\n").filter(Boolean).slice(from).map((line) => {
+    const [method, path, status, bytes, ...agent] = line.split(" ");
+    return { method, path, status: Number(status), bytes: Number(bytes), agent: agent.join(" ") };
+  });
+}
+
+const browser = await chromium.launch({
+  ...CHROMIUM,
+  args: [...CHROMIUM.args, `--ignore-certificate-errors-spki-list=${spki}`],
+});
+const open = (name, options) => openPage(browser, name, options, { out, errors });
+
+/// The phone's player sows the first pit they can, chosen with the keys a phone's keyboard
+/// has too (→ picks the first playable pit, X sows it clockwise): the board's place on a
+/// phone is the browser test's to check, this one is about the network.
+async function phoneMoves(phone) {
+  await phone.keyboard.press("ArrowRight");
+  await phone.until(':not([data-selected="none"])', 20);
+  await phone.keyboard.press("KeyX");
+}
+
+const results = [];
+try {
+  // The page, through the proxy: brotli, and the caching policy of each kind of file.
+  const first = await open("A", { viewport: { width: 1280, height: 720 } });
+  const page = await first.goto(base);
+  const headers = await page.allHeaders();
+  check(headers["strict-transport-security"] !== undefined, "HTTPS with Strict-Transport-Security");
+  check(headers["cache-control"] === "no-cache", `the page is revalidated (${headers["cache-control"]})`);
+  const wasm = await first.evaluate(() =>
+    document.querySelector('link[rel="preload"]').getAttribute("href"));
+  const probe = await first.evaluate(async (file) => {
+    const r = await fetch(file);
+    return { cache: r.headers.get("cache-control"), type: r.headers.get("content-type") };
+  }, wasm);
+  check(probe.cache === "public, max-age=31536000, immutable" && probe.type === "application/wasm",
+    `${wasm} is kept for a year (${probe.cache}, ${probe.type})`);
+  await first.until('[data-screen="title"]', 240);
+  check(await first.evaluate(() => window.isSecureContext), "the page is a secure context");
+  const worker = await first.evaluate(() => Promise.race([
+    navigator.serviceWorker.ready.then(() => true),
+    new Promise((r) => setTimeout(() => r(false), 90000)),
+  ]));
+  check(worker, "the service worker installs over HTTPS");
+  const encodings = (await logged()).filter((l) => l.path === `/${wasm}`);
+  check(encodings.length >= 1 && encodings[0].bytes < 0.5 * (await readFile(join(dist, wasm))).length,
+    `the .wasm goes out compressed (${encodings[0]?.bytes} bytes of ${(await readFile(join(dist, wasm))).length})`);
+
+  await first.context().close();
+
+  for (const [n, profile] of PROFILES.entries()) {
+    // The other player, on a desktop page with a fast network, opens a room.
+    const a = await open(`A${n}`, { viewport: { width: 1280, height: 720 } });
+    await a.goto(base);
+    await a.until('[data-screen="title"]', 240);
+    await a.waitForTimeout(1000);
+    await a.mouse.click(640, 370); // "Play online", under "Play".
+    await a.until('[data-screen="online"][data-link="open"]', 60);
+    await a.waitForTimeout(500);
+    await a.mouse.click(773, 406); // "Create a room".
+    await a.until('[data-room-phase="waiting"]', 30);
+    const code = await a.attr("data-room");
+
+    // A first visit: a fresh browser profile (no cache, no worker), phone-sized, throttled.
+    const agent = `o-an-quan-phone-${n}`;
+    const phone = await open(`phone ${n}`, {
+      viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true,
+      userAgent: `Mozilla/5.0 (Linux; Android 14) Chrome/156.0 Mobile ${agent}`,
+    });
+    const cdp = await phone.context().newCDPSession(phone);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false, latency: profile.latency,
+      downloadThroughput: profile.down / 8, uploadThroughput: profile.up / 8,
+    });
+    let wire = 0;
+    const requests = new Map();
+    cdp.on("Network.requestWillBeSent", (e) => requests.set(e.requestId, e.request.url));
+    const sizes = [];
+    cdp.on("Network.loadingFinished", (e) => {
+      wire += e.encodedDataLength;
+      sizes.push(`${new URL(requests.get(e.requestId) ?? "x:/?").pathname} ${e.encodedDataLength}`);
+    });
+    const linesBefore = (await logged()).length;
+    const started = Date.now();
+    await phone.goto(`${base}?room=${code}`);
+    const firstPaint = await phone.evaluate(() => new Promise((seen) => {
+      new PerformanceObserver((list) => {
+        const paint = list.getEntries().find((e) => e.name === "first-contentful-paint");
+        if (paint) seen(paint.startTime);
+      })
+        .observe({ type: "paint", buffered: true });
+      setTimeout(() => seen(-1), 10000);
+    }));
+    await phone.until('[data-screen="playing"][data-room-phase="playing"]', 300);
+    const seconds = (Date.now() - started) / 1000;
+    const bytes = wire;
+    console.log(`  fetched: ${sizes.join(", ")}`);
+    await a.until('[data-screen="playing"][data-room-phase="playing"]', 30);
+    results.push({ profile: profile.name, seconds, bytes });
+    console.log(`${profile.name}: a room link to a playable board in ${seconds.toFixed(1)} s, `
+      + `${bytes} bytes (${(bytes / 1048576).toFixed(2)} MiB) on the wire; `
+      + `first paint (the loading screen) at ${(firstPaint / 1000).toFixed(2)} s`);
+    check(bytes <= BUDGET, `${profile.name}: at most ${BUDGET / 1048576} MiB before the board is playable`);
+    check(firstPaint >= 0 && firstPaint < 3000, `the loading screen shows at once (${firstPaint.toFixed(0)} ms)`);
+    await phone.waitForTimeout(500);
+    await phone.shot(`phone-${n}-joined.png`);
+
+    // Both play a move, the phone by touch, over wss://.
+    const phoneFirst = (await phone.attr("data-human")) === "1";
+    if (phoneFirst) {
+      await phoneMoves(phone);
+      await a.until('[data-ply="1"][data-phase="waiting"]', 60);
+      await playFirstLegal(a);
+    } else {
+      await playFirstLegal(a);
+      await phone.until('[data-ply="1"][data-phase="waiting"][data-human="1"]', 60);
+      await phoneMoves(phone);
+    }
+    await phone.until('[data-ply="2"][data-phase="waiting"]', 60);
+    await a.until('[data-ply="2"][data-phase="waiting"]', 60);
+    check(true, `${profile.name}: the phone and the other page each play a move over wss://`);
+    await phone.shot(`phone-${n}-played.png`);
+    await a.shot(`a-${n}-played.png`);
+
+    // The worker installs from the HTTP cache: each file went out once for this phone.
+    const installed = await phone.evaluate(() => Promise.race([
+      navigator.serviceWorker.ready.then(() => true),
+      new Promise((r) => setTimeout(() => r(false), 120000)),
+    ]));
+    check(installed, `${profile.name}: the service worker installs after the game started`);
+    await phone.waitForTimeout(1000);
+    const lines = (await logged(linesBefore)).filter((l) => l.agent.includes(agent) && l.path !== "/ws");
+    const downloads = new Map();
+    for (const l of lines.filter((l) => l.status === 200)) {
+      downloads.set(l.path, (downloads.get(l.path) ?? 0) + 1);
+    }
+    const twice = [...downloads].filter(([, count]) => count > 1);
+    check(lines.length > 0 && downloads.get(`/${wasm}`) === 1 && twice.length === 0,
+      `${profile.name}: each file downloaded once (${downloads.size} files, `
+      + `${lines.filter((l) => l.status === 304).length} revalidated; twice: ${twice.map(([p]) => p).join(", ") || "none"})`);
+
+    // A resigns (asked first): the end reaches the phone.
+    await a.mouse.click(933, 27); // Resign, on the bar with its flag
+    await a.waitForTimeout(400);
+    await a.mouse.click(897, 27); // Yes
+    await a.until('[data-room-phase="ended"][data-result="resign"]', 30);
+    await phone.until('[data-room-phase="ended"][data-result="resign"]', 60);
+    check(true, `${profile.name}: the other page resigns and the phone sees the end`);
+    await phone.waitForTimeout(500);
+    await phone.shot(`phone-${n}-ended.png`);
+    await a.context().close();
+    await phone.context().close();
+  }
+  check(errors.length === 0, `no errors on the pages ${errors.join("; ")}`);
+} catch (e) {
+  console.log(`FAIL ${e.stack ?? e.message}`);
+  failed = true;
+} finally {
+  await browser.close();
+  nginx.kill("SIGTERM");
+  server.kill("SIGTERM");
+  const problems = await readFile(join(work, "error.log"), "utf8").catch(() => "");
+  if (failed && problems) console.log(`nginx said:\n${problems}`);
+  await rm(work, { recursive: true, force: true });
+}
+for (const r of results) {
+  console.log(`| ${r.profile} | ${r.seconds.toFixed(1)} s | ${(r.bytes / 1048576).toFixed(2)} MiB |`);
+}
+process.exit(failed ? 1 : 0);

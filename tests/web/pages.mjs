@@ -1,0 +1,50 @@
+// What the online browser tests share: Chromium's flags, a page of the game with its own
+// player (past the first visit's card), and a desktop page's move by mouse.
+
+import { join } from "node:path";
+
+/// Debian's Chromium, headless, drawing WebGL2 with SwiftShader, with nothing calling home.
+export const CHROMIUM = {
+  executablePath: "/usr/bin/chromium",
+  args: [
+    "--no-sandbox", "--disable-gpu", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-first-run", "--disable-quic",
+  ],
+};
+
+/// A page of the game in `browser`, with its own storage (its own player). Page errors go to
+/// `errors`; `page.attr`, `page.until` and `page.shot` (into `out`) read the canvas's
+/// attributes, wait for them, and take screenshots.
+export async function openPage(browser, name, options, { out, errors }) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  // Past the first visit's how-to-play card (about:blank, visited on the way, has no storage).
+  await page.addInitScript(() => {
+    try {
+      if (!localStorage.getItem("o-an-quan/settings.ron")) {
+        localStorage.setItem("o-an-quan/settings.ron", "(seen_intro: true)");
+      }
+    } catch {}
+  });
+  page.on("pageerror", (e) => {
+    if (!String(e).includes("Using exceptions for control flow")) errors.push(`${name}: ${e}`);
+  });
+  page.attr = (attribute) => page.getAttribute("#game", attribute);
+  page.until = (selector, seconds) =>
+    page.waitForSelector(`#game${selector}`, { timeout: seconds * 1000, state: "attached" });
+  page.shot = (file) => page.screenshot({ path: join(out, file) });
+  return page;
+}
+
+/// A 1280 × 720 page's player sows the first pit of their row that can go right (`K+`): their
+/// row is the nearest, at the bottom, pit 1 on the left, whichever side they play.
+export async function playFirstLegal(page) {
+  // Moves name pits 1–5 on side 0's row and 6–10 on side 1's, in sowing order.
+  const legal = (await page.attr("data-legal")).split(/\s+/);
+  const pit = ((Number(legal.find((m) => /^\d+\+$/.test(m)).slice(0, -1)) - 1) % 5) + 1;
+  const x = 384 + 128 * (pit - 1);
+  await page.mouse.click(x, 406);
+  await page.until(':not([data-selected="none"])', 20);
+  await page.mouse.click(x + 57, 506);
+}
