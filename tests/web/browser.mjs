@@ -199,8 +199,8 @@ try {
     if (names.length !== 1) return [];
     return (await (await caches.open(names[0])).keys()).map((r) => new URL(r.url).pathname);
   });
-  check(kept.some((p) => p.endsWith("_bg.wasm")) && kept.some((p) => p.endsWith(".ttf"))
-    && kept.some((p) => p.endsWith("en.ron")), `the service worker keeps the build (${kept.length} files)`);
+  check(kept.some((p) => /-[0-9a-f]{16}\.wasm$/.test(p)) && kept.some((p) => p.endsWith(".ttf"))
+    && kept.includes("/"), `the service worker keeps the build (${kept.length} files)`);
   await page.context().setOffline(true);
   await page.reload();
   await waitFor('#game[data-screen="title"]', 240);

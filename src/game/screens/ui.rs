@@ -227,11 +227,12 @@ pub fn icon_button(
     )
 }
 
-/// Below this width (logical pixels) bars show their buttons' pictures without words.
+/// Below this width (logical pixels), or on a window lower than a phone's short side, bars
+/// show their buttons' pictures without words.
 const NARROW: f32 = 700.0;
 
-/// On a narrow window the buttons with pictures drop their words (and their padding), so that
-/// a bar fits on one line.
+/// On a narrow window, or a low one (a phone held sideways), the buttons with pictures drop
+/// their words (and their padding), so that a bar fits on one line and leaves the board clear.
 fn collapse_to_glyphs(
     window: Single<&Window, With<PrimaryWindow>>,
     mut words: Query<&mut Node, (With<ButtonWords>, Without<Button>)>,
@@ -239,7 +240,7 @@ fn collapse_to_glyphs(
     added: Query<(), Added<ButtonWords>>,
     mut was_narrow: Local<Option<bool>>,
 ) {
-    let narrow = window.width() < NARROW;
+    let narrow = window.width() < NARROW || window.height() < PHONE_SIDE;
     if *was_narrow == Some(narrow) && added.is_empty() {
         return;
     }
