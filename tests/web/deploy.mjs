@@ -15,7 +15,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { createInterface } from "node:readline";
 import { createRequire } from "node:module";
-import { CHROMIUM, openPage, playFirstLegal } from "./pages.mjs";
+import { CHROMIUM, openPage, playFirstLegal, toOnline } from "./pages.mjs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -182,12 +182,7 @@ try {
   for (const [n, profile] of PROFILES.entries()) {
     // The other player, on a desktop page with a fast network, opens a room.
     const a = await open(`A${n}`, { viewport: { width: 1280, height: 720 } });
-    await a.goto(base);
-    await a.until('[data-screen="title"]', 240);
-    await a.waitForTimeout(1000);
-    await a.mouse.click(640, 370); // "Play online", under "Play".
-    await a.until('[data-screen="online"][data-link="open"]', 60);
-    await a.waitForTimeout(500);
+    await toOnline(a, base);
     await a.mouse.click(773, 406); // "Create a room".
     await a.until('[data-room-phase="waiting"]', 30);
     const code = await a.attr("data-room");

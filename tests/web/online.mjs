@@ -11,7 +11,7 @@ import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { createRequire } from "node:module";
-import { CHROMIUM, openPage, playFirstLegal } from "./pages.mjs";
+import { CHROMIUM, openPage, playFirstLegal, toOnline } from "./pages.mjs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -51,12 +51,7 @@ const open = (name, options = { viewport: { width: 1280, height: 720 } }) =>
 
 try {
   const a = await open("A");
-  await a.goto(base);
-  await a.until('[data-screen="title"]', 240);
-  await a.waitForTimeout(1000);
-  await a.mouse.click(640, 370); // "Play online", under "Play".
-  await a.until('[data-screen="online"][data-link="open"]', 60);
-  await a.waitForTimeout(500);
+  await toOnline(a, base);
   await a.shot("online-a.png");
   await a.mouse.click(773, 406); // "Create a room".
   await a.until('[data-room-phase="waiting"]', 30);

@@ -48,3 +48,13 @@ export async function playFirstLegal(page) {
   await page.until(':not([data-selected="none"])', 20);
   await page.mouse.click(x + 57, 506);
 }
+
+/// A 1280 × 720 page opens `url` and goes from the title to the online screen, connected.
+export async function toOnline(page, url) {
+  await page.goto(url);
+  await page.until('[data-screen="title"]', 240);
+  await page.waitForTimeout(1000);
+  await page.mouse.click(640, 370); // "Play online", under "Play".
+  await page.until('[data-screen="online"][data-link="open"]', 60);
+  await page.waitForTimeout(500);
+}
