@@ -883,6 +883,11 @@ fn label_controls(
 ) {
     let lang = prefs.lang();
     let has_best = review.judged.get(review.at).is_some() && review.variation.is_empty();
+    // Play's picture turns to Pause with its word (on a phone the picture is all there is).
+    let play_picture = art.glyph(match review.playing {
+        true => Glyph::Pause,
+        false => Glyph::Play,
+    });
     for (entity, label, children) in &controls {
         let word = match label.0 {
             ReviewAction::Play if review.playing => lang.tr("review.pause").to_owned(),
@@ -894,11 +899,6 @@ fn label_controls(
         };
         // The speed is a text of its own; the buttons hold theirs in a child.
         let targets: Vec<Entity> = children.map_or(vec![entity], |c| c.iter().collect());
-        // Play's picture turns to Pause with its word (on a phone the picture is all there is).
-        let picture = match review.playing {
-            true => Glyph::Pause,
-            false => Glyph::Play,
-        };
         for target in targets {
             if let Ok(mut text) = texts.get_mut(target)
                 && text.0 != word
@@ -907,11 +907,9 @@ fn label_controls(
             }
             if label.0 == ReviewAction::Play
                 && let Ok(mut image) = pictures.get_mut(target)
+                && image.image != play_picture
             {
-                let handle = art.glyph(picture);
-                if image.image != handle {
-                    image.image = handle;
-                }
+                image.image = play_picture.clone();
             }
         }
         if matches!(label.0, ReviewAction::Best | ReviewAction::PlayBest)
