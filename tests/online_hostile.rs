@@ -452,6 +452,8 @@ async fn names_that_show_nothing_are_refused_and_bidi_controls_dropped() {
             protocol: o_an_quan::net::protocol::PROTOCOL,
             name: name.into(),
             token: None,
+            device: None,
+            child: false,
         };
         ws.send(Message::text(serde_json::to_string(&hello).unwrap()))
             .await

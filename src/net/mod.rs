@@ -5,3 +5,4 @@
 pub mod clock;
 pub mod protocol;
 pub mod room;
+pub mod social;

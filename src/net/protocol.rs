@@ -11,7 +11,13 @@
 //!     serde_json::from_str(r#"{"type":"hello","protocol":1,"name":"Lan"}"#).unwrap();
 //! assert_eq!(
 //!     hello,
-//!     ClientMessage::Hello { protocol: PROTOCOL, name: "Lan".into(), token: None }
+//!     ClientMessage::Hello {
+//!         protocol: PROTOCOL,
+//!         name: "Lan".into(),
+//!         token: None,
+//!         device: None,
+//!         child: false,
+//!     }
 //! );
 //! ```
 
@@ -60,6 +66,104 @@ pub enum ClientMessage {
         name: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         token: Option<String>,
+        /// What this device is called in the player's list of devices ("Firefox on Android").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        device: Option<String>,
+        /// A new player is made in child mode (no chat, not in the lobby or the leaderboard).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        child: bool,
+    },
+    /// A one-time code (and its QR) that makes another device this player; answered by
+    /// `link_code`.
+    LinkCode,
+    /// Become the player whose link code this is; answered by `welcome` with this device's token.
+    Link {
+        code: String,
+    },
+    /// A new recovery code, shown once (any earlier one stops working); answered by
+    /// `recovery_code`.
+    RecoveryCode,
+    /// Become the player whose recovery code this is; answered by `welcome`.
+    Recover {
+        code: String,
+    },
+    /// Set (or change) a sign-in name and password; answered by `profile`.
+    SetLogin {
+        login: String,
+        password: String,
+    },
+    /// Become the player with this sign-in name and password; answered by `welcome`.
+    SignIn {
+        login: String,
+        password: String,
+    },
+    /// The devices signed in as this player; answered by `devices`.
+    Devices,
+    /// Sign a device out (its token stops working, its connections close); answered by
+    /// `devices`.
+    RevokeDevice {
+        id: String,
+    },
+    /// Child mode on or off (the game asks a parent's question first); answered by `profile`.
+    SetChild {
+        child: bool,
+    },
+    /// A player's profile, or one's own (`player` absent); answered by `profile`.
+    Profile {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        player: Option<String>,
+    },
+    /// Friends, requests and blocks; answered by `relations`.
+    Relations,
+    /// Ask the player with this friend code to be friends (or accept their request).
+    AddFriend {
+        code: String,
+    },
+    /// Ask an opponent of a game we played to be friends (from the game's end).
+    AddOpponent {
+        player: String,
+    },
+    /// Answer a friend request.
+    AnswerFriend {
+        player: String,
+        accept: bool,
+    },
+    RemoveFriend {
+        player: String,
+    },
+    /// They can no longer challenge us, chat with us or find us; friendship and requests end.
+    Block {
+        player: String,
+    },
+    Unblock {
+        player: String,
+    },
+    /// Challenge a friend (or a past opponent) to a game; answered by `challenges`.
+    Challenge {
+        player: String,
+        rules: RulesChoice,
+        clock: ClockSpec,
+    },
+    /// Challenges to us and from us; answered by `challenges`.
+    Challenges,
+    /// Accept (a room opens with both seated; both hear `challenge_accepted`) or decline.
+    AnswerChallenge {
+        id: String,
+        accept: bool,
+    },
+    CancelChallenge {
+        id: String,
+    },
+    /// A chat phrase to the other players of our room.
+    Chat {
+        phrase: crate::net::social::Phrase,
+    },
+    /// Report a player to the operators; answered by `reported`.
+    Report {
+        player: String,
+        reason: crate::net::social::ReportReason,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        room: Option<String>,
     },
     /// Open a room and sit in it; answered by `created` and the room's log.
     Create {
@@ -407,6 +511,60 @@ pub enum Notice {
         player: PlayerInfo,
         /// Keep it and send it in the next `hello` to be the same player.
         token: String,
+        /// Whether the player is in child mode.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        child: bool,
+    },
+    LinkCode {
+        code: String,
+        expires_ms: i64,
+    },
+    /// The recovery code, shown this once.
+    RecoveryCode {
+        code: String,
+    },
+    Devices {
+        devices: Vec<crate::net::social::Device>,
+    },
+    Profile {
+        profile: crate::net::social::Profile,
+    },
+    Relations {
+        relations: crate::net::social::Relations,
+    },
+    /// Someone asked to be our friend (sent at once when we are connected).
+    FriendRequest {
+        from: PlayerInfo,
+    },
+    /// Someone accepted our friend request.
+    FriendAccepted {
+        player: PlayerInfo,
+    },
+    Challenges {
+        incoming: Vec<crate::net::social::Challenge>,
+        outgoing: Vec<crate::net::social::Challenge>,
+    },
+    /// A challenge to us (sent at once when we are connected, and again when we come back).
+    Challenged {
+        challenge: crate::net::social::Challenge,
+    },
+    /// A challenge was accepted: its room is open with both players seated; join it.
+    ChallengeAccepted {
+        id: String,
+        room: String,
+    },
+    /// A challenge was declined, cancelled or has expired.
+    ChallengeClosed {
+        id: String,
+    },
+    /// A chat phrase from seat `seat` of room `code`.
+    Chat {
+        code: String,
+        seat: usize,
+        phrase: crate::net::social::Phrase,
+    },
+    Reported {
+        player: String,
     },
     Created {
         code: String,
@@ -504,6 +662,12 @@ pub enum ErrorCode {
     UnsupportedProtocol,
     /// The server cannot do it now (storage down, stopping); try again.
     Unavailable,
+    /// A player id, friend code or challenge that does not exist (or is not for us to see).
+    NoSuchPlayer,
+    /// A link code, recovery code or password that does not match.
+    BadCredentials,
+    /// The player is banned by the server's operators.
+    Banned,
     /// A valid message that the room's state does not allow (a draw with no offer, a claim
     /// too early, a rematch before the end, a second `hello`).
     NotAllowed,
@@ -546,9 +710,40 @@ impl ClientMessage {
                 .then(|| format!("{field}: {} bytes, at most {MAX_TOKEN}", text.len()))
         };
         let problem = match self {
-            ClientMessage::Hello { token, .. } => {
-                token.as_deref().and_then(|t| too_long("token", t))
+            ClientMessage::Hello { token, device, .. } => token
+                .as_deref()
+                .and_then(|t| too_long("token", t))
+                .or_else(|| device.as_deref().and_then(|d| too_long("device", d))),
+            ClientMessage::Link { code } | ClientMessage::Recover { code } => {
+                too_long("code", code)
             }
+            ClientMessage::AddFriend { code } => too_long("code", code),
+            ClientMessage::SetLogin { login, password }
+            | ClientMessage::SignIn { login, password } => too_long("login", login).or_else(|| {
+                let (least, most) = crate::net::social::PASSWORD_LEN;
+                (!(least..=most).contains(&password.len())).then(|| {
+                    format!(
+                        "password: {} bytes, it takes {least} to {most}",
+                        password.len()
+                    )
+                })
+            }),
+            ClientMessage::RevokeDevice { id }
+            | ClientMessage::AnswerChallenge { id, .. }
+            | ClientMessage::CancelChallenge { id } => too_long("id", id),
+            ClientMessage::Profile { player } => {
+                player.as_deref().and_then(|p| too_long("player", p))
+            }
+            ClientMessage::AddOpponent { player }
+            | ClientMessage::AnswerFriend { player, .. }
+            | ClientMessage::RemoveFriend { player }
+            | ClientMessage::Block { player }
+            | ClientMessage::Unblock { player } => too_long("player", player),
+            ClientMessage::Challenge { player, clock, .. } => {
+                too_long("player", player).or_else(|| clock.validate().err())
+            }
+            ClientMessage::Report { player, room, .. } => too_long("player", player)
+                .or_else(|| room.as_deref().and_then(|r| too_long("room", r))),
             ClientMessage::Join { code, since } | ClientMessage::Watch { code, since } => {
                 too_long("code", code).or_else(|| {
                     since

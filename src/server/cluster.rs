@@ -6,6 +6,10 @@
 //! - the fan-out: each event is published on `oaq:room:CODE`, and every node with players in
 //!   the room passes it on to them.
 //!
+//! - players' notices (`oaq:players`): a friend request, a challenge or a chat phrase for a
+//!   player connected to another node, and sign-outs (a revoked device);
+//! - presence (`oaq:here:PLAYER`, the node a player is connected to, renewed while they are).
+//!
 //! The store stays the truth: a node that misses a message reads the log from PostgreSQL.
 
 use std::collections::HashMap;
@@ -18,8 +22,29 @@ use redis::aio::{ConnectionManager, ConnectionManagerConfig, PubSubSink, PubSubS
 use redis::{AsyncCommands, Script};
 use tokio::sync::mpsc;
 
+use crate::server::hub::Hub;
 use crate::server::mailbox::Command;
 use crate::server::metrics::Metrics;
+
+/// The channel of players' notices, which every node follows.
+const PLAYERS: &str = "oaq:players";
+/// How long a presence lasts unless renewed (renewed every `PRESENCE_EVERY`).
+const PRESENCE_MS: u64 = 30_000;
+pub const PRESENCE_EVERY: Duration = Duration::from_secs(10);
+
+/// A notice for a player, through `oaq:players`.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct ToPlayer {
+    /// The node that sent it (it has already delivered it to its own connections).
+    node: String,
+    player: String,
+    frame: String,
+    /// Close the player's connections after the frame: all of them, or one device's.
+    #[serde(default)]
+    sign_out: bool,
+    #[serde(default)]
+    device: Option<String>,
+}
 
 /// How long an owner's claim lasts unless renewed (renewed every 3 s).
 const OWNER_MS: u64 = 10_000;
@@ -37,6 +62,14 @@ pub struct Cluster {
     /// refused with `unavailable` instead of hanging.
     wait: Duration,
     metrics: Arc<Metrics>,
+}
+
+/// What the subscription routes to: rooms followed here, and players connected here.
+#[derive(Clone)]
+struct Routes {
+    node: String,
+    follows: Follows,
+    hub: Arc<Hub>,
 }
 
 type Follows = Arc<Mutex<HashMap<String, mpsc::WeakSender<Command>>>>;
@@ -65,6 +98,7 @@ impl Cluster {
         node: String,
         wait: Duration,
         metrics: Arc<Metrics>,
+        hub: Arc<Hub>,
     ) -> redis::RedisResult<Cluster> {
         let client = redis::Client::open(url)?;
         let config = ConnectionManagerConfig::new()
@@ -77,13 +111,12 @@ impl Cluster {
         let sink = Arc::new(tokio::sync::Mutex::new(None));
         // The first subscription is made before the server takes any connection.
         let first = subscribe(&client, &follows, &sink, wait).await?;
-        tokio::spawn(subscription(
-            client,
-            follows.clone(),
-            sink.clone(),
-            wait,
-            first,
-        ));
+        let routes = Routes {
+            node: node.clone(),
+            follows: follows.clone(),
+            hub,
+        };
+        tokio::spawn(subscription(client, routes, sink.clone(), wait, first));
         Ok(Cluster {
             node,
             conn,
@@ -208,6 +241,72 @@ impl Cluster {
         matches!(taken, Ok(Some(_)))
     }
 
+    /// Pass `frame` to `player`'s connections on other nodes (and then close them, with
+    /// `sign_out`: all of them, or `device`'s).
+    pub async fn tell(&self, player: &str, frame: &str, sign_out: bool, device: Option<&str>) {
+        let message = ToPlayer {
+            node: self.node.clone(),
+            player: player.to_owned(),
+            frame: frame.to_owned(),
+            sign_out,
+            device: device.map(str::to_owned),
+        };
+        let body = serde_json::to_string(&message)
+            .unwrap_or_else(|e| unreachable!("notices always serialise: {e}"));
+        let mut conn = self.conn.clone();
+        if let Err(e) = self
+            .timed("tell", conn.publish::<_, _, i64>(PLAYERS, body))
+            .await
+        {
+            // Lost: what it said is in the store (requests, challenges) for when they ask.
+            tracing::warn!("telling a player on another node: {e}");
+        }
+    }
+
+    /// Mark `players` connected to this node for the next half minute.
+    pub async fn here(&self, players: &[String]) {
+        if players.is_empty() {
+            return;
+        }
+        let mut pipe = redis::pipe();
+        for p in players {
+            pipe.cmd("SET")
+                .arg(format!("oaq:here:{p}"))
+                .arg(&self.node)
+                .arg("PX")
+                .arg(PRESENCE_MS)
+                .ignore();
+        }
+        let mut conn = self.conn.clone();
+        if let Err(e) = self.timed("here", pipe.query_async::<()>(&mut conn)).await {
+            tracing::warn!("presence: {e}");
+        }
+    }
+
+    /// `player` has left this node (their presence goes, unless another node has renewed it).
+    pub async fn gone(&self, player: &str) {
+        let mut conn = self.conn.clone();
+        let script = Script::new(RELEASE);
+        let mut call = script.key(format!("oaq:here:{player}"));
+        call.arg(&self.node);
+        let _ = self
+            .timed("gone", call.invoke_async::<i64>(&mut conn))
+            .await;
+    }
+
+    /// Which of `players` are connected to some node.
+    pub async fn online(&self, players: &[String]) -> Result<Vec<bool>, String> {
+        if players.is_empty() {
+            return Ok(Vec::new());
+        }
+        let keys: Vec<String> = players.iter().map(|p| format!("oaq:here:{p}")).collect();
+        let mut conn = self.conn.clone();
+        let mut mget = redis::cmd("MGET");
+        mget.arg(&keys);
+        let nodes: Vec<Option<String>> = self.timed("online", mget.query_async(&mut conn)).await?;
+        Ok(nodes.into_iter().map(|n| n.is_some()).collect())
+    }
+
     /// Take room `code`'s write lease, waiting up to about a second for another node's.
     pub async fn lock(&self, code: &str) -> Result<Lease, String> {
         let mut conn = self.conn.clone();
@@ -262,8 +361,9 @@ async fn subscribe(
         .keys()
         .cloned()
         .collect();
-    for code in &codes {
-        tokio::time::timeout(wait, new_sink.subscribe(channel(code)))
+    let channels = std::iter::once(PLAYERS.to_owned()).chain(codes.iter().map(|c| channel(c)));
+    for name in channels {
+        tokio::time::timeout(wait, new_sink.subscribe(name))
             .await
             .map_err(timeout)??;
     }
@@ -276,21 +376,21 @@ async fn subscribe(
 /// what it missed meanwhile from the log.
 async fn subscription(
     client: redis::Client,
-    follows: Follows,
+    routes: Routes,
     sink: Arc<tokio::sync::Mutex<Option<PubSubSink>>>,
     wait: Duration,
     mut stream: PubSubStream,
 ) {
     loop {
         while let Some(msg) = stream.next().await {
-            route(&follows, &msg);
+            route(&routes, &msg);
         }
         *sink.lock().await = None;
         tracing::warn!("the Redis subscription ended: subscribing again");
         let mut backoff = BACKOFF.0;
         stream = loop {
             tokio::time::sleep(backoff).await;
-            match subscribe(&client, &follows, &sink, wait).await {
+            match subscribe(&client, &routes.follows, &sink, wait).await {
                 Ok(stream) => break stream,
                 Err(e) => {
                     tracing::warn!("subscribing again to Redis: {e}");
@@ -299,7 +399,8 @@ async fn subscription(
             }
         };
         tracing::info!("the Redis subscription is back: every room reads what it missed");
-        let rooms: Vec<_> = follows
+        let rooms: Vec<_> = routes
+            .follows
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .values()
@@ -311,8 +412,26 @@ async fn subscription(
     }
 }
 
-/// One fan-out message to the room it is for.
-fn route(follows: &Follows, msg: &redis::Msg) {
+/// One fan-out message to the room it is for, or a notice to the player it is for.
+fn route(routes: &Routes, msg: &redis::Msg) {
+    if msg.get_channel_name() == PLAYERS {
+        let Ok(to) = serde_json::from_slice::<ToPlayer>(msg.get_payload_bytes()) else {
+            tracing::warn!("a player's notice that does not read");
+            return;
+        };
+        if to.node != routes.node {
+            let frame = crate::server::mailbox::Frame::from(to.frame);
+            if to.sign_out {
+                routes
+                    .hub
+                    .sign_out(&to.player, to.device.as_deref(), &frame);
+            } else {
+                routes.hub.send(&to.player, &frame);
+            }
+        }
+        return;
+    }
+    let follows = &routes.follows;
     let Some(code) = msg.get_channel_name().strip_prefix("oaq:room:") else {
         return;
     };

@@ -1,8 +1,12 @@
-//! Guest identities: a player is a random id and a random token (128 bits from the OS). The
-//! store keeps only the token's hash (BLAKE3), so a copy of the database signs nobody in, and
-//! the token is never logged.
+//! Identities: a player is a random id; each device signed in as the player has a random
+//! token of its own (128 bits from the OS). Another device becomes the same player with a
+//! one-time link code, a recovery code or a sign-in name and password. The store keeps tokens
+//! and codes only as hashes (BLAKE3: they are random, so a fast hash is enough) and passwords
+//! only as argon2id strings (slow by design: people choose them), so a copy of the database
+//! signs nobody in. None of them is ever logged.
 
-use crate::net::protocol::{MAX_NAME, PlayerInfo};
+use crate::net::protocol::{CODE_ALPHABET, MAX_NAME, PlayerInfo};
+use crate::net::social::MAX_DEVICE_LABEL;
 
 use crate::server::ratings::Rating;
 use crate::server::settings::now_ms;
@@ -12,6 +16,8 @@ pub enum SignInError {
     Name(String),
     /// A new guest was needed and `may_create` said no (too many from one address).
     TooManyGuests,
+    /// The token's player is banned.
+    Banned,
     Store(StoreError),
 }
 
@@ -19,6 +25,17 @@ impl From<StoreError> for SignInError {
     fn from(e: StoreError) -> Self {
         SignInError::Store(e)
     }
+}
+
+/// Who a connection is, once signed in.
+#[derive(Clone, Debug)]
+pub struct SignedIn {
+    pub player: PlayerInfo,
+    /// The device's token, to keep.
+    pub token: String,
+    /// The device's id in the player's list.
+    pub device: String,
+    pub child: bool,
 }
 
 /// `n` random bytes from the OS, as lowercase hex.
@@ -81,33 +98,73 @@ pub fn clean_name(name: &str) -> Result<String, String> {
     Ok(cleaned)
 }
 
-/// The player a `hello` names: the one whose token it brings, or a new guest (also when the
-/// token is not known, as after the server lost its data), if `may_create` allows one.
-/// Returns the token to keep.
+/// A device's label as the list shows it: cleaned like a name, at most `MAX_DEVICE_LABEL`
+/// characters, empty when it shows nothing.
+pub fn clean_label(label: &str) -> String {
+    let kept = label
+        .chars()
+        .filter(|&c| kept_in_name(c))
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    if !kept.chars().any(visible) {
+        return String::new();
+    }
+    kept.chars().take(MAX_DEVICE_LABEL).collect()
+}
+
+/// The player a `hello` names: the one whose device token it brings, or a new guest (also when
+/// the token is not known, as after the device was signed out), if `may_create` allows one.
 pub async fn sign_in(
     store: &Store,
     name: &str,
     token: Option<&str>,
+    label: Option<&str>,
+    child: bool,
     may_create: impl FnOnce() -> bool,
-) -> Result<(PlayerInfo, String), SignInError> {
+) -> Result<SignedIn, SignInError> {
     let name = clean_name(name).map_err(SignInError::Name)?;
+    let label = label.map(clean_label);
     if let Some(token) = token.filter(|t| t.len() <= crate::net::protocol::MAX_TOKEN)
-        && let Some(mut row) = store.player_by_token(&hash_token(token)).await?
+        && let Some(mut account) = store.account_by_token(&hash_token(token)).await?
     {
-        if row.info.name != name {
-            store.rename_player(&row.info.id, &name).await?;
-            row.info.name = name;
+        if account.banned {
+            return Err(SignInError::Banned);
         }
-        return Ok((row.info, token.to_owned()));
+        // A name an operator set stays: the player's own game cannot set it back.
+        if account.row.info.name != name && !account.name_locked {
+            store.rename_player(&account.row.info.id, &name).await?;
+            account.row.info.name = name;
+        }
+        store
+            .touch_device(&account.device, label.as_deref(), now_ms())
+            .await?;
+        return Ok(SignedIn {
+            player: account.row.info,
+            token: token.to_owned(),
+            device: account.device,
+            child: account.child,
+        });
     }
     if !may_create() {
         return Err(SignInError::TooManyGuests);
     }
     let id = random_hex(8);
     let token = random_hex(16);
+    let device = random_hex(8);
     let rating = Rating::new();
     store
-        .create_player(&id, &name, &hash_token(&token), rating, now_ms())
+        .create_player(
+            &id,
+            &name,
+            &hash_token(&token),
+            &device,
+            label.as_deref().unwrap_or(""),
+            child,
+            rating,
+            now_ms(),
+        )
         .await?;
     let info = PlayerInfo {
         id,
@@ -116,7 +173,74 @@ pub async fn sign_in(
         deviation: crate::server::ratings::shown(rating.deviation),
         games: 0,
     };
-    Ok((info, token))
+    Ok(SignedIn {
+        player: info,
+        token,
+        device,
+        child,
+    })
+}
+
+/// A new device signed in as `player` (after a link code, a recovery code or a password):
+/// its token and id.
+pub async fn new_device(
+    store: &Store,
+    player: &str,
+    label: &str,
+) -> Result<(String, String), StoreError> {
+    let token = random_hex(16);
+    let device = random_hex(8);
+    store
+        .add_device(
+            player,
+            &device,
+            &hash_token(&token),
+            &clean_label(label),
+            now_ms(),
+        )
+        .await?;
+    Ok((token, device))
+}
+
+/// A code of `len` characters from the room codes' alphabet, from the OS's randomness.
+pub fn new_code(len: usize) -> String {
+    let mut out = String::with_capacity(len);
+    while out.len() < len {
+        let mut bytes = [0u8; 32];
+        getrandom::fill(&mut bytes).unwrap_or_else(|e| panic!("the OS's random numbers: {e}"));
+        // 248 is the largest multiple of 31 in a byte: bytes beyond it are drawn again, so
+        // every character is equally likely.
+        for b in bytes.into_iter().filter(|&b| b < 248).take(len - out.len()) {
+            out.push(CODE_ALPHABET[usize::from(b) % CODE_ALPHABET.len()] as char);
+        }
+    }
+    out
+}
+
+/// A random id for a row (a challenge, a report, an operator's action).
+pub fn new_id() -> String {
+    random_hex(8)
+}
+
+/// `password` as an argon2id string (its own random salt; RFC 9106's second recommended
+/// parameters, argon2's defaults). Slow on purpose: call it off the async threads.
+pub fn hash_password(password: &str) -> Result<String, String> {
+    use argon2::password_hash::{PasswordHasher, SaltString, rand_core::OsRng};
+    let salt = SaltString::generate(&mut OsRng);
+    argon2::Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(|e| format!("hashing the password: {e}"))
+}
+
+/// Whether `password` is the one `phc` was made from.
+pub fn verify_password(password: &str, phc: &str) -> bool {
+    use argon2::password_hash::{PasswordHash, PasswordVerifier};
+    PasswordHash::new(phc).is_ok_and(|hash| {
+        argon2::Argon2::default()
+            .verify_password(password.as_bytes(), &hash)
+            .is_ok()
+    })
 }
 
 #[cfg(test)]
@@ -152,6 +276,39 @@ mod tests {
         assert_eq!(clean_name("👨\u{200D}👩").unwrap(), "👨\u{200D}👩");
         assert_eq!(clean_name("Bà Năm 🙂").unwrap(), "Bà Năm 🙂");
         assert_eq!(clean_name("An\u{200B}h").unwrap(), "Anh");
+    }
+
+    #[test]
+    fn codes_are_random_and_of_the_alphabet() {
+        let a = new_code(16);
+        assert!(crate::net::social::is_code(&a, 16), "{a}");
+        assert_ne!(a, new_code(16));
+    }
+
+    #[test]
+    fn passwords_are_kept_as_argon2id_and_checked() {
+        let phc = hash_password("bà nội 1942").unwrap();
+        assert!(phc.starts_with("$argon2id$"), "{phc}");
+        assert!(!phc.contains("1942"));
+        assert!(verify_password("bà nội 1942", &phc));
+        assert!(!verify_password("bà nội 1943", &phc));
+        assert!(!verify_password("bà nội 1942", "not a hash"));
+        assert_ne!(
+            phc,
+            hash_password("bà nội 1942").unwrap(),
+            "a salt of its own"
+        );
+    }
+
+    #[test]
+    fn device_labels_are_cleaned_and_short() {
+        assert_eq!(clean_label("Firefox on Android"), "Firefox on Android");
+        assert_eq!(clean_label("\u{202E}x"), "x");
+        assert_eq!(
+            clean_label(&"a".repeat(100)).chars().count(),
+            MAX_DEVICE_LABEL
+        );
+        assert_eq!(clean_label("\u{200B}"), "");
     }
 
     #[test]

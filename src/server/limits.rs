@@ -71,23 +71,27 @@ impl Bucket {
     }
 }
 
-/// Something counted per address: `per_minute` allowed, with a burst of as many.
-pub struct AddressBuckets {
+/// Something counted per key (an address, a sign-in name): `per_minute` allowed, with a burst
+/// of as many.
+pub struct KeyedBuckets<K> {
     per_minute: f64,
-    buckets: Mutex<HashMap<IpAddr, Bucket>>,
+    buckets: Mutex<HashMap<K, Bucket>>,
 }
 
-impl AddressBuckets {
-    pub fn new(per_minute: f64) -> AddressBuckets {
-        AddressBuckets {
+/// Something counted per address (an IPv6 address by its /64).
+pub type AddressBuckets = KeyedBuckets<IpAddr>;
+
+impl<K: std::hash::Hash + Eq> KeyedBuckets<K> {
+    pub fn new(per_minute: f64) -> KeyedBuckets<K> {
+        KeyedBuckets {
             per_minute,
             buckets: Mutex::new(HashMap::new()),
         }
     }
 
-    fn with<T>(&self, addr: IpAddr, f: impl FnOnce(&mut Bucket) -> T) -> T {
+    fn with<T>(&self, key: K, f: impl FnOnce(&mut Bucket) -> T) -> T {
         let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
-        // Forget addresses whose bucket has refilled, so the map stays small.
+        // Forget keys whose bucket has refilled, so the map stays small.
         if buckets.len() > 10_000 {
             let now = Instant::now();
             buckets.retain(|_, b| {
@@ -96,19 +100,31 @@ impl AddressBuckets {
             });
         }
         let bucket = buckets
-            .entry(client_key(addr))
+            .entry(key)
             .or_insert_with(|| Bucket::new(self.per_minute / 60.0, self.per_minute));
         f(bucket)
     }
 
+    /// Whether `key` may do one more (nothing is counted).
+    pub fn allow_key(&self, key: K) -> bool {
+        self.with(key, Bucket::has_token)
+    }
+
+    /// Count one against `key`; whether it was allowed.
+    pub fn take_key(&self, key: K) -> bool {
+        self.with(key, Bucket::take)
+    }
+}
+
+impl KeyedBuckets<IpAddr> {
     /// Whether `addr` may do one more (nothing is counted).
     pub fn allow(&self, addr: IpAddr) -> bool {
-        self.with(addr, Bucket::has_token)
+        self.allow_key(client_key(addr))
     }
 
     /// Count one against `addr`; whether it was allowed.
     pub fn take(&self, addr: IpAddr) -> bool {
-        self.with(addr, Bucket::take)
+        self.take_key(client_key(addr))
     }
 }
 

@@ -201,6 +201,8 @@ async fn connect(url: &str, name: &str, n: u32) -> Result<Ws, String> {
             protocol: PROTOCOL,
             name: name.into(),
             token: None,
+            device: None,
+            child: false,
         },
     )
     .await?;

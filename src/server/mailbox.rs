@@ -51,6 +51,8 @@ pub enum Action {
     AcceptDraw,
     Rematch,
     Claim,
+    /// A chat phrase to the room's other players.
+    Chat(crate::net::social::Phrase),
 }
 
 pub enum Command {
@@ -77,6 +79,10 @@ pub enum Command {
     CatchUp,
     /// Bring this room back after a restart or a node's loss: the clocks start again.
     Resume,
+    /// An operator banned `player`: give up their seat if the game has not begun.
+    Expel {
+        player: String,
+    },
     Stop,
 }
 

@@ -10,7 +10,9 @@
 //! - [`shared`]: what every part of a running server shares.
 //! - [`room`]: one task per room, deciding, writing and fanning out its events; its
 //!   [`room::registry`] opens and finds rooms.
-//! - [`conn`]: one WebSocket connection.
+//! - [`hub`] (at the bottom, beside [`mailbox`]): who is connected here, by player.
+//! - [`conn`]: one WebSocket connection; its social messages in `conn::people` and
+//!   `conn::account`. [`moderation`]: operators' actions and how every node follows them.
 //! - [`http`]: the routes; [`accept`]: the accept loop with its per-address caps and
 //!   deadlines; [`serve`] puts it all together.
 //!
@@ -22,11 +24,13 @@ pub mod cluster;
 pub mod conn;
 pub mod hostile;
 pub mod http;
+pub mod hub;
 pub mod identity;
 pub mod limits;
 pub mod loadtest;
 pub mod mailbox;
 pub mod metrics;
+pub mod moderation;
 pub mod ratings;
 pub mod room;
 pub mod settings;
@@ -95,6 +99,7 @@ pub async fn serve(config: Config) -> Result<(), String> {
         format!("node-{:08x}", u32::from_le_bytes(b))
     });
     let metrics = std::sync::Arc::new(metrics::Metrics::default());
+    let hub = std::sync::Arc::new(hub::Hub::default());
     let cluster = match &config.redis {
         Some(url) => Some(
             cluster::Cluster::connect(
@@ -102,6 +107,7 @@ pub async fn serve(config: Config) -> Result<(), String> {
                 node.clone(),
                 config.settings.redis_wait,
                 metrics.clone(),
+                hub.clone(),
             )
             .await
             .map_err(|e| format!("connecting to Redis: {e}"))?,
@@ -116,7 +122,7 @@ pub async fn serve(config: Config) -> Result<(), String> {
         ..config.settings
     };
     let (stop_tx, stop_rx) = watch::channel(false);
-    let server = Server::new(settings, store.clone(), cluster, metrics, stop_rx);
+    let server = Server::new(settings, store.clone(), cluster, hub, metrics, stop_rx);
     if server.cluster.is_none() {
         let n = room::registry::resume_all(&server)
             .await
@@ -124,6 +130,22 @@ pub async fn serve(config: Config) -> Result<(), String> {
         if n > 0 {
             tracing::info!("{n} games in progress brought back");
         }
+    }
+    tokio::spawn(moderation::follow(server.clone()));
+    if let Some(cluster) = server.cluster.clone() {
+        // Presence lasts half a minute unless renewed: a node that dies takes its players'
+        // presence with it.
+        let hub = server.hub.clone();
+        let mut stopping = server.stopping.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(cluster::PRESENCE_EVERY);
+            loop {
+                tokio::select! {
+                    _ = tick.tick() => cluster.here(&hub.players()).await,
+                    _ = stopping.changed() => return,
+                }
+            }
+        });
     }
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
@@ -155,6 +177,17 @@ pub async fn serve(config: Config) -> Result<(), String> {
     store.close().await;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// `oaq-server admin`: one operator's command on the database (the servers follow it).
+pub async fn admin(args: &moderation::AdminArgs) -> Result<String, String> {
+    let url = database_url(args.database.as_deref())?;
+    let store = Store::open(&url)
+        .await
+        .map_err(|e| format!("opening the database: {e}"))?;
+    let out = moderation::admin(&store, &args.action).await;
+    store.close().await;
+    out
 }
 
 /// SIGTERM or Ctrl-C.

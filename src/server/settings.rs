@@ -26,6 +26,16 @@ pub struct Settings {
     /// Rooms one address may open a minute, and new guests it may make a minute.
     pub rooms_per_minute: f64,
     pub guests_per_minute: f64,
+    /// Wrong link codes, recovery codes and passwords one address may try a minute (half as
+    /// many passwords for one sign-in name, from anywhere).
+    pub sign_in_failures_per_minute: f64,
+    /// Friends, requests and challenges one player may have at once; reports a day.
+    pub friends_per_player: u64,
+    pub challenges_per_player: u64,
+    pub reports_per_day: u64,
+    /// Chat phrases a connection may send a second, and in one burst.
+    pub chat_per_second: f64,
+    pub chat_burst: f64,
     /// The longest wait for one Redis command; beyond it Redis counts as down.
     pub redis_wait: Duration,
     /// This node's name in the cluster.
@@ -51,6 +61,12 @@ impl Default for Settings {
             waiting_rooms_per_player: 5,
             rooms_per_minute: 20.0,
             guests_per_minute: 20.0,
+            sign_in_failures_per_minute: 10.0,
+            friends_per_player: 500,
+            challenges_per_player: 20,
+            reports_per_day: 20,
+            chat_per_second: 0.5,
+            chat_burst: 4.0,
             redis_wait: Duration::from_millis(1_500),
             node: String::new(),
             trusted_proxies: Vec::new(),

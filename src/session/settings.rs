@@ -138,6 +138,9 @@ pub struct Settings {
     pub server: String,
     /// The how-to-play card has been shown (it opens by itself on the first visit).
     pub seen_intro: bool,
+    /// Who plays online on this device, asked on the first visit: a child (child mode: no
+    /// chat, no public lobby) or a grown-up; `None` until answered.
+    pub child: Option<bool>,
 }
 
 /// The server a desktop game plays online on until another is chosen: one run on this machine.
@@ -161,6 +164,7 @@ impl Default for Settings {
             name: String::new(),
             server: DEFAULT_SERVER.to_owned(),
             seen_intro: false,
+            child: None,
         }
     }
 }
@@ -364,6 +368,7 @@ mod tests {
             name: "Bà Năm \"Quan\"".into(),
             server: "wss://oaq.example:8443/ws".into(),
             seen_intro: true,
+            child: Some(true),
         };
         assert_eq!(Settings::from_ron(&settings.to_ron()).unwrap(), settings);
     }

@@ -289,6 +289,8 @@ impl Client {
                 protocol: PROTOCOL,
                 name: name.into(),
                 token: token.map(str::to_owned),
+                device: None,
+                child: false,
             })
             .await;
         client

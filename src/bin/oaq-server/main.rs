@@ -9,7 +9,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 
 use o_an_quan::server::settings::{Settings, rate, seconds};
-use o_an_quan::server::{Config, hostile, loadtest, raise_file_limit, serve};
+use o_an_quan::server::{Config, admin, hostile, loadtest, moderation, raise_file_limit, serve};
 
 #[derive(Parser)]
 #[command(
@@ -32,6 +32,9 @@ enum Cmd {
     /// Try a server as hostile clients would: seeded bad frames, floods, out-of-order and
     /// out-of-range messages on many connections; every answer must be a protocol message.
     Hostile(hostile::HostileArgs),
+    /// Moderation: list players' reports; rename, ban or unban a player. Running servers
+    /// apply it within seconds.
+    Admin(moderation::AdminArgs),
 }
 
 #[derive(Args, Clone)]
@@ -90,6 +93,16 @@ struct ServeArgs {
     /// Room codes that do not exist one address may try a minute.
     #[arg(long, default_value_t = 20.0, value_parser = rate)]
     misses_per_minute: f64,
+    /// Wrong link codes, recovery codes and passwords one address may try a minute (half as
+    /// many passwords for one sign-in name).
+    #[arg(long, default_value_t = 10.0, value_parser = rate)]
+    sign_in_failures_per_minute: f64,
+    /// Challenges one player may have waiting at once.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=1_000))]
+    challenges_per_player: u64,
+    /// Chat phrases a player may send in a row (then one every two seconds).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=100))]
+    chat_burst: u32,
     /// Seconds to wait for one Redis command before counting Redis as down.
     #[arg(long, default_value_t = 1.5, value_parser = seconds)]
     redis_wait_secs: f64,
@@ -137,6 +150,7 @@ fn main() -> ExitCode {
                 Some(bad) => Err(format!("an answer outside the protocol: {bad}")),
             }
         }
+        Some(Cmd::Admin(args)) => runtime.block_on(admin(&args)).map(|out| print!("{out}")),
         None => runtime.block_on(serve(cli.serve.config())),
     };
     match result {
@@ -172,6 +186,10 @@ impl ServeArgs {
                 redis_wait: Duration::from_secs_f64(self.redis_wait_secs),
                 node: String::new(),
                 trusted_proxies: self.trusted_proxies,
+                sign_in_failures_per_minute: self.sign_in_failures_per_minute,
+                challenges_per_player: self.challenges_per_player,
+                chat_burst: f64::from(self.chat_burst),
+                ..Settings::default()
             },
         }
     }

@@ -44,6 +44,10 @@ pub enum Ask {
     Claim,
     /// The top players and our place.
     Leaderboard,
+    /// An account or social message, sent as it is (once welcomed).
+    Say(ClientMessage),
+    /// A finished game of a profile: watched, then opened in the review.
+    Review(String),
 }
 
 /// The server's leaderboard, as last asked.
@@ -134,6 +138,10 @@ pub struct Online {
     last_lobby: Option<Instant>,
     /// Whether the lobby is on screen (asked for every few seconds).
     pub browsing: bool,
+    /// Friends, challenges, profiles, chat.
+    pub people: super::social::People,
+    /// A room to open in the review once its game is on the board.
+    pub review_next: Option<String>,
 }
 
 impl Online {
@@ -143,6 +151,11 @@ impl Online {
             token,
             ..Online::default()
         }
+    }
+
+    /// Whether this device has a player on the server (a token kept from before).
+    pub fn has_token(&self) -> bool {
+        self.token.is_some()
     }
 
     pub fn welcomed(&self) -> bool {
@@ -251,6 +264,14 @@ fn ask(ask: On<Ask>, mut online: ResMut<Online>, mut link: ResMut<Link>) {
         Ask::Rematch => ClientMessage::Rematch,
         Ask::Claim => ClientMessage::Claim,
         Ask::Leaderboard => ClientMessage::Leaderboard,
+        Ask::Say(msg) => msg,
+        Ask::Review(code) => {
+            online.review_next = Some(code.clone());
+            let room = Room::new(code, true);
+            let msg = room.enter();
+            online.room = Some(room);
+            msg
+        }
     };
     online.say(&mut link, msg);
 }
@@ -270,6 +291,8 @@ fn receive(
                     protocol: PROTOCOL,
                     name: display_name(&prefs.name, prefs.lang()),
                     token: online.token.clone(),
+                    device: Some(device_label()),
+                    child: prefs.child == Some(true),
                 };
                 link.send(&hello);
             }
@@ -279,17 +302,42 @@ fn receive(
                 online.ping_sent = None;
             }
             // A pong is the clock probe's bookkeeping: nothing on screen changes with it.
-            LinkEvent::Message(msg @ ServerMessage::Notice(Notice::Pong { .. })) => handle(
-                online.bypass_change_detection(),
-                &mut link,
-                msg.clone(),
-                files.as_deref(),
-            ),
+            LinkEvent::Message(msg)
+                if matches!(**msg, ServerMessage::Notice(Notice::Pong { .. })) =>
+            {
+                handle(
+                    online.bypass_change_detection(),
+                    &mut link,
+                    (**msg).clone(),
+                    files.as_deref(),
+                )
+            }
             LinkEvent::Message(msg) => {
-                handle(&mut online, &mut link, msg.clone(), files.as_deref());
+                handle(&mut online, &mut link, (**msg).clone(), files.as_deref());
             }
         }
     }
+}
+
+/// What this device is called in the player's list of devices.
+pub fn device_label() -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let agent = web_sys::window()
+            .and_then(|w| w.navigator().user_agent().ok())
+            .unwrap_or_default();
+        let browser = ["Edg", "Firefox", "Chrome", "Safari"]
+            .into_iter()
+            .find(|b| agent.contains(b))
+            .map_or("Browser", |b| if b == "Edg" { "Edge" } else { b });
+        let system = ["Android", "iPhone", "iPad", "Windows", "Mac OS", "Linux"]
+            .into_iter()
+            .find(|s| agent.contains(s))
+            .unwrap_or("web");
+        format!("{browser} ({system})")
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    format!("Ô ăn quan ({})", std::env::consts::OS)
 }
 
 /// The name sent to the server: the settings' one, or "Player" (in the game's language) until
@@ -307,7 +355,13 @@ fn handle(online: &mut Online, link: &mut Link, msg: ServerMessage, files: Optio
     match msg {
         ServerMessage::Room(event) => apply(online, link, event),
         ServerMessage::Notice(notice) => match notice {
-            Notice::Welcome { player, token, .. } => {
+            Notice::Welcome {
+                player,
+                token,
+                child,
+                ..
+            } => {
+                online.people.signed_in_as(&player, child);
                 if online.token.as_deref() != Some(&token) {
                     keep_token(files, &token);
                 }
@@ -322,6 +376,18 @@ fn handle(online: &mut Online, link: &mut Link, msg: ServerMessage, files: Optio
                 for msg in std::mem::take(&mut online.queued) {
                     link.send(&msg);
                 }
+            }
+            Notice::ChallengeAccepted { id, room } => {
+                // A challenge of ours or to us was accepted: its room is open with both seated.
+                info!("online: challenge accepted, room {room}");
+                let accepted = Notice::ChallengeAccepted {
+                    id,
+                    room: room.clone(),
+                };
+                online.people.take(&accepted, unix_ms());
+                let entering = Room::new(room, false);
+                link.send(&entering.enter());
+                online.room = Some(entering);
             }
             Notice::Created { code } => {
                 info!("online: room {code} created");
@@ -393,6 +459,20 @@ fn handle(online: &mut Online, link: &mut Link, msg: ServerMessage, files: Optio
                         online.offset = Some((rtt, offset));
                     }
                 }
+            }
+            notice @ (Notice::LinkCode { .. }
+            | Notice::RecoveryCode { .. }
+            | Notice::Devices { .. }
+            | Notice::Profile { .. }
+            | Notice::Relations { .. }
+            | Notice::FriendRequest { .. }
+            | Notice::FriendAccepted { .. }
+            | Notice::Challenges { .. }
+            | Notice::Challenged { .. }
+            | Notice::ChallengeClosed { .. }
+            | Notice::Chat { .. }
+            | Notice::Reported { .. }) => {
+                online.people.take(&notice, unix_ms());
             }
             Notice::Reconnect { after_ms } => {
                 link.reconnect_after(Duration::from_millis(after_ms.min(10_000)));
@@ -488,7 +568,8 @@ fn keep_up(
     let wake = wake.bypass_change_detection();
     wake.within(PING_EVERY);
     // The lobby matters on the online screen, not in a room.
-    let browsing = online.browsing && online.room.is_none();
+    // A child has no public lobby to ask for.
+    let browsing = online.browsing && online.room.is_none() && !online.people.child;
     if browsing {
         wake.within(LOBBY_EVERY);
     }

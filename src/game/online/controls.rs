@@ -13,8 +13,9 @@ use crate::game::board::art::Art;
 use crate::game::screens::hud::HudRow;
 use crate::game::screens::ui::{self, button, icon_button, panel, row, text};
 use crate::game::state::{OpenReview, Phase, Prefs, Screen};
-use crate::net::protocol::{EndCause, GameResult};
+use crate::net::protocol::{ClientMessage, EndCause, GameResult, RulesChoice};
 use crate::net::room::{self, RoomState};
+use crate::rules::presets;
 use crate::session::Lang;
 
 /// How long an opponent must be gone before the win can be claimed: the server's default
@@ -33,7 +34,21 @@ pub enum GameAction {
     Review,
     Rematch,
     Leave,
+    /// At the end: ask the opponent to be friends, or challenge them to a game later.
+    AddFriend,
+    ChallengeLater,
+    /// Open or close the chat's phrases; say one; mute this game's chat.
+    Chat,
+    Say(crate::net::social::Phrase),
+    Mute,
 }
+
+/// The chat's phrases are open.
+#[derive(Resource, Default)]
+struct Chatting(bool);
+
+/// How long a phrase heard stays on screen.
+const SAID_MS: i64 = 8_000;
 
 /// "Resign this game?" is open.
 #[derive(Resource, Default)]
@@ -47,16 +62,20 @@ struct BarRoot;
 struct Shown(Option<i64>);
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Asking>().init_resource::<Shown>();
+    app.init_resource::<Asking>()
+        .init_resource::<Shown>()
+        .init_resource::<Chatting>();
     app.add_systems(
         Update,
         (
             press,
             count_down,
+            forget_said,
             build.run_if(
                 resource_changed::<Online>
                     .or_eager(resource_changed::<Prefs>)
                     .or_eager(resource_changed::<Asking>)
+                    .or_eager(resource_changed::<Chatting>)
                     .or_eager(resource_changed::<Shown>)
                     .or_eager(resource_changed::<Phase>)
                     .or_eager(state_changed::<Screen>),
@@ -68,12 +87,37 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
+/// Phrases heard go after a few seconds.
+fn forget_said(mut online: ResMut<Online>) {
+    let now = super::client::unix_ms();
+    let old = |s: &super::social::Said| now - s.at_ms > SAID_MS;
+    if online.people.chat.iter().any(old) {
+        online.people.chat.retain(|s| !old(s));
+    }
+}
+
+/// The opponent's player id in the room on the board (two players).
+fn opponent(online: &Online, on_board: &OnBoard) -> Option<String> {
+    let room = room_on_board(online, on_board)?;
+    let state = room.state.as_ref()?;
+    let you = room.you?;
+    state
+        .seats
+        .iter()
+        .enumerate()
+        .find(|(seat, p)| *seat != you && p.is_some())
+        .and_then(|(_, p)| p.as_ref().map(|p| p.id.clone()))
+}
+
+#[allow(clippy::too_many_arguments)]
 fn press(
     mut commands: Commands,
     buttons: Query<(&Interaction, &GameAction), Changed<Interaction>>,
     mut asking: ResMut<Asking>,
+    mut chatting: ResMut<Chatting>,
     mut next_screen: ResMut<NextState<Screen>>,
     mut on_board: ResMut<OnBoard>,
+    mut online: ResMut<Online>,
 ) {
     for (interaction, action) in &buttons {
         if *interaction != Interaction::Pressed {
@@ -96,6 +140,43 @@ fn press(
                 commands.trigger(Ask::Leave);
                 on_board.code = None;
                 next_screen.set(Screen::Online);
+            }
+            GameAction::AddFriend => {
+                if let Some(player) = opponent(&online, &on_board) {
+                    commands.trigger(Ask::Say(ClientMessage::AddOpponent { player }));
+                }
+            }
+            GameAction::ChallengeLater => {
+                let room = room_on_board(&online, &on_board).and_then(|r| r.state.as_ref());
+                if let (Some(player), Some(state)) = (opponent(&online, &on_board), room) {
+                    // The same game again, whenever they come back.
+                    let rules = match presets::get(&state.preset) {
+                        Some(p) if p.rules == state.rules => RulesChoice::Preset(p.id.clone()),
+                        _ => RulesChoice::Custom(state.rules),
+                    };
+                    commands.trigger(Ask::Say(ClientMessage::Challenge {
+                        player,
+                        rules,
+                        clock: state.clock_spec,
+                    }));
+                }
+            }
+            GameAction::Chat => chatting.0 = !chatting.0,
+            GameAction::Say(phrase) => {
+                chatting.0 = false;
+                commands.trigger(Ask::Say(ClientMessage::Chat { phrase: *phrase }));
+            }
+            GameAction::Mute => {
+                chatting.0 = false;
+                if let Some(code) = on_board.code.clone() {
+                    let people = &mut online.people;
+                    if let Some(at) = people.muted.iter().position(|c| *c == code) {
+                        people.muted.remove(at);
+                    } else {
+                        people.muted.push(code.clone());
+                        people.chat.retain(|s| s.code != code);
+                    }
+                }
             }
         }
     }
@@ -197,6 +278,7 @@ fn build(
     link: Res<Link>,
     on_board: Res<OnBoard>,
     asking: Res<Asking>,
+    chatting: Res<Chatting>,
     bar_row: Option<Single<Entity, With<HudRow>>>,
     roots: Query<Entity, With<BarRoot>>,
 ) {
@@ -250,6 +332,16 @@ fn build(
     if let Some(problem) = &online.problem {
         lines.push(lang.trf("online.refused", &[("why", &problem.message)]));
     }
+    // Chat phrases heard, in our language, and news of friends.
+    for said in online.people.chat.iter().filter(|s| s.code == room.code) {
+        let who = name_of(state, said.seat, room.you, lang);
+        let words = super::people::phrase_words(said.phrase, lang);
+        lines.push(lang.trf("chat.said", &[("who", &who), ("phrase", &words)]));
+    }
+    if let Some(news) = &online.people.news {
+        lines.push(super::people::news_words(news, lang));
+    }
+    let muted = online.people.muted.contains(&room.code);
     // The game's buttons at the end of the button bar's row (wrapping with it on a phone), what
     // is said in the free band above the message line.
     let mut actions = Vec::new();
@@ -270,8 +362,16 @@ fn build(
         }
     }
     actions.push((GameAction::Leave, "online.leave"));
+    // Chat between the players (none in child mode, none for spectators).
+    let may_chat = room.you.is_some() && !online.people.child;
     if let Some(row) = bar_row.map(|r| *r) {
         commands.entity(row).with_children(|r| {
+            if may_chat {
+                r.spawn((
+                    BarRoot,
+                    button(&art, GameAction::Chat, lang.tr("chat.open")),
+                ));
+            }
             if retry {
                 let label = lang.tr("online.retry");
                 r.spawn((BarRoot, icon_button(&art, RetryLink, Glyph::Again, label)));
@@ -319,6 +419,23 @@ fn build(
                     TextLayout::justify(Justify::Center),
                 ));
             }
+            if may_chat && chatting.0 {
+                b.spawn(panel(560.0)).with_children(|p| {
+                    p.spawn(Node {
+                        justify_content: JustifyContent::Center,
+                        flex_wrap: FlexWrap::Wrap,
+                        ..row()
+                    })
+                    .with_children(|r| {
+                        for phrase in crate::net::social::Phrase::ALL {
+                            let words = super::people::phrase_words(phrase, lang);
+                            r.spawn(button(&art, GameAction::Say(phrase), words));
+                        }
+                        let mute = if muted { "chat.unmute" } else { "chat.mute" };
+                        r.spawn(button(&art, GameAction::Mute, lang.tr(mute)));
+                    });
+                });
+            }
         });
     // The end: the result, the rating change, a rematch.
     let room::Phase::Ended(result) = &state.phase else {
@@ -362,6 +479,36 @@ fn build(
                     r.spawn(button(&art, GameAction::Leave, lang.tr("online.leave")));
                     if result.cause != EndCause::Aborted {
                         r.spawn(button(&art, GameAction::Review, lang.tr("over.review")));
+                    }
+                });
+                // The opponent: a friend from now on, or a game another day.
+                p.spawn(Node {
+                    justify_content: JustifyContent::Center,
+                    flex_wrap: FlexWrap::Wrap,
+                    ..row()
+                })
+                .with_children(|r| {
+                    let opponent = room
+                        .you
+                        .and_then(|you| (0..state.players()).find(|&s| s != you))
+                        .and_then(|s| state.seats[s].as_ref());
+                    if let Some(opponent) = opponent.filter(|_| state.players() == 2) {
+                        let friend = online.people.friend(&opponent.id).is_some();
+                        if !friend && !online.people.child {
+                            r.spawn(button(&art, GameAction::AddFriend, lang.tr("people.add")));
+                        }
+                        let waiting = online
+                            .people
+                            .outgoing
+                            .iter()
+                            .any(|c| c.to.id == opponent.id);
+                        if !waiting {
+                            r.spawn(button(
+                                &art,
+                                GameAction::ChallengeLater,
+                                lang.tr("people.later"),
+                            ));
+                        }
                     }
                 });
             });

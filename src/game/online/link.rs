@@ -38,7 +38,8 @@ pub enum LinkState {
 pub enum LinkEvent {
     /// Open: say hello.
     Up,
-    Message(ServerMessage),
+    /// Boxed: the largest messages (a profile, a challenge) are much larger than the rest.
+    Message(Box<ServerMessage>),
     /// Dropped; a new attempt is scheduled.
     Down(String),
 }
@@ -309,7 +310,7 @@ pub(super) fn pump(
             }
             WsEvent::Message(WsMessage::Text(text)) => match parse_server(&text) {
                 Ok(msg) => {
-                    events.write(LinkEvent::Message(msg));
+                    events.write(LinkEvent::Message(Box::new(msg)));
                 }
                 Err(e) => warn!(
                     "online: a frame from the server that is not the protocol ({e}): {}",

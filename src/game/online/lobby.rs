@@ -9,6 +9,7 @@ use bevy::prelude::*;
 
 use super::client::{self, Ask, Online};
 use super::link::{Link, LinkState};
+use super::people::{Page, Pages, PeopleAction, asking_who_plays};
 use super::qr;
 use crate::game::board::art::Art;
 use crate::game::screens::ui::{self, bold, button, panel, row, small_button, text};
@@ -145,6 +146,12 @@ impl Form {
 #[derive(Component)]
 struct OnlineRoot;
 
+/// The online screen's input systems, and its drawing (the people pages run between them).
+#[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LobbySystems;
+#[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LobbyBuild;
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Form>();
     // The window plugin registers typed keys; without a window (tests) none ever come.
@@ -154,15 +161,17 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            press,
-            type_text,
-            build.run_if(
-                state_changed::<Screen>
-                    .or_eager(resource_changed::<Online>)
-                    .or_eager(resource_changed::<Form>)
-                    .or_eager(resource_changed::<Prefs>)
-                    .or_eager(resource_changed::<Link>),
-            ),
+            (press, type_text).chain().in_set(LobbySystems),
+            build
+                .run_if(
+                    state_changed::<Screen>
+                        .or_eager(resource_changed::<Online>)
+                        .or_eager(resource_changed::<Form>)
+                        .or_eager(resource_changed::<Prefs>)
+                        .or_eager(resource_changed::<Link>)
+                        .or_eager(resource_changed::<Pages>),
+                )
+                .in_set(LobbyBuild),
         )
             .chain()
             .run_if(in_state(Screen::Online))
@@ -170,10 +179,13 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-/// The screen opens: connect, and list the rooms waiting.
+/// The screen opens: connect (unless the first visit's question waits for an answer), and
+/// list the rooms waiting.
 fn open(mut link: ResMut<Link>, mut online: ResMut<Online>, prefs: Res<Prefs>) {
     let url = super::server_url(&prefs);
-    link.start(&url);
+    if !asking_who_plays(&online, &prefs) {
+        link.start(&url);
+    }
     online.browsing = true;
     client::refresh_lobby(&mut online);
 }
@@ -192,7 +204,12 @@ fn press(
     online: Res<Online>,
     mut next_screen: ResMut<NextState<Screen>>,
     keys: Res<ButtonInput<KeyCode>>,
+    pages: Res<Pages>,
 ) {
+    // A page of people over the screen takes the keys and the presses.
+    if pages.page != Page::None || asking_who_plays(&online, &prefs) {
+        return;
+    }
     let mut run = |action: OnlineAction, commands: &mut Commands| {
         commands.trigger(crate::game::play::sound::Sfx::Click);
         act(
@@ -261,7 +278,8 @@ fn act(
             majority: form.majority,
             clock: form.clock_spec(),
             first: form.first,
-            public: form.public,
+            // A child's rooms are private: the server would refuse a public one.
+            public: form.public && !online.people.child,
         }),
         OnlineAction::EditName => form.editing = Field::Name,
         OnlineAction::EditCode => form.editing = Field::Code,
@@ -395,6 +413,7 @@ pub fn link_words(link: &Link, online: &Online, lang: Lang) -> (String, bool) {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn build(
     mut commands: Commands,
     art: Res<Art>,
@@ -402,12 +421,16 @@ fn build(
     online: Res<Online>,
     link: Res<Link>,
     form: Res<Form>,
+    pages: Res<Pages>,
     mut images: ResMut<Assets<Image>>,
     mut qr_of: Local<Option<(String, Handle<Image>)>>,
     roots: Query<Entity, With<OnlineRoot>>,
 ) {
     for root in &roots {
         commands.entity(root).despawn();
+    }
+    if pages.page != Page::None || asking_who_plays(&online, &prefs) {
+        return;
     }
     let lang = prefs.lang();
     let (status, retry) = link_words(&link, &online, lang);
@@ -581,9 +604,17 @@ fn build(
                 r.spawn(button(&art, OnlineAction::Join, lang.tr("online.join")));
                 r.spawn(button(&art, OnlineAction::Watch, lang.tr("online.watch")));
             });
-            // The lobby.
-            p.spawn(bold(&art, lang.tr("online.lobby"), 20.0));
-            if online.lobby.is_empty() {
+            // News of friends (a request, a challenge) while on this screen.
+            if let Some(news) = &online.people.news {
+                p.spawn(bold(&art, super::people::news_words(news, lang), 16.0));
+            }
+            // The lobby (none in child mode: strangers are met through friends' codes).
+            if online.people.child {
+                p.spawn(text(&art, lang.tr("people.child.no_lobby"), 15.0));
+            } else {
+                p.spawn(bold(&art, lang.tr("online.lobby"), 20.0));
+            }
+            if online.lobby.is_empty() && !online.people.child {
                 p.spawn(text(&art, lang.tr("online.lobby.empty"), 15.0));
             }
             for (i, room) in online.lobby.iter().take(6).enumerate() {
@@ -614,6 +645,16 @@ fn build(
             .with_children(|r| {
                 r.spawn(button(
                     &art,
+                    PeopleAction::Open(Page::Friends),
+                    friends_label(&online, lang),
+                ));
+                r.spawn(button(
+                    &art,
+                    PeopleAction::Open(Page::Profile),
+                    lang.tr("people.my_profile"),
+                ));
+                r.spawn(button(
+                    &art,
                     OnlineAction::Leaderboard,
                     lang.tr("online.leaderboard"),
                 ));
@@ -621,6 +662,14 @@ fn build(
             });
         });
     });
+}
+
+/// The friends button, with the challenges waiting for us.
+fn friends_label(online: &Online, lang: Lang) -> String {
+    match online.people.incoming.len() {
+        0 => lang.tr("people.friends").to_owned(),
+        n => lang.trf("people.friends.waiting", &[("n", &n)]),
+    }
 }
 
 /// The top players (ten shown), then our own place and rating.

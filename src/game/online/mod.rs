@@ -5,11 +5,14 @@
 pub mod client;
 mod clocks;
 pub mod controls;
+pub mod graph;
 pub mod link;
 pub mod lobby;
 #[cfg(target_arch = "wasm32")]
 mod page;
+pub mod people;
 pub mod qr;
+pub mod social;
 pub mod table;
 #[cfg(target_arch = "wasm32")]
 mod web_field;
@@ -30,6 +33,7 @@ pub(in crate::game) fn plugin(app: &mut App) {
         table::plugin,
         clocks::plugin,
         lobby::plugin,
+        people::plugin,
         controls::plugin,
         controls::retry_plugin,
     ));
@@ -107,7 +111,9 @@ pub fn copy_text(_: &str) -> Result<(), String> {
     Err("no clipboard".to_owned())
 }
 
-/// `?room=CODE` in the page's address: straight into that room.
+/// `?room=CODE` in the page's address: straight into that room. `?friend=CODE` (a friend
+/// code's QR) asks that player to be friends; `?link=CODE` (a link code's QR) makes this
+/// device that player. Both are sent once the server has welcomed us.
 #[cfg(target_arch = "wasm32")]
 fn open_the_link_s_room(
     mut commands: Commands,
@@ -116,13 +122,25 @@ fn open_the_link_s_room(
     let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else {
         return;
     };
-    let code = search
-        .trim_start_matches('?')
-        .split('&')
-        .find_map(|pair| pair.strip_prefix("room="))
-        .map(str::to_uppercase);
-    if let Some(code) = code.filter(|c| crate::net::protocol::is_room_code(c)) {
+    let value = |key: &str| {
+        search
+            .trim_start_matches('?')
+            .split('&')
+            .find_map(|pair| pair.strip_prefix(key))
+            .map(crate::net::social::normalize_code)
+    };
+    if let Some(code) = value("room=").filter(|c| crate::net::protocol::is_room_code(c)) {
         next_screen.set(crate::game::state::Screen::Online);
         commands.trigger(client::Ask::Join(code));
+    }
+    use crate::net::protocol::ClientMessage;
+    use crate::net::social::{FRIEND_CODE_LEN, LINK_CODE_LEN, is_code};
+    if let Some(code) = value("friend=").filter(|c| is_code(c, FRIEND_CODE_LEN)) {
+        next_screen.set(crate::game::state::Screen::Online);
+        commands.trigger(client::Ask::Say(ClientMessage::AddFriend { code }));
+    }
+    if let Some(code) = value("link=").filter(|c| is_code(c, LINK_CODE_LEN)) {
+        next_screen.set(crate::game::state::Screen::Online);
+        commands.trigger(client::Ask::Say(ClientMessage::Link { code }));
     }
 }

@@ -186,8 +186,10 @@ impl Room {
     }
 
     async fn act_for(&mut self, seat: usize, action: Action) -> Decided {
-        if let Action::Rematch = action {
-            return self.rematch().await;
+        match action {
+            Action::Rematch => return self.rematch().await,
+            Action::Chat(phrase) => return self.chat(seat, phrase).await,
+            _ => {}
         }
         if self.state.phase != Phase::Playing {
             let why = match self.state.phase {
@@ -258,7 +260,7 @@ impl Room {
                     }
                 }
             }
-            Action::Rematch => unreachable!("handled above"),
+            Action::Rematch | Action::Chat(_) => unreachable!("handled above"),
         }
     }
 
@@ -443,6 +445,50 @@ impl Room {
         .await?;
         self.commit(RoomEvent::Rematch { room: code }).await?;
         Ok(())
+    }
+
+    /// A phrase from `seat` to each other player of the room, wherever they are connected;
+    /// not to one in child mode, nor between players when either blocks the other.
+    async fn chat(&mut self, seat: usize, phrase: crate::net::social::Phrase) -> Decided {
+        let Some(from) = self.state.seats.get(seat).cloned().flatten() else {
+            return refuse(ErrorCode::NotAllowed, "only the room's players chat");
+        };
+        let store = &self.server.store;
+        let message = ServerMessage::Notice(Notice::Chat {
+            code: self.state.code.clone(),
+            seat,
+            phrase,
+        });
+        for (other, player) in self.state.seats.iter().enumerate() {
+            let Some(player) = player.as_ref().filter(|_| other != seat) else {
+                continue;
+            };
+            if store.private(&player.id).await?.child
+                || store.blocked_between(&from.id, &player.id).await?
+            {
+                continue;
+            }
+            self.server.tell(&player.id, &message).await;
+        }
+        Ok(())
+    }
+
+    /// An operator banned `player`: a room not begun gives up their seat (and so leaves the
+    /// lobby); a game in progress goes on to its end by the clock or a claim.
+    pub(super) async fn expel(&mut self, player: &str) {
+        if self.state.phase != Phase::Waiting {
+            return;
+        }
+        let Some(seat) = self.state.seat_of_player(player) else {
+            return;
+        };
+        let Ok(lease) = self.lease().await else {
+            return;
+        };
+        if let Err(e) = self.commit(RoomEvent::Unseated { seat }).await {
+            tracing::warn!(room = %self.state.code, "unseating a banned player: {e}");
+        }
+        self.release(lease).await;
     }
 
     pub(super) fn refused(&self, conn: &ConnRef, refusal: Refusal) {

@@ -118,6 +118,7 @@ impl Room {
                     }
                 }
                 Command::Resume => self.resume().await,
+                Command::Expel { player } => self.expel(&player).await,
                 Command::Stop => break,
             }
             if self.idle() {

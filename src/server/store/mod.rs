@@ -13,6 +13,9 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::server::ratings::Rating;
 
+mod people;
+pub use people::{Account, Asked, Moderation, Private, Report};
+
 /// The schema, in order. Both databases read the same SQL.
 const MIGRATIONS: &[(i64, &str, &str)] = &[
     (
@@ -29,6 +32,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         3,
         "the lobby lists rooms whose players are here",
         include_str!("migrations/0003_listed.sql"),
+    ),
+    (
+        4,
+        "devices friends challenges profiles and moderation",
+        include_str!("migrations/0004_people.sql"),
     ),
 ];
 
@@ -296,41 +304,6 @@ impl Store {
 
     // Players.
 
-    pub async fn create_player(
-        &self,
-        id: &str,
-        name: &str,
-        token_hash: &str,
-        rating: Rating,
-        now: i64,
-    ) -> StoreResult<()> {
-        sqlx::query(
-            "INSERT INTO players (id, name, token_hash, rating, deviation, volatility, games, \
-             created_ms) VALUES ($1, $2, $3, $4, $5, $6, 0, $7)",
-        )
-        .bind(id)
-        .bind(name)
-        .bind(token_hash)
-        .bind(rating.rating)
-        .bind(rating.deviation)
-        .bind(rating.volatility)
-        .bind(now)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
-    pub async fn player_by_token(&self, token_hash: &str) -> StoreResult<Option<PlayerRow>> {
-        let row = sqlx::query(
-            "SELECT id, name, rating, deviation, volatility, games FROM players \
-             WHERE token_hash = $1",
-        )
-        .bind(token_hash)
-        .fetch_optional(&self.pool)
-        .await?;
-        row.map(player_row).transpose()
-    }
-
     pub async fn player(&self, id: &str) -> StoreResult<Option<PlayerRow>> {
         let row = sqlx::query(
             "SELECT id, name, rating, deviation, volatility, games FROM players WHERE id = $1",
@@ -354,7 +327,8 @@ impl Store {
     pub async fn leaderboard(&self, limit: i64) -> StoreResult<Vec<PlayerInfo>> {
         let rows = sqlx::query(
             "SELECT id, name, rating, deviation, volatility, games FROM players \
-             WHERE games > 0 ORDER BY rating DESC, games DESC, id LIMIT $1",
+             WHERE games > 0 AND child = 0 AND banned = 0 \
+             ORDER BY rating DESC, games DESC, id LIMIT $1",
         )
         .bind(limit)
         .fetch_all(&self.pool)
@@ -366,7 +340,7 @@ impl Store {
 
     /// How many rated players are above `rating` (a place on the leaderboard, from 0).
     pub async fn rank(&self, rating: f64) -> StoreResult<i64> {
-        let row = sqlx::query("SELECT COUNT(*) FROM players WHERE games > 0 AND rating > $1")
+        let row = sqlx::query("SELECT COUNT(*) FROM players WHERE games > 0 AND child = 0 AND banned = 0 AND rating > $1",)
             .bind(rating)
             .fetch_one(&self.pool)
             .await?;
@@ -515,6 +489,24 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         }
+        // Each player's rating after a rated game, and how it went: their profile.
+        if let RoomEvent::Ended { result, .. } = event {
+            let outcomes = crate::net::social::Outcome::of_places(&result.places);
+            for ((player, rating), outcome) in ratings.iter().zip(outcomes) {
+                sqlx::query(
+                    "INSERT INTO rated_games (player, code, at_ms, rating, deviation, outcome) \
+                     VALUES ($1, $2, $3, $4, $5, $6)",
+                )
+                .bind(player.as_str())
+                .bind(code)
+                .bind(at_ms)
+                .bind(rating.rating)
+                .bind(rating.deviation)
+                .bind(outcome.as_str())
+                .execute(&mut *tx)
+                .await?;
+            }
+        }
         tx.commit().await?;
         Ok(())
     }
@@ -608,7 +600,7 @@ impl Store {
     }
 }
 
-fn player_row(row: sqlx::any::AnyRow) -> StoreResult<PlayerRow> {
+pub(super) fn player_row(row: sqlx::any::AnyRow) -> StoreResult<PlayerRow> {
     let rating = Rating {
         rating: row.try_get(2)?,
         deviation: row.try_get(3)?,

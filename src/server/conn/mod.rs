@@ -1,5 +1,5 @@
-//! One WebSocket connection: `hello` first, then lobby and room commands, each answered or
-//! refused with a typed error. The server pings; a connection silent for two pings is dropped
+//! One WebSocket connection: `hello` first, then lobby, room, account and social commands,
+//! each answered or refused with a typed error. The server pings; a connection silent for two pings is dropped
 //! and its seat stays held. A refused message changes nothing.
 
 use std::net::SocketAddr;
@@ -15,6 +15,10 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket, close_code};
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{Notify, mpsc, oneshot};
 
+mod account;
+mod people;
+
+use crate::server::hub::Member;
 use crate::server::identity;
 use crate::server::limits::Bucket;
 use crate::server::mailbox::{Action, Command, ConnRef, Frame, RoomHandle};
@@ -35,6 +39,11 @@ struct Conn {
     tx: mpsc::Sender<Frame>,
     close: Arc<Notify>,
     id: u64,
+    /// This device's id in the player's list, and whether the player is in child mode.
+    device: String,
+    child: bool,
+    /// Chat phrases, counted apart from other messages.
+    chat: Bucket,
 }
 
 pub async fn serve(socket: WebSocket, server: Arc<Server>, addr: SocketAddr) {
@@ -50,6 +59,9 @@ pub async fn serve(socket: WebSocket, server: Arc<Server>, addr: SocketAddr) {
         room: None,
         tx,
         close: close.clone(),
+        device: String::new(),
+        child: false,
+        chat: Bucket::new(server.settings.chat_per_second, server.settings.chat_burst),
     };
     let settings = server.settings.clone();
     let mut bucket = Bucket::new(settings.messages_per_second, settings.message_burst);
@@ -175,7 +187,12 @@ impl Conn {
                     protocol,
                     name,
                     token,
-                } => self.hello(protocol, &name, token.as_deref()).await,
+                    device,
+                    child,
+                } => {
+                    self.hello(protocol, &name, token.as_deref(), device.as_deref(), child)
+                        .await
+                }
                 _ => self.error(ErrorCode::BadMessage, "say `hello` first"),
             };
         };
@@ -184,6 +201,10 @@ impl Conn {
                 self.error(ErrorCode::NotAllowed, "`hello` comes once per connection")
             }
             ClientMessage::Ping { .. } => unreachable!("answered above"),
+            ClientMessage::Lobby if self.child => self.error(
+                ErrorCode::NotAllowed,
+                "child mode: no public lobby; play friends by their code",
+            ),
             ClientMessage::Lobby => match self.server.store.lobby(100).await {
                 Ok(rooms) => self.send(&ServerMessage::Notice(Notice::Lobby { rooms })),
                 Err(e) => self.unavailable(e),
@@ -201,6 +222,12 @@ impl Conn {
                 };
                 if let Err(e) = clock.validate() {
                     return self.error(ErrorCode::BadMessage, e);
+                }
+                if public && self.child {
+                    return self.error(
+                        ErrorCode::NotAllowed,
+                        "child mode: rooms are private; share the code with a friend",
+                    );
                 }
                 self.leave_room().await;
                 if let Err((code, why)) = self.may_open_room(&me.player.id).await {
@@ -242,7 +269,26 @@ impl Conn {
             ClientMessage::AcceptDraw => self.act(Action::AcceptDraw).await,
             ClientMessage::Rematch => self.act(Action::Rematch).await,
             ClientMessage::Claim => self.act(Action::Claim).await,
+            ClientMessage::Chat { phrase } => self.chat(phrase).await,
+            other => self.people(me, other).await,
         }
+    }
+
+    /// A chat phrase to the room's other players: not in child mode, at most a few a minute.
+    async fn chat(&mut self, phrase: crate::net::social::Phrase) {
+        if self.child {
+            return self.error(ErrorCode::NotAllowed, "child mode: no chat");
+        }
+        if !self.chat.take() {
+            return self.error(
+                ErrorCode::RateLimited,
+                format!(
+                    "more than {} chat phrases in a row: wait a moment",
+                    self.server.settings.chat_burst
+                ),
+            );
+        }
+        self.act(Action::Chat(phrase)).await
     }
 
     /// Whether this player, from this address, may open one more room: a few waiting at once
@@ -311,29 +357,40 @@ impl Conn {
         }
     }
 
-    async fn hello(&mut self, protocol: u32, name: &str, token: Option<&str>) {
+    async fn hello(
+        &mut self,
+        protocol: u32,
+        name: &str,
+        token: Option<&str>,
+        device: Option<&str>,
+        child: bool,
+    ) {
         if protocol != PROTOCOL {
             return self.error(
                 ErrorCode::UnsupportedProtocol,
                 format!("protocol {protocol}: this server speaks {PROTOCOL}"),
             );
         }
-        let (guests, ip) = (&self.server.guests, self.addr.ip());
-        match identity::sign_in(&self.server.store, name, token, || guests.take(ip)).await {
-            Ok((player, token)) => {
-                self.me = Some(ConnRef {
-                    id: self.id,
-                    player: player.clone(),
-                    tx: self.tx.clone(),
-                    close: self.close.clone(),
-                });
-                self.send(&ServerMessage::Notice(Notice::Welcome {
-                    protocol: PROTOCOL,
-                    player,
-                    token,
-                }));
+        let server = self.server.clone();
+        let (guests, ip) = (&server.guests, self.addr.ip());
+        let store = &server.store;
+        match identity::sign_in(store, name, token, device, child, || guests.take(ip)).await {
+            Ok(signed) => {
+                self.become_player(signed).await;
+                // Challenges that waited for the player to come back.
+                let me = self.me.as_ref().map(|m| m.player.id.clone()).unwrap_or_default();
+                if let Ok(incoming) = store.challenges(&me, true, now_ms()).await
+                    && !incoming.is_empty()
+                {
+                    let outgoing = store.challenges(&me, false, now_ms()).await.unwrap_or_default();
+                    self.send(&ServerMessage::Notice(Notice::Challenges { incoming, outgoing }));
+                }
             }
             Err(identity::SignInError::Name(e)) => self.error(ErrorCode::BadMessage, e),
+            Err(identity::SignInError::Banned) => self.error(
+                ErrorCode::Banned,
+                "this player is banned by the server's operators",
+            ),
             Err(identity::SignInError::TooManyGuests) => self.error(
                 ErrorCode::RateLimited,
                 format!(
@@ -342,6 +399,49 @@ impl Conn {
                 ),
             ),
             Err(identity::SignInError::Store(e)) => self.unavailable(e),
+        }
+    }
+
+    /// This connection is now `signed`'s player (at `hello`, or after a link code, a recovery
+    /// code or a password): out of the room and the hub as whoever it was, in as them.
+    async fn become_player(&mut self, signed: identity::SignedIn) {
+        if let Some(old) = self.me.take() {
+            self.leave_room().await;
+            self.left_hub(&old.player.id).await;
+        }
+        let player = signed.player.clone();
+        self.me = Some(ConnRef {
+            id: self.id,
+            player: player.clone(),
+            tx: self.tx.clone(),
+            close: self.close.clone(),
+        });
+        self.device = signed.device.clone();
+        self.child = signed.child;
+        let member = Member {
+            conn: self.id,
+            device: signed.device,
+            tx: self.tx.clone(),
+            close: self.close.clone(),
+        };
+        if self.server.hub.enter(&player.id, member)
+            && let Some(cluster) = &self.server.cluster
+        {
+            cluster.here(std::slice::from_ref(&player.id)).await;
+        }
+        self.send(&ServerMessage::Notice(Notice::Welcome {
+            protocol: PROTOCOL,
+            player,
+            token: signed.token,
+            child: signed.child,
+        }));
+    }
+
+    async fn left_hub(&self, player: &str) {
+        if self.server.hub.leave(player, self.id)
+            && let Some(cluster) = &self.server.cluster
+        {
+            cluster.gone(player).await;
         }
     }
 
@@ -438,6 +538,9 @@ impl Conn {
     async fn gone(&mut self) {
         if let Some((_, room)) = self.room.take() {
             let _ = room.tx.send(Command::Gone { conn: self.id }).await;
+        }
+        if let Some(me) = self.me.take() {
+            self.left_hub(&me.player.id).await;
         }
     }
 

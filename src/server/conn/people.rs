@@ -1,0 +1,518 @@
+//! A connection's social messages: profiles, friends (by friend code, or an opponent from a
+//! game's end), blocks, challenges and reports. What another player may see or do stops at a
+//! block either way, and a player in child mode makes friends only by code.
+
+use crate::net::protocol::{
+    ClientMessage, ClockSpec, ErrorCode, First, Notice, RulesChoice, ServerMessage,
+};
+use crate::net::social::{
+    CHALLENGE_MS, Challenge, FRIEND_CODE_LEN, Friend, Profile, Relations, ReportReason, is_code,
+    normalize_code,
+};
+
+use super::Conn;
+use super::account::Refused;
+use crate::server::identity;
+use crate::server::mailbox::ConnRef;
+use crate::server::room::registry;
+use crate::server::settings::now_ms;
+use crate::server::store::{Asked, Report, StoreError};
+
+/// Rated games a profile lists (and its graph draws).
+const PROFILE_GAMES: usize = 200;
+
+fn no_player(what: &str) -> Refused {
+    Refused::To(
+        ErrorCode::NoSuchPlayer,
+        format!("no player {}", crate::excerpt::quoted(what)),
+    )
+}
+
+impl Conn {
+    /// Account and social messages, from a connection signed in as `me`.
+    pub(super) async fn people(&mut self, me: ConnRef, msg: ClientMessage) {
+        let result = match msg {
+            ClientMessage::LinkCode => self.link_code(&me).await,
+            ClientMessage::Link { code } => self.link(&code).await,
+            ClientMessage::RecoveryCode => self.recovery_code(&me).await,
+            ClientMessage::Recover { code } => self.recover(&code).await,
+            ClientMessage::SetLogin { login, password } => {
+                self.set_login(&me, &login, &password).await
+            }
+            ClientMessage::SignIn { login, password } => self.sign_in(&login, &password).await,
+            ClientMessage::Devices => self.devices(&me).await,
+            ClientMessage::RevokeDevice { id } => self.revoke_device(&me, &id).await,
+            ClientMessage::SetChild { child } => self.set_child(&me, child).await,
+            ClientMessage::Profile { player } => self.profile(&me, player.as_deref()).await,
+            ClientMessage::Relations => self.relations(&me).await,
+            ClientMessage::AddFriend { code } => self.add_friend(&me, &code).await,
+            ClientMessage::AddOpponent { player } => self.add_opponent(&me, &player).await,
+            ClientMessage::AnswerFriend { player, accept } => {
+                self.answer_friend(&me, &player, accept).await
+            }
+            ClientMessage::RemoveFriend { player } => {
+                match self.server.store.unfriend(&me.player.id, &player).await {
+                    Ok(true) => self.relations(&me).await,
+                    Ok(false) => Err(no_player(&player)),
+                    Err(e) => Err(e.into()),
+                }
+            }
+            ClientMessage::Block { player } => self.block(&me, &player).await,
+            ClientMessage::Unblock { player } => {
+                match self.server.store.unblock(&me.player.id, &player).await {
+                    Ok(true) => self.relations(&me).await,
+                    Ok(false) => Err(no_player(&player)),
+                    Err(e) => Err(e.into()),
+                }
+            }
+            ClientMessage::Challenge {
+                player,
+                rules,
+                clock,
+            } => self.challenge(&me, &player, &rules, clock).await,
+            ClientMessage::Challenges => self.challenges(&me).await,
+            ClientMessage::AnswerChallenge { id, accept } => {
+                self.answer_challenge(&me, &id, accept).await
+            }
+            ClientMessage::CancelChallenge { id } => self.cancel_challenge(&me, &id).await,
+            ClientMessage::Report {
+                player,
+                reason,
+                room,
+            } => self.report(&me, &player, reason, room).await,
+            _ => Err(Refused::To(
+                ErrorCode::NotAllowed,
+                "not a message for this moment".into(),
+            )),
+        };
+        if let Err(refusal) = result {
+            self.refused(refusal);
+        }
+    }
+
+    /// The player's friend code, made the first time it is asked for.
+    async fn friend_code(&self, player: &str) -> Result<String, Refused> {
+        let store = &self.server.store;
+        for _ in 0..5 {
+            if let Some(code) = store.private(player).await?.friend_code {
+                return Ok(code);
+            }
+            match store
+                .put_friend_code(player, &identity::new_code(FRIEND_CODE_LEN))
+                .await
+            {
+                Ok(()) | Err(StoreError::Conflict) => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(Refused::To(
+            ErrorCode::Unavailable,
+            "no friend code: try again".into(),
+        ))
+    }
+
+    pub(super) async fn profile(
+        &mut self,
+        me: &ConnRef,
+        player: Option<&str>,
+    ) -> Result<(), Refused> {
+        let store = &self.server.store;
+        let id = player.unwrap_or(&me.player.id);
+        let own = id == me.player.id;
+        if !own && store.blocked_between(&me.player.id, id).await? {
+            return Err(no_player(id));
+        }
+        let Some(row) = store.player(id).await? else {
+            return Err(no_player(id));
+        };
+        let (won, lost, drawn) = store.record(id).await?;
+        let games = store.rated_games(id, PROFILE_GAMES).await?;
+        let mut profile = Profile {
+            player: row.info,
+            won,
+            lost,
+            drawn,
+            games,
+            friend_code: None,
+            child: None,
+            login: None,
+            recovery: false,
+            friend: !own && store.are_friends(&me.player.id, id).await?,
+        };
+        if own {
+            let code = self.friend_code(id).await?;
+            let private = store.private(id).await?;
+            profile.friend_code = Some(code);
+            profile.child = Some(private.child);
+            profile.login = private.login;
+            profile.recovery = private.recovery;
+        }
+        self.send(&ServerMessage::Notice(Notice::Profile { profile }));
+        Ok(())
+    }
+
+    async fn relations(&mut self, me: &ConnRef) -> Result<(), Refused> {
+        let (friends, incoming, outgoing, blocked) =
+            self.server.store.relations(&me.player.id).await?;
+        let ids: Vec<String> = friends.iter().map(|f| f.id.clone()).collect();
+        let online = self.server.online(&ids).await;
+        let friends = friends
+            .into_iter()
+            .zip(online)
+            .map(|(player, online)| Friend { player, online })
+            .collect();
+        let relations = Relations {
+            friends,
+            incoming,
+            outgoing,
+            blocked,
+        };
+        self.send(&ServerMessage::Notice(Notice::Relations { relations }));
+        Ok(())
+    }
+
+    /// Ask `other` to be friends (they exist and neither blocks the other), and tell them.
+    async fn ask(&mut self, me: &ConnRef, other: &str) -> Result<(), Refused> {
+        let store = &self.server.store;
+        if other == me.player.id {
+            return Err(Refused::To(
+                ErrorCode::NotAllowed,
+                "that is your own code: give it to a friend".into(),
+            ));
+        }
+        let cap = self.server.settings.friends_per_player;
+        if store.requests_of(&me.player.id).await? >= cap {
+            return Err(Refused::To(
+                ErrorCode::NotAllowed,
+                format!("{cap} friend requests are waiting for answers: wait for some"),
+            ));
+        }
+        let asked = store.ask_friend(&me.player.id, other, now_ms()).await?;
+        match asked {
+            Asked::Asked => {
+                let from = me.player.clone();
+                self.server
+                    .tell(
+                        other,
+                        &ServerMessage::Notice(Notice::FriendRequest { from }),
+                    )
+                    .await;
+            }
+            Asked::Friends => {
+                let player = me.player.clone();
+                self.server
+                    .tell(
+                        other,
+                        &ServerMessage::Notice(Notice::FriendAccepted { player }),
+                    )
+                    .await;
+            }
+            Asked::AlreadyAsked | Asked::AlreadyFriends => {}
+        }
+        self.relations(me).await
+    }
+
+    async fn add_friend(&mut self, me: &ConnRef, code: &str) -> Result<(), Refused> {
+        let code = normalize_code(code);
+        let ip = self.addr.ip();
+        if !self.server.misses.allow(ip) {
+            return Err(Refused::To(
+                ErrorCode::RateLimited,
+                "too many codes that do not exist: wait a minute".into(),
+            ));
+        }
+        let store = &self.server.store;
+        let found = match is_code(&code, FRIEND_CODE_LEN) {
+            true => store.player_by_friend_code(&code).await?,
+            false => None,
+        };
+        // A code that does not exist and a player who blocks us read the same.
+        let other = match found {
+            Some(other) if !store.blocked_between(&me.player.id, &other).await? => other,
+            _ => {
+                self.server.misses.take(ip);
+                return Err(Refused::To(
+                    ErrorCode::NoSuchPlayer,
+                    format!(
+                        "no player has the friend code {}",
+                        crate::excerpt::quoted(&code)
+                    ),
+                ));
+            }
+        };
+        self.ask(me, &other).await
+    }
+
+    async fn add_opponent(&mut self, me: &ConnRef, player: &str) -> Result<(), Refused> {
+        let store = &self.server.store;
+        let mine = store.private(&me.player.id).await?;
+        let theirs = store.private(player).await?;
+        if mine.child || theirs.child {
+            return Err(Refused::To(
+                ErrorCode::NotAllowed,
+                "child mode: friends only by their friend code".into(),
+            ));
+        }
+        if !store.played_together(&me.player.id, player).await?
+            || store.blocked_between(&me.player.id, player).await?
+        {
+            return Err(no_player(player));
+        }
+        self.ask(me, player).await
+    }
+
+    async fn answer_friend(
+        &mut self,
+        me: &ConnRef,
+        other: &str,
+        accept: bool,
+    ) -> Result<(), Refused> {
+        let answered = self
+            .server
+            .store
+            .answer_friend(&me.player.id, other, accept, now_ms())
+            .await?;
+        if !answered {
+            return Err(Refused::To(
+                ErrorCode::NoSuchPlayer,
+                format!("no friend request from {}", crate::excerpt::quoted(other)),
+            ));
+        }
+        if accept {
+            let player = me.player.clone();
+            self.server
+                .tell(
+                    other,
+                    &ServerMessage::Notice(Notice::FriendAccepted { player }),
+                )
+                .await;
+        }
+        self.relations(me).await
+    }
+
+    async fn block(&mut self, me: &ConnRef, other: &str) -> Result<(), Refused> {
+        let store = &self.server.store;
+        if other == me.player.id {
+            return Err(Refused::To(
+                ErrorCode::NotAllowed,
+                "you cannot block yourself".into(),
+            ));
+        }
+        if store.player(other).await?.is_none() {
+            return Err(no_player(other));
+        }
+        store.block(&me.player.id, other, now_ms()).await?;
+        self.relations(me).await
+    }
+
+    async fn challenges(&mut self, me: &ConnRef) -> Result<(), Refused> {
+        let store = &self.server.store;
+        let now = now_ms();
+        let incoming = store.challenges(&me.player.id, true, now).await?;
+        let outgoing = store.challenges(&me.player.id, false, now).await?;
+        self.send(&ServerMessage::Notice(Notice::Challenges {
+            incoming,
+            outgoing,
+        }));
+        Ok(())
+    }
+
+    async fn challenge(
+        &mut self,
+        me: &ConnRef,
+        player: &str,
+        rules: &RulesChoice,
+        clock: ClockSpec,
+    ) -> Result<(), Refused> {
+        let (preset, rules) = rules
+            .resolve()
+            .map_err(|e| Refused::To(ErrorCode::BadMessage, e))?;
+        if rules.players != 2 {
+            return Err(Refused::To(
+                ErrorCode::BadMessage,
+                "rules: a challenge is between two players".into(),
+            ));
+        }
+        clock
+            .validate()
+            .map_err(|e| Refused::To(ErrorCode::BadMessage, e))?;
+        if player == me.player.id {
+            return Err(Refused::To(
+                ErrorCode::NotAllowed,
+                "you cannot challenge yourself".into(),
+            ));
+        }
+        let store = &self.server.store;
+        let friends = store.are_friends(&me.player.id, player).await?;
+        let children = self.child || store.private(player).await?.child;
+        let may = friends || (!children && store.played_together(&me.player.id, player).await?);
+        if !may || store.blocked_between(&me.player.id, player).await? {
+            return Err(Refused::To(
+                ErrorCode::NoSuchPlayer,
+                format!(
+                    "{} is not among your friends or past opponents",
+                    crate::excerpt::quoted(player)
+                ),
+            ));
+        }
+        let now = now_ms();
+        let (waiting, already) = store.challenges_from(&me.player.id, player, now).await?;
+        if already {
+            return Err(Refused::To(
+                ErrorCode::NotAllowed,
+                "your challenge to them is waiting for an answer".into(),
+            ));
+        }
+        let cap = self.server.settings.challenges_per_player;
+        if waiting >= cap {
+            return Err(Refused::To(
+                ErrorCode::NotAllowed,
+                format!("{cap} of your challenges are waiting: cancel one first"),
+            ));
+        }
+        let (Some(from), Some(to)) = (
+            store.player(&me.player.id).await?,
+            store.player(player).await?,
+        ) else {
+            return Err(no_player(player));
+        };
+        let challenge = Challenge {
+            id: identity::new_id(),
+            from: from.info,
+            to: to.info,
+            preset,
+            rules,
+            clock,
+            expires_ms: now + CHALLENGE_MS,
+        };
+        store.add_challenge(&challenge, now).await?;
+        self.server
+            .tell(
+                player,
+                &ServerMessage::Notice(Notice::Challenged { challenge }),
+            )
+            .await;
+        self.challenges(me).await
+    }
+
+    async fn answer_challenge(
+        &mut self,
+        me: &ConnRef,
+        id: &str,
+        accept: bool,
+    ) -> Result<(), Refused> {
+        let store = &self.server.store;
+        let gone = || {
+            Refused::To(
+                ErrorCode::NoSuchPlayer,
+                format!(
+                    "no challenge {} for you (answered, cancelled or expired)",
+                    crate::excerpt::quoted(id)
+                ),
+            )
+        };
+        let challenge = match store.challenge(id, now_ms()).await? {
+            Some(c) if c.to.id == me.player.id => c,
+            _ => return Err(gone()),
+        };
+        // Only one answer takes it (two devices answering at once).
+        if !store.take_challenge(id).await? {
+            return Err(gone());
+        }
+        if !accept {
+            let closed = ServerMessage::Notice(Notice::ChallengeClosed { id: id.to_owned() });
+            self.server.tell(&challenge.from.id, &closed).await;
+            return self.challenges(me).await;
+        }
+        let players = [challenge.from.clone(), challenge.to.clone()];
+        let room = registry::open_room(
+            &self.server,
+            challenge.preset.clone(),
+            challenge.rules,
+            challenge.clock,
+            First::Random,
+            false,
+            &players,
+        )
+        .await?;
+        let accepted = ServerMessage::Notice(Notice::ChallengeAccepted {
+            id: id.to_owned(),
+            room,
+        });
+        self.server.tell(&challenge.from.id, &accepted).await;
+        self.server.tell(&me.player.id, &accepted).await;
+        Ok(())
+    }
+
+    async fn cancel_challenge(&mut self, me: &ConnRef, id: &str) -> Result<(), Refused> {
+        let store = &self.server.store;
+        let challenge = match store.challenge(id, now_ms()).await? {
+            Some(c) if c.from.id == me.player.id => c,
+            _ => {
+                return Err(Refused::To(
+                    ErrorCode::NoSuchPlayer,
+                    format!("no challenge {} of yours", crate::excerpt::quoted(id)),
+                ));
+            }
+        };
+        if store.take_challenge(id).await? {
+            let closed = ServerMessage::Notice(Notice::ChallengeClosed { id: id.to_owned() });
+            self.server.tell(&challenge.to.id, &closed).await;
+        }
+        self.challenges(me).await
+    }
+
+    async fn report(
+        &mut self,
+        me: &ConnRef,
+        player: &str,
+        reason: ReportReason,
+        room: Option<String>,
+    ) -> Result<(), Refused> {
+        if player == me.player.id {
+            return Err(Refused::To(
+                ErrorCode::NotAllowed,
+                "you cannot report yourself".into(),
+            ));
+        }
+        let store = &self.server.store;
+        if store.player(player).await?.is_none() {
+            return Err(no_player(player));
+        }
+        let now = now_ms();
+        let (today, already) = store
+            .reports_by(&me.player.id, player, now - 24 * 60 * 60 * 1000)
+            .await?;
+        if already {
+            return Err(Refused::To(
+                ErrorCode::NotAllowed,
+                "you reported this player today already; the operators will look".into(),
+            ));
+        }
+        let cap = self.server.settings.reports_per_day;
+        if today >= cap {
+            return Err(Refused::To(
+                ErrorCode::RateLimited,
+                format!("{cap} reports a day at most"),
+            ));
+        }
+        let room = room
+            .map(|r| r.trim().to_ascii_uppercase())
+            .filter(|r| crate::net::protocol::is_room_code(r));
+        store
+            .add_report(&Report {
+                id: identity::new_id(),
+                reporter: me.player.id.clone(),
+                player: player.to_owned(),
+                name: String::new(),
+                reason: reason.as_str().to_owned(),
+                room,
+                at_ms: now,
+            })
+            .await?;
+        self.send(&ServerMessage::Notice(Notice::Reported {
+            player: player.to_owned(),
+        }));
+        Ok(())
+    }
+}
