@@ -29,6 +29,7 @@ fn player(server: &ServerProcess, name: &str, home: &TempDir) -> App {
         server: server.url(),
         speed: Speed::Fast,
         seen_intro: true,
+        child: Some(false),
         ..Settings::default()
     };
     let files = Files {
@@ -341,6 +342,7 @@ fn an_unreachable_server_is_said_plainly_and_retried_with_backoff() {
     let settings = Settings {
         server: format!("ws://127.0.0.1:{port}/ws"),
         seen_intro: true,
+        child: Some(false),
         ..Settings::default()
     };
     let files = Files {
@@ -483,4 +485,134 @@ fn a_table_flip_online_is_asked_first_sent_as_swap_and_turns_both_boards() {
     for app in apps.iter_mut() {
         check_board(app);
     }
+}
+
+/// Every text on screen, joined.
+fn screen_text(app: &mut App) -> String {
+    let mut texts = app.world_mut().query::<&Text>();
+    texts
+        .iter(app.world())
+        .map(|t| t.0.clone())
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+/// The people pages through the game's own plugins: a friend request answered by a press, a
+/// challenge accepted by a press that puts the room on the board, and then the profile page
+/// with its record and its rating graph drawn. The other player is a protocol client.
+#[test]
+fn friends_challenges_and_the_profile_with_its_graph() {
+    use o_an_quan::game::online::people::{Page, PeopleAction, Press};
+    use o_an_quan::net::protocol::{ClientMessage, Notice, RulesChoice, ServerMessage};
+    let home = TempDir::new("people-game");
+    let server = ServerProcess::sqlite(&home, &[]);
+    let mut an = player(&server, "An", &home);
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    run_until(&mut [&mut an], "welcomed", |a| online(a[0]).welcomed());
+    an.world_mut()
+        .trigger(Press(PeopleAction::Open(Page::Friends)));
+    run_until(&mut [&mut an], "the friend code", |a| {
+        online(a[0])
+            .people
+            .profile
+            .as_ref()
+            .and_then(|p| p.friend_code.clone())
+            .is_some()
+    });
+    let friend_code = online(&an)
+        .people
+        .profile
+        .as_ref()
+        .unwrap()
+        .friend_code
+        .clone()
+        .unwrap();
+    assert!(screen_text(&mut an).contains(&o_an_quan::net::social::grouped(&friend_code)));
+
+    // Bình asks by the code; An accepts with the page's button.
+    let mut binh = rt.block_on(online::Client::connect(&server.url(), "Bình"));
+    let binh_id = binh.player.id.clone();
+    rt.block_on(binh.send(&ClientMessage::AddFriend { code: friend_code }));
+    run_until(&mut [&mut an], "the request", |a| {
+        online(a[0])
+            .people
+            .relations
+            .as_ref()
+            .is_some_and(|r| !r.incoming.is_empty())
+    });
+    an.world_mut()
+        .trigger(Press(PeopleAction::AnswerFriend(binh_id.clone(), true)));
+    run_until(&mut [&mut an], "friends", |a| {
+        online(a[0]).people.friend(&binh_id).is_some()
+    });
+    let shown = screen_text(&mut an);
+    assert!(shown.contains("Bình · 1500?"), "{shown}");
+
+    // Bình's challenge, accepted here: the room comes to the board; Bình resigns.
+    rt.block_on(binh.send(&ClientMessage::Challenge {
+        player: online(&an).me.as_ref().unwrap().id.clone(),
+        rules: RulesChoice::Preset("basic".into()),
+        clock: ClockSpec::UNTIMED,
+    }));
+    run_until(&mut [&mut an], "the challenge", |a| {
+        !online(a[0]).people.incoming.is_empty()
+    });
+    let id = online(&an).people.incoming[0].id.clone();
+    an.world_mut()
+        .trigger(Press(PeopleAction::AnswerChallenge(id, true)));
+    run_until(&mut [&mut an], "the room on the board", |a| {
+        code(a[0]).is_some_and(|c| settled(a[0], &c))
+    });
+    let room = code(&an).unwrap();
+    rt.block_on(async {
+        binh.until(|m| match m {
+            ServerMessage::Notice(Notice::ChallengeAccepted { room: r, .. }) => {
+                assert_eq!(*r, room);
+                Some(())
+            }
+            _ => None,
+        })
+        .await;
+        binh.join(&room).await;
+        binh.send(&ClientMessage::Resign).await;
+    });
+    run_until(&mut [&mut an], "the end", |a| {
+        matches!(state(a[0]).map(|s| &s.phase), Some(room::Phase::Ended(_)))
+    });
+
+    // The profile: the won game, the provisional rating, the graph drawn at its size.
+    an.world_mut()
+        .resource_mut::<NextState<Screen>>()
+        .set(Screen::Online);
+    an.update();
+    an.world_mut()
+        .trigger(Press(PeopleAction::Open(Page::Profile)));
+    run_until(&mut [&mut an], "the profile", |a| {
+        online(a[0])
+            .people
+            .profile
+            .as_ref()
+            .is_some_and(|p| p.won == 1)
+    });
+    for _ in 0..3 {
+        an.update();
+    }
+    let shown = screen_text(&mut an);
+    assert!(
+        shown.contains("1 rated games: 1 won, 0 lost, 0 drawn"),
+        "{shown}"
+    );
+    assert!(shown.contains("Won · Bình"), "{shown}");
+    let rating = online(&an).people.profile.as_ref().unwrap().player.rating;
+    assert!(rating > 1500.0);
+    assert!(
+        shown.contains(&format!("Rating {}?", rating.round() as i64)),
+        "{shown}"
+    );
+    let mut images = an.world_mut().query::<(&ImageNode, &Node)>();
+    let graphs = images
+        .iter(an.world())
+        .filter(|(_, node)| node.height == Val::Px(o_an_quan::game::online::graph::HEIGHT as f32))
+        .count();
+    assert_eq!(graphs, 1, "the rating graph is drawn");
 }

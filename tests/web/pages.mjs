@@ -19,11 +19,12 @@ export const CHROMIUM = {
 export async function openPage(browser, name, options, { out, errors }) {
   const context = await browser.newContext(options);
   const page = await context.newPage();
-  // Past the first visit's how-to-play card (about:blank, visited on the way, has no storage).
+  // Past the first visit's how-to-play card and the online screen's question (a grown-up plays);
+// about:blank, visited on the way, has no storage.
   await page.addInitScript(() => {
     try {
       if (!localStorage.getItem("o-an-quan/settings.ron")) {
-        localStorage.setItem("o-an-quan/settings.ron", "(seen_intro: true)");
+        localStorage.setItem("o-an-quan/settings.ron", "(seen_intro: true, child: Some(false))");
       }
     } catch {}
   });

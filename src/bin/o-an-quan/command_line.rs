@@ -68,6 +68,9 @@ struct Options {
     /// Open the online screen.
     #[arg(long)]
     online: bool,
+    /// Online: open a page of people (friends, your profile, your account and devices).
+    #[arg(long, value_enum)]
+    people: Option<PeopleArg>,
     /// Online: open a room with the online screen's choices (its code is logged).
     #[arg(long)]
     create: bool,
@@ -117,6 +120,13 @@ enum MomentArg {
 enum LangArg {
     En,
     Vi,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum PeopleArg {
+    Friends,
+    Profile,
+    Account,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -248,13 +258,24 @@ pub fn run() -> AppExit {
     } else {
         options.watch.map(|code| Ask::Watch(code.to_uppercase()))
     };
-    if options.online || ask.is_some() {
+    use o_an_quan::game::online::people::{Page, PeopleAction};
+    let page = options.people.map(|p| match p {
+        PeopleArg::Friends => Page::Friends,
+        PeopleArg::Profile => Page::Profile,
+        PeopleArg::Account => Page::Account,
+    });
+    if options.online || ask.is_some() || page.is_some() {
         app.add_systems(
             PostStartup,
             move |mut commands: Commands, mut screen: ResMut<NextState<Screen>>| {
                 screen.set(Screen::Online);
                 if let Some(ask) = ask.clone() {
                     commands.trigger(ask);
+                }
+                if let Some(page) = page {
+                    commands.trigger(o_an_quan::game::online::people::Press(PeopleAction::Open(
+                        page,
+                    )));
                 }
             },
         );

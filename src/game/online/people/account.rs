@@ -1,0 +1,199 @@
+//! The account page: a link code (and its QR) for another device, a code typed here, a
+//! recovery code shown once, a sign-in name and password, the devices signed in, and child
+//! mode behind a parent's question.
+
+use bevy::prelude::*;
+
+use super::draw::{header, qr_node, wrapping_row};
+use super::field_text;
+use super::{Entry, Pages, PeopleAction};
+use crate::game::board::art::Art;
+use crate::game::online::client::Online;
+use crate::game::screens::ui::{self, bold, button, text};
+use crate::net::social::grouped;
+use crate::session::Lang;
+
+pub(super) fn page(
+    p: &mut ChildSpawnerCommands,
+    art: &Art,
+    lang: Lang,
+    online: &Online,
+    pages: &Pages,
+    qr: Option<Handle<Image>>,
+    narrow: bool,
+) {
+    let people = &online.people;
+    header(p, art, lang, lang.tr("people.account").to_owned());
+    if let Some(problem) = &online.problem {
+        p.spawn(text(
+            art,
+            lang.trf("online.refused", &[("why", &problem.message)]),
+            15.0,
+        ));
+    }
+    // Another device becomes this player.
+    match &people.link_code {
+        Some((code, expires)) => {
+            let minutes = ((expires - online.server_now()).max(0) + 59_999) / 60_000;
+            p.spawn(text(
+                art,
+                lang.trf("people.link.shown", &[("n", &minutes)]),
+                15.0,
+            ));
+            p.spawn((
+                ui::title(art, grouped(code), 40.0),
+                TextLayout::justify(Justify::Center),
+            ));
+            if let Some(qr) = qr {
+                qr_node(p, qr, if narrow { 120.0 } else { 160.0 });
+            }
+        }
+        None => {
+            p.spawn(wrapping_row()).with_children(|r| {
+                r.spawn(text(art, lang.tr("people.link.why"), 15.0));
+                r.spawn(button(art, PeopleAction::LinkCode, lang.tr("people.link")));
+            });
+        }
+    }
+    // This device becomes another's player.
+    p.spawn(wrapping_row()).with_children(|r| {
+        r.spawn(text(art, lang.tr("people.have_code"), 15.0));
+        let shown = field_text(
+            &grouped(&pages.code),
+            pages.entry == Entry::Code,
+            false,
+            "____-____",
+        );
+        r.spawn(button(art, PeopleAction::Edit(Entry::Code), shown));
+        r.spawn(button(
+            art,
+            PeopleAction::UseLink,
+            lang.tr("people.use_link"),
+        ));
+        r.spawn(button(
+            art,
+            PeopleAction::UseRecovery,
+            lang.tr("people.use_recovery"),
+        ));
+    });
+    // A recovery code, shown once, large.
+    match &people.recovery_code {
+        Some(code) => {
+            p.spawn(bold(art, lang.tr("people.recovery.shown"), 15.0));
+            p.spawn((
+                ui::title(art, grouped(code), 34.0),
+                TextLayout::justify(Justify::Center),
+            ));
+        }
+        None => {
+            let taken = people.profile.as_ref().is_some_and(|p| p.recovery);
+            p.spawn(wrapping_row()).with_children(|r| {
+                let why = if taken {
+                    "people.recovery.again"
+                } else {
+                    "people.recovery.why"
+                };
+                r.spawn(text(art, lang.tr(why), 15.0));
+                r.spawn(button(
+                    art,
+                    PeopleAction::RecoveryCode,
+                    lang.tr("people.recovery"),
+                ));
+            });
+        }
+    }
+    // A sign-in name and password.
+    let login = people.profile.as_ref().and_then(|p| p.login.clone());
+    p.spawn(text(
+        art,
+        match &login {
+            Some(login) => lang.trf("people.login.set", &[("login", login)]),
+            None => lang.tr("people.login.why").to_owned(),
+        },
+        15.0,
+    ));
+    p.spawn(wrapping_row()).with_children(|r| {
+        let shown = field_text(
+            &pages.login,
+            pages.entry == Entry::Login,
+            false,
+            lang.tr("people.login"),
+        );
+        r.spawn(button(art, PeopleAction::Edit(Entry::Login), shown));
+        let shown = field_text(
+            &pages.password,
+            pages.entry == Entry::Password,
+            true,
+            lang.tr("people.password"),
+        );
+        r.spawn(button(art, PeopleAction::Edit(Entry::Password), shown));
+        r.spawn(button(
+            art,
+            PeopleAction::SetLogin,
+            lang.tr("people.login.save"),
+        ));
+        r.spawn(button(art, PeopleAction::SignIn, lang.tr("people.sign_in")));
+    });
+    // The devices.
+    p.spawn(bold(art, lang.tr("people.devices"), 17.0));
+    for device in people.devices.iter().take(6) {
+        p.spawn(wrapping_row()).with_children(|r| {
+            let label = if device.label.is_empty() {
+                "?"
+            } else {
+                device.label.as_str()
+            };
+            let line = if device.this {
+                lang.trf("people.device.this", &[("device", &label)])
+            } else {
+                label.to_owned()
+            };
+            r.spawn(text(art, line, 15.0));
+            if !device.this {
+                r.spawn(button(
+                    art,
+                    PeopleAction::Revoke(device.id.clone()),
+                    lang.tr("people.sign_out"),
+                ));
+            }
+        });
+    }
+    // Child mode: on at once, off only with the parent's answer.
+    match pages.question {
+        Some((a, b)) => {
+            p.spawn(wrapping_row()).with_children(|r| {
+                r.spawn(text(
+                    art,
+                    lang.trf("people.parent", &[("a", &a), ("b", &b)]),
+                    16.0,
+                ));
+                let shown = field_text(&pages.answer, pages.entry == Entry::Answer, false, "?");
+                r.spawn(button(art, PeopleAction::Edit(Entry::Answer), shown));
+                r.spawn(button(
+                    art,
+                    PeopleAction::AnswerParent,
+                    lang.tr("people.ok"),
+                ));
+            });
+        }
+        None => {
+            p.spawn(wrapping_row()).with_children(|r| {
+                if people.child {
+                    r.spawn(text(art, lang.tr("people.child.on"), 15.0));
+                    r.spawn(button(
+                        art,
+                        PeopleAction::ChildOff,
+                        lang.tr("people.child.off_button"),
+                    ));
+                } else {
+                    r.spawn(text(art, lang.tr("people.child.off"), 15.0));
+                    r.spawn(button(
+                        art,
+                        PeopleAction::ChildOn,
+                        lang.tr("people.child.on_button"),
+                    ));
+                }
+            });
+        }
+    }
+}

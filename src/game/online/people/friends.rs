@@ -1,0 +1,218 @@
+//! The friends page: our friend code and its QR, adding a friend by code, challenges and
+//! requests to answer, the friends (who is online first, in bold, with a dot), challenges
+//! waiting for others, blocks.
+
+use bevy::prelude::*;
+
+use super::draw::{centred_row, header, qr_node, wrapping_row};
+use super::{Entry, Page, Pages, PeopleAction};
+use super::{field_text, news_words, who};
+use crate::game::board::art::Art;
+use crate::game::online::client::Online;
+use crate::game::online::lobby::{Form, clock_label};
+use crate::game::screens::ui::{bold, button, text};
+use crate::net::social::grouped;
+use crate::rules::presets;
+use crate::session::Lang;
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn page(
+    p: &mut ChildSpawnerCommands,
+    art: &Art,
+    lang: Lang,
+    online: &Online,
+    pages: &Pages,
+    form: &Form,
+    code: &str,
+    qr: Option<Handle<Image>>,
+    narrow: bool,
+) {
+    let people = &online.people;
+    header(p, art, lang, lang.tr("people.friends").to_owned());
+    if let Some(news) = &people.news {
+        p.spawn(bold(art, news_words(news, lang), 16.0));
+    }
+    if let Some(problem) = &online.problem {
+        p.spawn(text(
+            art,
+            lang.trf("online.refused", &[("why", &problem.message)]),
+            15.0,
+        ));
+    }
+    // Our code beside its QR (a friend's phone scans it).
+    p.spawn(wrapping_row()).with_children(|r| {
+        r.spawn(Node {
+            flex_direction: FlexDirection::Column,
+            row_gap: px(4),
+            ..default()
+        })
+        .with_children(|c| {
+            c.spawn(text(art, lang.tr("people.your_code"), 16.0));
+            c.spawn(bold(art, grouped(code), 24.0));
+        });
+        if let Some(qr) = qr {
+            qr_node(r, qr, if narrow { 96.0 } else { 120.0 });
+        }
+    });
+    p.spawn(wrapping_row()).with_children(|r| {
+        r.spawn(text(art, lang.tr("people.their_code"), 16.0));
+        let shown = field_text(
+            &grouped(&pages.friend_code),
+            pages.entry == Entry::FriendCode,
+            false,
+            "____-____",
+        );
+        r.spawn(button(art, PeopleAction::Edit(Entry::FriendCode), shown));
+        r.spawn(button(art, PeopleAction::AddFriend, lang.tr("people.add")));
+    });
+    let preset =
+        presets::get(&form.preset).map_or(form.preset.clone(), |p| lang.pick(&p.name).to_owned());
+    for c in &people.incoming {
+        p.spawn(wrapping_row()).with_children(|r| {
+            let game = challenge_words(c, lang);
+            r.spawn(bold(
+                art,
+                lang.trf(
+                    "people.challenge.from",
+                    &[("who", &c.from.name), ("game", &game)],
+                ),
+                16.0,
+            ));
+            r.spawn(button(
+                art,
+                PeopleAction::AnswerChallenge(c.id.clone(), true),
+                lang.tr("people.accept"),
+            ));
+            r.spawn(button(
+                art,
+                PeopleAction::AnswerChallenge(c.id.clone(), false),
+                lang.tr("people.decline"),
+            ));
+        });
+    }
+    let Some(relations) = &people.relations else {
+        p.spawn(text(art, lang.tr("online.connecting"), 16.0));
+        return;
+    };
+    for asker in &relations.incoming {
+        p.spawn(wrapping_row()).with_children(|r| {
+            r.spawn(text(
+                art,
+                lang.trf("people.request", &[("who", &who(asker))]),
+                16.0,
+            ));
+            r.spawn(button(
+                art,
+                PeopleAction::AnswerFriend(asker.id.clone(), true),
+                lang.tr("people.accept"),
+            ));
+            r.spawn(button(
+                art,
+                PeopleAction::AnswerFriend(asker.id.clone(), false),
+                lang.tr("people.decline"),
+            ));
+        });
+    }
+    if relations.friends.is_empty() {
+        p.spawn(text(art, lang.tr("people.none"), 16.0));
+    } else {
+        p.spawn(text(
+            art,
+            lang.trf(
+                "people.challenge.with",
+                &[
+                    ("rules", &preset),
+                    ("clock", &clock_label(form.clock_spec(), lang)),
+                ],
+            ),
+            14.0,
+        ));
+    }
+    // Online friends first; a phone shows fewer.
+    let mut friends: Vec<_> = relations.friends.iter().collect();
+    friends.sort_by_key(|f| !f.online);
+    let shown = if narrow { 4 } else { 8 };
+    for friend in friends.iter().take(shown) {
+        p.spawn(wrapping_row()).with_children(|r| {
+            let mark = if friend.online { "• " } else { "" };
+            let line = format!("{mark}{}", who(&friend.player));
+            if friend.online {
+                r.spawn(bold(art, line, 17.0));
+            } else {
+                r.spawn(text(art, line, 17.0));
+            }
+            let id = friend.player.id.clone();
+            let waiting = people.outgoing.iter().any(|c| c.to.id == id);
+            if !waiting {
+                r.spawn(button(
+                    art,
+                    PeopleAction::Challenge(id.clone()),
+                    lang.tr("people.challenge"),
+                ));
+            }
+            r.spawn(button(
+                art,
+                PeopleAction::Profile(id),
+                lang.tr("people.profile"),
+            ));
+        });
+    }
+    if friends.len() > shown {
+        p.spawn(text(
+            art,
+            lang.trf("people.more", &[("n", &(friends.len() - shown))]),
+            15.0,
+        ));
+    }
+    for c in &people.outgoing {
+        p.spawn(wrapping_row()).with_children(|r| {
+            let game = challenge_words(c, lang);
+            r.spawn(text(
+                art,
+                lang.trf(
+                    "people.challenge.to",
+                    &[("who", &c.to.name), ("game", &game)],
+                ),
+                15.0,
+            ));
+            r.spawn(button(
+                art,
+                PeopleAction::CancelChallenge(c.id.clone()),
+                lang.tr("online.cancel"),
+            ));
+        });
+    }
+    for asked in &relations.outgoing {
+        p.spawn(text(
+            art,
+            lang.trf("people.asked", &[("who", &asked.name)]),
+            15.0,
+        ));
+    }
+    for blocked in &relations.blocked {
+        p.spawn(wrapping_row()).with_children(|r| {
+            r.spawn(text(
+                art,
+                lang.trf("people.blocked", &[("who", &blocked.name)]),
+                15.0,
+            ));
+            r.spawn(button(
+                art,
+                PeopleAction::Unblock(blocked.id.clone()),
+                lang.tr("people.unblock"),
+            ));
+        });
+    }
+    p.spawn(centred_row()).with_child(button(
+        art,
+        PeopleAction::Open(Page::Profile),
+        lang.tr("people.my_profile"),
+    ));
+}
+
+/// A challenge's game in words: "Standard · 5+3".
+fn challenge_words(c: &crate::net::social::Challenge, lang: Lang) -> String {
+    let preset =
+        presets::get(&c.preset).map_or(c.preset.clone(), |p| lang.pick(&p.name).to_owned());
+    format!("{preset} · {}", clock_label(c.clock, lang))
+}

@@ -1,0 +1,538 @@
+//! The online screen's pages for people: friends (our friend code and its QR, adding by code,
+//! requests, challenges both ways, who is online), a profile (rating with its provisional mark,
+//! the record, the rating-over-time graph, recent games that open in the review; on another's,
+//! add, challenge, block, report), and the account (a link code and its QR for another device,
+//! a recovery code, a sign-in name and password, the devices signed in, child mode behind a
+//! parent's question). On the first visit, before any player exists, it asks who is playing.
+
+use bevy::input::keyboard::{Key, KeyboardInput};
+use bevy::prelude::*;
+
+mod account;
+mod draw;
+mod friends;
+mod profile;
+
+use super::client::{Ask, Online};
+use super::link::Link;
+use super::lobby::Form;
+use super::social::News;
+use crate::game::state::{Prefs, Screen};
+use crate::net::protocol::{ClientMessage, PlayerInfo, RulesChoice};
+use crate::net::social::{
+    FRIEND_CODE_LEN, LOGIN_LEN, PASSWORD_LEN, Phrase, RECOVERY_CODE_LEN, ReportReason,
+    normalize_code, rating_label,
+};
+use crate::rules::{RuleSet, presets};
+use crate::session::Lang;
+
+/// Which page is open over the online screen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Page {
+    #[default]
+    None,
+    Friends,
+    Profile,
+    Account,
+}
+
+/// A text field of these pages.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Entry {
+    #[default]
+    None,
+    FriendCode,
+    Code,
+    Login,
+    Password,
+    Answer,
+}
+
+/// The pages' state while the online screen is up.
+#[derive(Resource, Debug, Default)]
+pub struct Pages {
+    pub page: Page,
+    /// Another player's profile is open (else our own).
+    pub other: Option<String>,
+    pub entry: Entry,
+    pub friend_code: String,
+    /// A link or recovery code typed in.
+    pub code: String,
+    pub login: String,
+    pub password: String,
+    /// The parent's question (two factors), and the answer typed.
+    pub question: Option<(u8, u8)>,
+    pub answer: String,
+    /// The report's reasons are shown.
+    pub reporting: bool,
+    /// What Enter in a field asked for, done with the next presses.
+    pub submit: Option<PeopleAction>,
+}
+
+/// What the pages' buttons do.
+#[derive(Component, Clone, Debug, PartialEq)]
+pub enum PeopleAction {
+    Open(Page),
+    Back,
+    Edit(Entry),
+    AddFriend,
+    AnswerFriend(String, bool),
+    Remove(String),
+    Block(String),
+    Unblock(String),
+    Challenge(String),
+    AnswerChallenge(String, bool),
+    CancelChallenge(String),
+    Profile(String),
+    Review(String),
+    StartReport,
+    Report(String, ReportReason),
+    AddOpponent(String),
+    LinkCode,
+    UseLink,
+    UseRecovery,
+    RecoveryCode,
+    SetLogin,
+    SignIn,
+    Revoke(String),
+    ChildOn,
+    ChildOff,
+    AnswerParent,
+    /// The first visit's question: a child (`true`) or a grown-up plays on this device.
+    WhoPlays(bool),
+}
+
+/// A press of a pages' button from elsewhere (the command line, a test).
+#[derive(Event, Clone, Debug)]
+pub struct Press(pub PeopleAction);
+
+/// How often the friends page asks again (for who is online).
+const REFRESH_S: f32 = 10.0;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Pages>();
+    app.add_observer(|press: On<Press>, mut pages: ResMut<Pages>| {
+        pages.submit = Some(press.event().0.clone());
+    });
+    app.add_systems(OnExit(Screen::Online), |mut pages: ResMut<Pages>| {
+        pages.page = Page::None;
+        pages.entry = Entry::None;
+    });
+    app.add_systems(
+        Update,
+        (
+            press,
+            type_text,
+            refresh,
+            draw::build.run_if(
+                state_changed::<Screen>
+                    .or_eager(resource_changed::<Online>)
+                    .or_eager(resource_changed::<Pages>)
+                    .or_eager(resource_changed::<Prefs>),
+            ),
+        )
+            .chain()
+            .after(super::lobby::LobbySystems)
+            .before(super::lobby::LobbyBuild)
+            .run_if(in_state(Screen::Online))
+            .in_set(crate::game::state::GameSet::Show),
+    );
+    app.add_systems(Update, open_review.run_if(in_state(Screen::Playing)));
+}
+
+/// Whether the first visit's question is to be asked: no player yet, and nobody has said who
+/// plays on this device.
+pub fn asking_who_plays(online: &Online, prefs: &Prefs) -> bool {
+    !online.has_token() && prefs.child.is_none()
+}
+
+/// The rules and clock a challenge proposes: the online form's.
+fn proposed(form: &Form) -> (RulesChoice, crate::net::protocol::ClockSpec) {
+    let rules = match presets::get(&form.preset) {
+        Some(p) if form.majority => RulesChoice::Custom(RuleSet {
+            win_at: Some(p.rules.majority()),
+            ..p.rules
+        }),
+        Some(p) if p.rules.players == 2 => RulesChoice::Preset(form.preset.clone()),
+        _ => RulesChoice::Preset("standard".into()),
+    };
+    (rules, form.clock_spec())
+}
+
+fn say(commands: &mut Commands, msg: ClientMessage) {
+    commands.trigger(Ask::Say(msg));
+}
+
+/// Open `page`, asking the server for what it shows.
+fn open(commands: &mut Commands, pages: &mut Pages, page: Page, other: Option<String>) {
+    pages.page = page;
+    pages.entry = Entry::None;
+    pages.reporting = false;
+    pages.question = None;
+    pages.other = other.clone();
+    match page {
+        Page::None => {}
+        Page::Friends => {
+            say(commands, ClientMessage::Relations);
+            say(commands, ClientMessage::Challenges);
+            say(commands, ClientMessage::Profile { player: None });
+        }
+        Page::Profile => say(commands, ClientMessage::Profile { player: other }),
+        Page::Account => {
+            say(commands, ClientMessage::Profile { player: None });
+            say(commands, ClientMessage::Devices);
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn press(
+    mut commands: Commands,
+    buttons: Query<(&Interaction, &PeopleAction), Changed<Interaction>>,
+    mut pages: ResMut<Pages>,
+    mut prefs: ResMut<Prefs>,
+    mut online: ResMut<Online>,
+    mut link: ResMut<Link>,
+    form: Res<Form>,
+    keys: Res<ButtonInput<KeyCode>>,
+) {
+    let mut pressed: Vec<PeopleAction> = buttons
+        .iter()
+        .filter(|(i, _)| **i == Interaction::Pressed)
+        .map(|(_, a)| a.clone())
+        .collect();
+    if keys.just_pressed(KeyCode::Escape) && pages.page != Page::None {
+        pressed.push(PeopleAction::Back);
+    }
+    pressed.extend(pages.submit.take());
+    for action in pressed {
+        commands.trigger(crate::game::play::sound::Sfx::Click);
+        act(
+            action,
+            &mut commands,
+            &mut pages,
+            &mut prefs,
+            &mut online,
+            &mut link,
+            &form,
+        );
+    }
+}
+
+fn act(
+    action: PeopleAction,
+    commands: &mut Commands,
+    pages: &mut Pages,
+    prefs: &mut Prefs,
+    online: &mut Online,
+    link: &mut Link,
+    form: &Form,
+) {
+    online.people.news = None;
+    match action {
+        PeopleAction::Open(page) => open(commands, pages, page, None),
+        PeopleAction::Back if pages.entry != Entry::None => pages.entry = Entry::None,
+        PeopleAction::Back if pages.question.is_some() => pages.question = None,
+        PeopleAction::Back if pages.page == Page::Account => {
+            open(commands, pages, Page::Profile, None)
+        }
+        PeopleAction::Back if pages.other.is_some() => open(commands, pages, Page::Friends, None),
+        PeopleAction::Back => pages.page = Page::None,
+        PeopleAction::Edit(entry) => pages.entry = entry,
+        PeopleAction::AddFriend => {
+            let code = normalize_code(&pages.friend_code);
+            if code.len() == FRIEND_CODE_LEN {
+                say(commands, ClientMessage::AddFriend { code });
+                pages.friend_code.clear();
+                pages.entry = Entry::None;
+            } else {
+                pages.entry = Entry::FriendCode;
+            }
+        }
+        PeopleAction::AnswerFriend(player, accept) => {
+            say(commands, ClientMessage::AnswerFriend { player, accept })
+        }
+        PeopleAction::Remove(player) => say(commands, ClientMessage::RemoveFriend { player }),
+        PeopleAction::Block(player) => {
+            say(commands, ClientMessage::Block { player });
+            if pages.other.is_some() {
+                open(commands, pages, Page::Friends, None);
+            }
+        }
+        PeopleAction::Unblock(player) => say(commands, ClientMessage::Unblock { player }),
+        PeopleAction::Challenge(player) => {
+            let (rules, clock) = proposed(form);
+            say(
+                commands,
+                ClientMessage::Challenge {
+                    player,
+                    rules,
+                    clock,
+                },
+            );
+        }
+        PeopleAction::AnswerChallenge(id, accept) => {
+            say(commands, ClientMessage::AnswerChallenge { id, accept })
+        }
+        PeopleAction::CancelChallenge(id) => say(commands, ClientMessage::CancelChallenge { id }),
+        PeopleAction::Profile(player) => open(commands, pages, Page::Profile, Some(player)),
+        PeopleAction::Review(code) => commands.trigger(Ask::Review(code)),
+        PeopleAction::StartReport => pages.reporting = !pages.reporting,
+        PeopleAction::Report(player, reason) => {
+            pages.reporting = false;
+            say(
+                commands,
+                ClientMessage::Report {
+                    player,
+                    reason,
+                    room: None,
+                },
+            );
+        }
+        PeopleAction::AddOpponent(player) => say(commands, ClientMessage::AddOpponent { player }),
+        PeopleAction::LinkCode => say(commands, ClientMessage::LinkCode),
+        PeopleAction::UseLink | PeopleAction::UseRecovery => {
+            let code = normalize_code(&pages.code);
+            let recovery = action == PeopleAction::UseRecovery;
+            let wanted = if recovery {
+                RECOVERY_CODE_LEN
+            } else {
+                crate::net::social::LINK_CODE_LEN
+            };
+            if code.len() != wanted {
+                pages.entry = Entry::Code;
+                return;
+            }
+            pages.code.clear();
+            pages.entry = Entry::None;
+            say(
+                commands,
+                if recovery {
+                    ClientMessage::Recover { code }
+                } else {
+                    ClientMessage::Link { code }
+                },
+            );
+        }
+        PeopleAction::RecoveryCode => say(commands, ClientMessage::RecoveryCode),
+        PeopleAction::SetLogin | PeopleAction::SignIn => {
+            let (login, password) = (pages.login.trim().to_owned(), pages.password.clone());
+            if login.chars().count() < LOGIN_LEN.0 {
+                pages.entry = Entry::Login;
+                return;
+            }
+            if password.len() < PASSWORD_LEN.0 {
+                pages.entry = Entry::Password;
+                return;
+            }
+            // The password leaves the screen's memory once sent.
+            pages.password.clear();
+            pages.entry = Entry::None;
+            say(
+                commands,
+                if action == PeopleAction::SetLogin {
+                    ClientMessage::SetLogin { login, password }
+                } else {
+                    ClientMessage::SignIn { login, password }
+                },
+            );
+        }
+        PeopleAction::Revoke(id) => say(commands, ClientMessage::RevokeDevice { id }),
+        PeopleAction::ChildOn => {
+            prefs.child = Some(true);
+            say(commands, ClientMessage::SetChild { child: true });
+        }
+        PeopleAction::ChildOff => {
+            // Two factors from the clock's nanoseconds: a question a child cannot learn by
+            // heart, with no randomness crate in the game for it.
+            let n = crate::game::online::client::unix_ms().unsigned_abs();
+            pages.question = Some((6 + (n % 4) as u8, 7 + ((n / 4) % 3) as u8));
+            pages.answer.clear();
+            pages.entry = Entry::Answer;
+        }
+        PeopleAction::AnswerParent => {
+            let right = pages.question.is_some_and(|(a, b)| {
+                pages.answer.trim() == (u16::from(a) * u16::from(b)).to_string()
+            });
+            pages.answer.clear();
+            pages.entry = Entry::None;
+            if right {
+                pages.question = None;
+                prefs.child = Some(false);
+                say(commands, ClientMessage::SetChild { child: false });
+            }
+        }
+        PeopleAction::WhoPlays(child) => {
+            prefs.child = Some(child);
+            let url = super::server_url(prefs);
+            link.start(&url);
+        }
+    }
+}
+
+/// Keys typed into the focused field.
+fn type_text(mut keys: MessageReader<KeyboardInput>, mut pages: ResMut<Pages>) {
+    let entry = pages.entry;
+    if entry == Entry::None {
+        keys.clear();
+        return;
+    }
+    for key in keys.read() {
+        if !key.state.is_pressed() {
+            continue;
+        }
+        let pages = &mut *pages;
+        let field = match entry {
+            Entry::FriendCode => &mut pages.friend_code,
+            Entry::Code => &mut pages.code,
+            Entry::Login => &mut pages.login,
+            Entry::Password => &mut pages.password,
+            Entry::Answer => &mut pages.answer,
+            Entry::None => return,
+        };
+        match &key.logical_key {
+            Key::Backspace => {
+                field.pop();
+            }
+            Key::Enter => {
+                let action = match entry {
+                    Entry::FriendCode => Some(PeopleAction::AddFriend),
+                    Entry::Answer => Some(PeopleAction::AnswerParent),
+                    _ => None,
+                };
+                match action {
+                    Some(action) => pages.submit = Some(action),
+                    None => pages.entry = Entry::None,
+                }
+                return;
+            }
+            Key::Character(typed) => {
+                *field = typed_into(entry, field, typed);
+            }
+            Key::Space if entry == Entry::Password => field.push(' '),
+            _ => {}
+        }
+    }
+}
+
+/// `field` with `typed` added, as the entry takes it: codes in capitals from the codes'
+/// alphabet, a login in its own characters, a password as typed, the answer in digits.
+pub fn typed_into(entry: Entry, field: &str, typed: &str) -> String {
+    let chars = field.chars().chain(typed.chars());
+    match entry {
+        Entry::FriendCode | Entry::Code => {
+            let most = if entry == Entry::FriendCode {
+                FRIEND_CODE_LEN
+            } else {
+                RECOVERY_CODE_LEN
+            };
+            normalize_code(&chars.collect::<String>())
+                .chars()
+                .filter(|&c| {
+                    c.is_ascii() && crate::net::protocol::CODE_ALPHABET.contains(&(c as u8))
+                })
+                .take(most)
+                .collect()
+        }
+        Entry::Login => chars
+            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+            .take(LOGIN_LEN.1)
+            .collect(),
+        Entry::Password => chars
+            .filter(|c| !c.is_control())
+            .take(PASSWORD_LEN.1)
+            .collect(),
+        Entry::Answer => chars.filter(char::is_ascii_digit).take(3).collect(),
+        Entry::None => field.to_owned(),
+    }
+}
+
+/// The friends page asks again every few seconds: who is online changes.
+fn refresh(mut commands: Commands, pages: Res<Pages>, time: Res<Time>, mut since: Local<f32>) {
+    if pages.page != Page::Friends {
+        *since = 0.0;
+        return;
+    }
+    *since += time.delta_secs();
+    if *since > REFRESH_S {
+        *since = 0.0;
+        say(&mut commands, ClientMessage::Relations);
+    }
+}
+
+/// A game of a profile, watched: once it is on the board, into the review.
+fn open_review(
+    mut commands: Commands,
+    mut online: ResMut<Online>,
+    on_board: Res<super::table::OnBoard>,
+    game: Res<crate::game::state::Game>,
+) {
+    let Some(code) = online.review_next.clone() else {
+        return;
+    };
+    if on_board.code.as_deref() == Some(code.as_str()) && !game.history.entries().is_empty() {
+        online.review_next = None;
+        commands.trigger(crate::game::state::OpenReview);
+    }
+}
+
+/// A field's text: a caret while typing, dots for a password.
+fn field_text(value: &str, editing: bool, secret: bool, empty: &str) -> String {
+    let shown = if secret {
+        "•".repeat(value.chars().count())
+    } else {
+        value.to_owned()
+    };
+    match (shown.is_empty(), editing) {
+        (_, true) => format!("{shown}|"),
+        (true, false) => empty.to_owned(),
+        (false, false) => shown,
+    }
+}
+
+/// A player as lists show them: name and rating ("1500?" while provisional).
+fn who(player: &PlayerInfo) -> String {
+    format!(
+        "{} · {}",
+        player.name,
+        rating_label(player.rating, player.deviation)
+    )
+}
+
+/// A chat phrase in `lang`.
+pub fn phrase_words(phrase: Phrase, lang: Lang) -> &'static str {
+    lang.tr(phrase.key())
+}
+
+pub fn news_words(news: &News, lang: Lang) -> String {
+    match news {
+        News::FriendRequest(name) => lang.trf("people.news.request", &[("who", name)]),
+        News::FriendAccepted(name) => lang.trf("people.news.accepted", &[("who", name)]),
+        News::Challenged(name) => lang.trf("people.news.challenged", &[("who", name)]),
+        News::ChallengeClosed => lang.tr("people.news.closed").to_owned(),
+        News::Reported => lang.tr("people.news.reported").to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_take_what_their_codes_allow() {
+        assert_eq!(typed_into(Entry::FriendCode, "K7Q2", "-mx3p9"), "K7Q2MX3P");
+        assert_eq!(
+            typed_into(Entry::FriendCode, "", "0O1I"),
+            "",
+            "look-alikes are refused"
+        );
+        assert_eq!(
+            typed_into(Entry::Code, "ABCD", " efgh-jkmn-pqrs-tu"),
+            "ABCDEFGHJKMNPQRS"
+        );
+        assert_eq!(typed_into(Entry::Login, "bà", "_an!"), "b_an");
+        assert_eq!(typed_into(Entry::Answer, "5", "6x7"), "567");
+        assert_eq!(typed_into(Entry::Password, "mật", " khẩu\n"), "mật khẩu");
+        assert_eq!(field_text("abc", false, true, ""), "•••");
+    }
+}
