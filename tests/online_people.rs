@@ -589,28 +589,14 @@ async fn friends_play(url: &str) {
 
 /// A new player asking for child mode in their first `hello`.
 async fn connect_child(url: &str, name: &str) -> Client {
-    let mut kid = Client {
-        ws: Client::raw(url).await,
-        player: o_an_quan::net::protocol::PlayerInfo {
-            id: String::new(),
-            name: String::new(),
-            rating: 0.0,
-            deviation: 0.0,
-            games: 0,
-        },
-        token: String::new(),
-        seen: None,
-        events: Vec::new(),
-        snapshots: 0,
-    };
-    kid.send(&ClientMessage::Hello {
+    let hello = ClientMessage::Hello {
         protocol: o_an_quan::net::protocol::PROTOCOL,
         name: name.into(),
         token: None,
         device: Some("Tablet".into()),
         child: true,
-    })
-    .await;
+    };
+    let mut kid = Client::greet_with(Client::raw(url).await, &hello).await;
     let (id, token, child) = kid.welcome().await;
     assert!(child, "made in child mode");
     kid.player.id = id;

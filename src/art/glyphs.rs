@@ -41,10 +41,12 @@ pub enum Glyph {
     Draw,
     /// A door frame with an arrow going out: leave.
     Leave,
+    /// A speech bubble: the chat's phrases.
+    Chat,
 }
 
 impl Glyph {
-    pub const ALL: [Glyph; 17] = [
+    pub const ALL: [Glyph; 18] = [
         Glyph::Menu,
         Glyph::Hint,
         Glyph::Undo,
@@ -62,6 +64,7 @@ impl Glyph {
         Glyph::Flag,
         Glyph::Draw,
         Glyph::Leave,
+        Glyph::Chat,
     ];
 }
 
@@ -186,6 +189,14 @@ fn distance(glyph: Glyph, p: (f32, f32)) -> f32 {
             let shaft = line((0.40, 0.5), (0.72, 0.5));
             door.min(shaft)
                 .min(triangle(p, (0.88, 0.5), (0.66, 0.32), (0.66, 0.68)))
+        }
+        Glyph::Chat => {
+            // A rounded box's outline, and its tail below at the left.
+            let (qx, qy) = ((p.0 - 0.5).abs() - 0.22, (p.1 - 0.42).abs() - 0.12);
+            let outside = (qx.max(0.0).powi(2) + qy.max(0.0).powi(2)).sqrt();
+            let rounded = outside + qx.max(qy).min(0.0) - 0.08;
+            let tail = triangle(p, (0.30, 0.58), (0.46, 0.58), (0.28, 0.78));
+            (rounded.abs() - STROKE).min(tail)
         }
     }
 }

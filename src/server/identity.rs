@@ -78,19 +78,22 @@ fn visible(c: char) -> bool {
     )
 }
 
-/// A name as others will see it: trimmed, control and invisible format characters dropped,
-/// at most `MAX_NAME` characters, with at least one character that shows; else refused.
-pub fn clean_name(name: &str) -> Result<String, String> {
-    let cleaned: String = name
+/// `text` as others will see it: control and invisible format characters dropped, runs of
+/// white space made one space, trimmed; `None` when nothing in it shows.
+fn shown(text: &str) -> Option<String> {
+    let kept = text
         .chars()
         .filter(|&c| kept_in_name(c))
         .collect::<String>()
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
-    if !cleaned.chars().any(visible) {
-        return Err("name: nothing in it shows; choose a name others will see".into());
-    }
+    kept.chars().any(visible).then_some(kept)
+}
+
+/// A name as others will see it (`shown`), at most `MAX_NAME` characters; else refused.
+pub fn clean_name(name: &str) -> Result<String, String> {
+    let cleaned = shown(name).ok_or("name: nothing in it shows; choose a name others will see")?;
     let count = cleaned.chars().count();
     if count > MAX_NAME {
         return Err(format!("name: {count} characters, at most {MAX_NAME}"));
@@ -98,20 +101,10 @@ pub fn clean_name(name: &str) -> Result<String, String> {
     Ok(cleaned)
 }
 
-/// A device's label as the list shows it: cleaned like a name, at most `MAX_DEVICE_LABEL`
-/// characters, empty when it shows nothing.
+/// A device's label as the list shows it (`shown`), cut to `MAX_DEVICE_LABEL` characters;
+/// empty when it shows nothing.
 pub fn clean_label(label: &str) -> String {
-    let kept = label
-        .chars()
-        .filter(|&c| kept_in_name(c))
-        .collect::<String>()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    if !kept.chars().any(visible) {
-        return String::new();
-    }
-    kept.chars().take(MAX_DEVICE_LABEL).collect()
+    shown(label).map_or_else(String::new, |l| l.chars().take(MAX_DEVICE_LABEL).collect())
 }
 
 /// The player a `hello` names: the one whose device token it brings, or a new guest (also when

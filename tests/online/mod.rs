@@ -270,6 +270,18 @@ impl Client {
 
     /// Say `hello` on `ws`, leaving the answer to the caller.
     pub async fn greet(ws: Ws, name: &str, token: Option<&str>) -> Client {
+        let hello = ClientMessage::Hello {
+            protocol: PROTOCOL,
+            name: name.into(),
+            token: token.map(str::to_owned),
+            device: None,
+            child: false,
+        };
+        Client::greet_with(ws, &hello).await
+    }
+
+    /// Send `hello` (of any shape) on `ws`, leaving the answer to the caller.
+    pub async fn greet_with(ws: Ws, hello: &ClientMessage) -> Client {
         let mut client = Client {
             ws,
             player: PlayerInfo {
@@ -284,15 +296,7 @@ impl Client {
             events: Vec::new(),
             snapshots: 0,
         };
-        client
-            .send(&ClientMessage::Hello {
-                protocol: PROTOCOL,
-                name: name.into(),
-                token: token.map(str::to_owned),
-                device: None,
-                child: false,
-            })
-            .await;
+        client.send(hello).await;
         client
     }
 

@@ -1,7 +1,9 @@
 // Sets up people on a running oaq-server for screenshots of the friends, profile and account
 // pages: "An" (whose token is written to OAQ_HOME's online-token.txt, so that the game plays
 // as An), three friends (two connected), a friend request, a challenge to An, a challenge from
-// An, eight rated games between An and Bình for the rating graph, and a second device.
+// An, eight rated games between An and Bình for the rating graph, a second device, and a game
+// in progress between An and Bình (its code in OAQ_HOME's room.txt) where Bình says "well
+// played" every few seconds.
 // Run: node --experimental-websocket tests/web/people-scene.mjs ws://HOST:PORT/ws OAQ_HOME
 // It keeps the friends connected (online) until it is stopped.
 
@@ -116,11 +118,25 @@ await an.ask({ type: "challenge", player: dung.id, rules: "standard", clock: "un
 const link = await an.ask({ type: "link_code" }, is("link_code"));
 const tablet = await player("An");
 await tablet.ask({ type: "link", code: link.code }, is("welcome"));
+// A game between An and Bình in progress (An's tablet accepted), where Bình chats.
+const room = await (async () => {
+  const sent = await binh.ask(
+    { type: "challenge", player: an.id, rules: "standard", clock: { base_ms: 600000, increment_ms: 5000 } },
+    is("challenges"),
+  );
+  const id = sent.outgoing.find((c) => c.to.id === an.id).id;
+  const accepted = await tablet.ask({ type: "answer_challenge", id, accept: true }, is("challenge_accepted"));
+  await binh.ask({ type: "join", code: accepted.room }, is("seat"));
+  return accepted.room;
+})();
+setInterval(() => binh.send({ type: "chat", phrase: "well_played" }), 2500);
 dung.ws.close();
 an.ws.close();
+tablet.ws.close();
 mkdirSync(home, { recursive: true });
 writeFileSync(join(home, "online-token.txt"), an.token);
 writeFileSync(join(home, "settings.ron"), "(seen_intro: true, child: Some(false), name: \"An\")");
+writeFileSync(join(home, "room.txt"), room);
 console.log(`scene ready: An is ${an.id}`);
 // Bình and Cúc stay connected (online) until stopped.
 setInterval(() => {}, 1 << 30);

@@ -332,8 +332,19 @@ fn build(
     if let Some(problem) = &online.problem {
         lines.push(lang.trf("online.refused", &[("why", &problem.message)]));
     }
-    // Chat phrases heard, in our language, and news of friends.
-    for said in online.people.chat.iter().filter(|s| s.code == room.code) {
+    // Chat phrases heard, in our language (the latest of each player), and news of friends.
+    let heard: Vec<_> = online
+        .people
+        .chat
+        .iter()
+        .filter(|s| s.code == room.code)
+        .collect();
+    let latest = heard
+        .iter()
+        .enumerate()
+        .filter(|(i, s)| !heard[i + 1..].iter().any(|later| later.seat == s.seat))
+        .map(|(_, s)| *s);
+    for said in latest {
         let who = name_of(state, said.seat, room.you, lang);
         let words = super::people::phrase_words(said.phrase, lang);
         lines.push(lang.trf("chat.said", &[("who", &who), ("phrase", &words)]));

@@ -23,6 +23,11 @@ pub(super) enum Refused {
     Store(StoreError),
 }
 
+/// A refusal with its code and what is wrong.
+pub(super) fn refused(code: ErrorCode, why: impl Into<String>) -> Refused {
+    Refused::To(code, why.into())
+}
+
 impl From<StoreError> for Refused {
     fn from(e: StoreError) -> Self {
         Refused::Store(e)
@@ -42,15 +47,15 @@ impl Conn {
         if self.server.wrong_codes.allow(self.addr.ip()) {
             return Ok(());
         }
-        Err(Refused::To(
+        Err(refused(
             ErrorCode::RateLimited,
-            "too many wrong codes or passwords from your address: wait a minute".into(),
+            "too many wrong codes or passwords from your address: wait a minute",
         ))
     }
 
     fn wrong(&self, what: &str) -> Refused {
         self.server.wrong_codes.take(self.addr.ip());
-        Refused::To(ErrorCode::BadCredentials, format!("{what} does not match"))
+        refused(ErrorCode::BadCredentials, format!("{what} does not match"))
     }
 
     pub(super) async fn link_code(&mut self, me: &ConnRef) -> Result<(), Refused> {
@@ -72,20 +77,17 @@ impl Conn {
     async fn switch_to(&mut self, player: &str) -> Result<(), Refused> {
         let store = &self.server.store;
         let Some(account) = store.player(player).await? else {
-            return Err(Refused::To(
-                ErrorCode::NoSuchPlayer,
-                "the player is gone".into(),
-            ));
+            return Err(refused(ErrorCode::NoSuchPlayer, "the player is gone"));
         };
         let private = store.private(player).await?;
         if private.banned {
-            return Err(Refused::To(
+            return Err(refused(
                 ErrorCode::Banned,
-                "this player is banned by the server's operators".into(),
+                "this player is banned by the server's operators",
             ));
         }
         if store.device_count(player).await? >= MAX_DEVICES {
-            return Err(Refused::To(
+            return Err(refused(
                 ErrorCode::NotAllowed,
                 format!("{MAX_DEVICES} devices are signed in as this player: sign one out first"),
             ));
@@ -156,11 +158,11 @@ impl Conn {
         login: &str,
         password: &str,
     ) -> Result<(), Refused> {
-        let login = clean_login(login).map_err(|e| Refused::To(ErrorCode::BadMessage, e))?;
+        let login = clean_login(login).map_err(|e| refused(ErrorCode::BadMessage, e))?;
         if let Some((owner, _)) = self.server.store.login(&login).await?
             && owner != me.player.id
         {
-            return Err(Refused::To(
+            return Err(refused(
                 ErrorCode::NotAllowed,
                 format!("login: {login} is taken; choose another"),
             ));
@@ -175,7 +177,7 @@ impl Conn {
             Ok(()) => {}
             // Taken meanwhile by another player.
             Err(StoreError::Conflict) => {
-                return Err(Refused::To(
+                return Err(refused(
                     ErrorCode::NotAllowed,
                     format!("login: {login} is taken; choose another"),
                 ));
@@ -191,7 +193,7 @@ impl Conn {
             return Err(self.wrong("the login or the password"));
         };
         if !self.server.wrong_passwords.allow_key(login.clone()) {
-            return Err(Refused::To(
+            return Err(refused(
                 ErrorCode::RateLimited,
                 format!("too many wrong passwords for {login}: wait a minute"),
             ));
@@ -231,7 +233,7 @@ impl Conn {
 
     pub(super) async fn revoke_device(&mut self, me: &ConnRef, id: &str) -> Result<(), Refused> {
         if !self.server.store.revoke_device(&me.player.id, id).await? {
-            return Err(Refused::To(
+            return Err(refused(
                 ErrorCode::NotAllowed,
                 format!("{} is not one of your devices", crate::excerpt::quoted(id)),
             ));
@@ -271,16 +273,16 @@ async fn off_thread<T: Send + 'static>(
     let _permit = HASHING
         .acquire()
         .await
-        .map_err(|e| Refused::To(ErrorCode::Unavailable, format!("hashing: {e}")))?;
+        .map_err(|e| refused(ErrorCode::Unavailable, format!("hashing: {e}")))?;
     tokio::task::spawn_blocking(work)
         .await
-        .map_err(|e| Refused::To(ErrorCode::Unavailable, format!("hashing: {e}")))
+        .map_err(|e| refused(ErrorCode::Unavailable, format!("hashing: {e}")))
 }
 
 async fn hash_off_thread(password: String) -> Result<String, Refused> {
     off_thread(move || identity::hash_password(&password))
         .await?
-        .map_err(|e| Refused::To(ErrorCode::Unavailable, e))
+        .map_err(|e| refused(ErrorCode::Unavailable, e))
 }
 
 async fn verify_off_thread(password: String, phc: String) -> Result<bool, Refused> {

@@ -11,7 +11,7 @@ use crate::net::social::{
 };
 
 use super::Conn;
-use super::account::Refused;
+use super::account::{Refused, refused};
 use crate::server::identity;
 use crate::server::mailbox::ConnRef;
 use crate::server::room::registry;
@@ -22,7 +22,7 @@ use crate::server::store::{Asked, Report, StoreError};
 const PROFILE_GAMES: usize = 200;
 
 fn no_player(what: &str) -> Refused {
-    Refused::To(
+    refused(
         ErrorCode::NoSuchPlayer,
         format!("no player {}", crate::excerpt::quoted(what)),
     )
@@ -80,9 +80,9 @@ impl Conn {
                 reason,
                 room,
             } => self.report(&me, &player, reason, room).await,
-            _ => Err(Refused::To(
+            _ => Err(refused(
                 ErrorCode::NotAllowed,
-                "not a message for this moment".into(),
+                "not a message for this moment",
             )),
         };
         if let Err(refusal) = result {
@@ -105,10 +105,7 @@ impl Conn {
                 Err(e) => return Err(e.into()),
             }
         }
-        Err(Refused::To(
-            ErrorCode::Unavailable,
-            "no friend code: try again".into(),
-        ))
+        Err(refused(ErrorCode::Unavailable, "no friend code: try again"))
     }
 
     pub(super) async fn profile(
@@ -175,14 +172,14 @@ impl Conn {
     async fn ask(&mut self, me: &ConnRef, other: &str) -> Result<(), Refused> {
         let store = &self.server.store;
         if other == me.player.id {
-            return Err(Refused::To(
+            return Err(refused(
                 ErrorCode::NotAllowed,
-                "that is your own code: give it to a friend".into(),
+                "that is your own code: give it to a friend",
             ));
         }
         let cap = self.server.settings.friends_per_player;
         if store.requests_of(&me.player.id).await? >= cap {
-            return Err(Refused::To(
+            return Err(refused(
                 ErrorCode::NotAllowed,
                 format!("{cap} friend requests are waiting for answers: wait for some"),
             ));
@@ -216,9 +213,9 @@ impl Conn {
         let code = normalize_code(code);
         let ip = self.addr.ip();
         if !self.server.misses.allow(ip) {
-            return Err(Refused::To(
+            return Err(refused(
                 ErrorCode::RateLimited,
-                "too many codes that do not exist: wait a minute".into(),
+                "too many codes that do not exist: wait a minute",
             ));
         }
         let store = &self.server.store;
@@ -231,7 +228,7 @@ impl Conn {
             Some(other) if !store.blocked_between(&me.player.id, &other).await? => other,
             _ => {
                 self.server.misses.take(ip);
-                return Err(Refused::To(
+                return Err(refused(
                     ErrorCode::NoSuchPlayer,
                     format!(
                         "no player has the friend code {}",
@@ -248,9 +245,9 @@ impl Conn {
         let mine = store.private(&me.player.id).await?;
         let theirs = store.private(player).await?;
         if mine.child || theirs.child {
-            return Err(Refused::To(
+            return Err(refused(
                 ErrorCode::NotAllowed,
-                "child mode: friends only by their friend code".into(),
+                "child mode: friends only by their friend code",
             ));
         }
         if !store.played_together(&me.player.id, player).await?
@@ -273,7 +270,7 @@ impl Conn {
             .answer_friend(&me.player.id, other, accept, now_ms())
             .await?;
         if !answered {
-            return Err(Refused::To(
+            return Err(refused(
                 ErrorCode::NoSuchPlayer,
                 format!("no friend request from {}", crate::excerpt::quoted(other)),
             ));
@@ -293,10 +290,7 @@ impl Conn {
     async fn block(&mut self, me: &ConnRef, other: &str) -> Result<(), Refused> {
         let store = &self.server.store;
         if other == me.player.id {
-            return Err(Refused::To(
-                ErrorCode::NotAllowed,
-                "you cannot block yourself".into(),
-            ));
+            return Err(refused(ErrorCode::NotAllowed, "you cannot block yourself"));
         }
         if store.player(other).await?.is_none() {
             return Err(no_player(other));
@@ -326,20 +320,20 @@ impl Conn {
     ) -> Result<(), Refused> {
         let (preset, rules) = rules
             .resolve()
-            .map_err(|e| Refused::To(ErrorCode::BadMessage, e))?;
+            .map_err(|e| refused(ErrorCode::BadMessage, e))?;
         if rules.players != 2 {
-            return Err(Refused::To(
+            return Err(refused(
                 ErrorCode::BadMessage,
-                "rules: a challenge is between two players".into(),
+                "rules: a challenge is between two players",
             ));
         }
         clock
             .validate()
-            .map_err(|e| Refused::To(ErrorCode::BadMessage, e))?;
+            .map_err(|e| refused(ErrorCode::BadMessage, e))?;
         if player == me.player.id {
-            return Err(Refused::To(
+            return Err(refused(
                 ErrorCode::NotAllowed,
-                "you cannot challenge yourself".into(),
+                "you cannot challenge yourself",
             ));
         }
         let store = &self.server.store;
@@ -347,7 +341,7 @@ impl Conn {
         let children = self.child || store.private(player).await?.child;
         let may = friends || (!children && store.played_together(&me.player.id, player).await?);
         if !may || store.blocked_between(&me.player.id, player).await? {
-            return Err(Refused::To(
+            return Err(refused(
                 ErrorCode::NoSuchPlayer,
                 format!(
                     "{} is not among your friends or past opponents",
@@ -358,14 +352,14 @@ impl Conn {
         let now = now_ms();
         let (waiting, already) = store.challenges_from(&me.player.id, player, now).await?;
         if already {
-            return Err(Refused::To(
+            return Err(refused(
                 ErrorCode::NotAllowed,
-                "your challenge to them is waiting for an answer".into(),
+                "your challenge to them is waiting for an answer",
             ));
         }
         let cap = self.server.settings.challenges_per_player;
         if waiting >= cap {
-            return Err(Refused::To(
+            return Err(refused(
                 ErrorCode::NotAllowed,
                 format!("{cap} of your challenges are waiting: cancel one first"),
             ));
@@ -403,7 +397,7 @@ impl Conn {
     ) -> Result<(), Refused> {
         let store = &self.server.store;
         let gone = || {
-            Refused::To(
+            refused(
                 ErrorCode::NoSuchPlayer,
                 format!(
                     "no challenge {} for you (answered, cancelled or expired)",
@@ -449,7 +443,7 @@ impl Conn {
         let challenge = match store.challenge(id, now_ms()).await? {
             Some(c) if c.from.id == me.player.id => c,
             _ => {
-                return Err(Refused::To(
+                return Err(refused(
                     ErrorCode::NoSuchPlayer,
                     format!("no challenge {} of yours", crate::excerpt::quoted(id)),
                 ));
@@ -470,10 +464,7 @@ impl Conn {
         room: Option<String>,
     ) -> Result<(), Refused> {
         if player == me.player.id {
-            return Err(Refused::To(
-                ErrorCode::NotAllowed,
-                "you cannot report yourself".into(),
-            ));
+            return Err(refused(ErrorCode::NotAllowed, "you cannot report yourself"));
         }
         let store = &self.server.store;
         if store.player(player).await?.is_none() {
@@ -484,14 +475,14 @@ impl Conn {
             .reports_by(&me.player.id, player, now - 24 * 60 * 60 * 1000)
             .await?;
         if already {
-            return Err(Refused::To(
+            return Err(refused(
                 ErrorCode::NotAllowed,
-                "you reported this player today already; the operators will look".into(),
+                "you reported this player today already; the operators will look",
             ));
         }
         let cap = self.server.settings.reports_per_day;
         if today >= cap {
-            return Err(Refused::To(
+            return Err(refused(
                 ErrorCode::RateLimited,
                 format!("{cap} reports a day at most"),
             ));
