@@ -16,18 +16,20 @@ export const CHROMIUM = {
 /// A page of the game in `browser`, with its own storage (its own player). Page errors go to
 /// `errors`; `page.attr`, `page.until` and `page.shot` (into `out`) read the canvas's
 /// attributes, wait for them, and take screenshots.
-export async function openPage(browser, name, options, { out, errors }) {
+export async function openPage(
+  browser, name, options, { out, errors, settings = "(seen_intro: true, child: Some(false))" },
+) {
   const context = await browser.newContext(options);
   const page = await context.newPage();
   // Past the first visit's how-to-play card and the online screen's question (a grown-up plays);
 // about:blank, visited on the way, has no storage.
-  await page.addInitScript(() => {
+  await page.addInitScript((settings) => {
     try {
       if (!localStorage.getItem("o-an-quan/settings.ron")) {
-        localStorage.setItem("o-an-quan/settings.ron", "(seen_intro: true, child: Some(false))");
+        localStorage.setItem("o-an-quan/settings.ron", settings);
       }
     } catch {}
-  });
+  }, settings);
   page.on("pageerror", (e) => {
     if (!String(e).includes("Using exceptions for control flow")) errors.push(`${name}: ${e}`);
   });
@@ -58,4 +60,34 @@ export async function toOnline(page, url) {
   await page.mouse.click(640, 370); // "Play online", under "Play".
   await page.until('[data-screen="online"][data-link="open"]', 60);
   await page.waitForTimeout(500);
+}
+
+/// Press the button whose `data-controls` entry starts with `action` (as the game writes it:
+/// `Open(Friends)`, `AnswerFriend("ID", true)`, `Say(GoodLuck)`), or that `action` accepts
+/// when it is a function, once it is on screen.
+export async function press(page, action, seconds = 20) {
+  const deadline = Date.now() + seconds * 1000;
+  const wanted = typeof action === "function" ? action : (c) => c.startsWith(action);
+  for (;;) {
+    const controls = (await page.attr("data-controls")) ?? "";
+    const found = controls.split(";").find(wanted);
+    if (found) {
+      const [x, y] = found.slice(found.lastIndexOf("@") + 1).split(",").map(Number);
+      await page.mouse.click(x, y);
+      return;
+    }
+    if (Date.now() > deadline) throw new Error(`no button ${action} on screen: ${controls}`);
+    await page.waitForTimeout(200);
+  }
+}
+
+/// Wait until `test` holds of the canvas's attribute `attribute`; returns its value.
+export async function until(page, attribute, test, seconds = 30) {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    const value = (await page.attr(attribute)) ?? "";
+    if (test(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${attribute} stayed ${JSON.stringify(value)}`);
+    await page.waitForTimeout(200);
+  }
 }

@@ -499,6 +499,10 @@ fn handle(online: &mut Online, link: &mut Link, msg: ServerMessage, files: Optio
                 if matches!(code, ErrorCode::NoSuchRoom | ErrorCode::RoomFull) {
                     online.room = None;
                 }
+                // A player we meant is gone from our lists (a block, a ban): ask for them again.
+                if code == ErrorCode::NoSuchPlayer && online.people.relations.is_some() {
+                    link.send(&ClientMessage::Relations);
+                }
                 online.problem = Some(Problem { code, message });
             }
         },

@@ -378,9 +378,10 @@ fn build(
     if let Some(row) = bar_row.map(|r| *r) {
         commands.entity(row).with_children(|r| {
             if may_chat {
+                let label = lang.tr("chat.open");
                 r.spawn((
                     BarRoot,
-                    button(&art, GameAction::Chat, lang.tr("chat.open")),
+                    icon_button(&art, GameAction::Chat, Glyph::Chat, label),
                 ));
             }
             if retry {

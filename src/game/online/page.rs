@@ -1,12 +1,19 @@
 //! In the browser: the online state as attributes of the game's canvas, beside the board's
 //! (`data-link` open/connecting/retrying/off, `data-room` the code, `data-room-phase`
 //! none/waiting/playing/ended, `data-you` our seat, `data-clocks` by seat in ms as of the
-//! last frame, `data-result` the cause of the end), for browser tests to read.
+//! last frame, `data-result` the cause of the end), and of people (`data-player` our id,
+//! `data-rating`, `data-page` the people page open, `data-friend-code`, `data-link-code`,
+//! `data-friends` their ids, `data-requests` and `data-challenges` waiting for our answer,
+//! `data-chat` the last phrase heard as shown, `data-problem` the last refusal's code), and
+//! `data-controls`: each people and game button on screen as `Action@x,y` (its centre in CSS
+//! pixels), for browser tests to read and press whatever the language and the layout.
 
 use bevy::prelude::*;
 
 use super::client::Online;
+use super::controls::GameAction;
 use super::link::{Link, LinkState};
+use super::people::{Pages, PeopleAction};
 use crate::net::room;
 
 /// What was last written, so that an unchanged attribute is not written again.
@@ -17,7 +24,29 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Last, publish);
 }
 
-fn publish(online: Res<Online>, link: Res<Link>, mut written: Local<Written>) {
+/// The buttons of people and of the online game, with their centres.
+fn controls(
+    people: &Query<(&PeopleAction, &UiGlobalTransform)>,
+    game: &Query<(&GameAction, &UiGlobalTransform)>,
+) -> String {
+    let at = |t: &UiGlobalTransform| format!("{:.0},{:.0}", t.translation.x, t.translation.y);
+    people
+        .iter()
+        .map(|(a, t)| format!("{a:?}@{}", at(t)))
+        .chain(game.iter().map(|(a, t)| format!("{a:?}@{}", at(t))))
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+fn publish(
+    online: Res<Online>,
+    link: Res<Link>,
+    pages: Res<Pages>,
+    prefs: Res<crate::game::state::Prefs>,
+    people_buttons: Query<(&PeopleAction, &UiGlobalTransform)>,
+    game_buttons: Query<(&GameAction, &UiGlobalTransform)>,
+    mut written: Local<Written>,
+) {
     let Some(canvas) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("game"))
@@ -46,6 +75,20 @@ fn publish(online: Res<Online>, link: Res<Link>, mut written: Local<Written>) {
         Some(room::Phase::Ended(result)) => format!("{:?}", result.cause).to_lowercase(),
         _ => String::new(),
     };
+    let people = &online.people;
+    let chat = people.chat.last().map_or(String::new(), |said| {
+        let lang = prefs.lang();
+        let who = state
+            .and_then(|s| s.seats.get(said.seat).cloned().flatten())
+            .map_or(String::new(), |p| p.name);
+        lang.trf(
+            "chat.said",
+            &[
+                ("who", &who),
+                ("phrase", &super::people::phrase_words(said.phrase, lang)),
+            ],
+        )
+    });
     let values: Vec<(&'static str, String)> = vec![
         ("data-link", link_state.to_owned()),
         ("data-room", room.map_or(String::new(), |r| r.code.clone())),
@@ -57,6 +100,61 @@ fn publish(online: Res<Online>, link: Res<Link>, mut written: Local<Written>) {
         ),
         ("data-clocks", clocks),
         ("data-result", result),
+        (
+            "data-player",
+            online.me.as_ref().map_or(String::new(), |p| p.id.clone()),
+        ),
+        (
+            "data-rating",
+            online
+                .me
+                .as_ref()
+                .map_or(String::new(), |p| format!("{:.0}", p.rating)),
+        ),
+        ("data-page", format!("{:?}", pages.page).to_lowercase()),
+        (
+            "data-friend-code",
+            people
+                .profile
+                .as_ref()
+                .and_then(|p| p.friend_code.clone())
+                .unwrap_or_default(),
+        ),
+        (
+            "data-link-code",
+            people
+                .link_code
+                .as_ref()
+                .map_or(String::new(), |(c, _)| c.clone()),
+        ),
+        (
+            "data-friends",
+            people.relations.as_ref().map_or(String::new(), |r| {
+                r.friends
+                    .iter()
+                    .map(|f| f.player.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            }),
+        ),
+        (
+            "data-requests",
+            people
+                .relations
+                .as_ref()
+                .map_or(0, |r| r.incoming.len())
+                .to_string(),
+        ),
+        ("data-challenges", people.incoming.len().to_string()),
+        ("data-chat", chat),
+        (
+            "data-problem",
+            online
+                .problem
+                .as_ref()
+                .map_or(String::new(), |p| p.code.to_string()),
+        ),
+        ("data-controls", controls(&people_buttons, &game_buttons)),
     ];
     for (name, value) in &values {
         if !written.0.iter().any(|(n, v)| n == name && v == value) {

@@ -235,7 +235,7 @@ impl Conn {
         if !self.server.store.revoke_device(&me.player.id, id).await? {
             return Err(refused(
                 ErrorCode::NotAllowed,
-                format!("{} is not one of your devices", crate::excerpt::quoted(id)),
+                "that device is not one of yours",
             ));
         }
         let bye = ServerMessage::error(ErrorCode::BadCredentials, "this device was signed out");

@@ -21,10 +21,11 @@ use crate::server::store::{Asked, Report, StoreError};
 /// Rated games a profile lists (and its graph draws).
 const PROFILE_GAMES: usize = 200;
 
-fn no_player(what: &str) -> Refused {
+/// Refusals name no ids: players read them, and an id means nothing to a person.
+fn no_player() -> Refused {
     refused(
         ErrorCode::NoSuchPlayer,
-        format!("no player {}", crate::excerpt::quoted(what)),
+        "that player is not there, or not for you to see",
     )
 }
 
@@ -53,7 +54,7 @@ impl Conn {
             ClientMessage::RemoveFriend { player } => {
                 match self.server.store.unfriend(&me.player.id, &player).await {
                     Ok(true) => self.relations(&me).await,
-                    Ok(false) => Err(no_player(&player)),
+                    Ok(false) => Err(no_player()),
                     Err(e) => Err(e.into()),
                 }
             }
@@ -61,7 +62,7 @@ impl Conn {
             ClientMessage::Unblock { player } => {
                 match self.server.store.unblock(&me.player.id, &player).await {
                     Ok(true) => self.relations(&me).await,
-                    Ok(false) => Err(no_player(&player)),
+                    Ok(false) => Err(no_player()),
                     Err(e) => Err(e.into()),
                 }
             }
@@ -117,10 +118,10 @@ impl Conn {
         let id = player.unwrap_or(&me.player.id);
         let own = id == me.player.id;
         if !own && store.blocked_between(&me.player.id, id).await? {
-            return Err(no_player(id));
+            return Err(no_player());
         }
         let Some(row) = store.player(id).await? else {
-            return Err(no_player(id));
+            return Err(no_player());
         };
         let (won, lost, drawn) = store.record(id).await?;
         let games = store.rated_games(id, PROFILE_GAMES).await?;
@@ -253,7 +254,7 @@ impl Conn {
         if !store.played_together(&me.player.id, player).await?
             || store.blocked_between(&me.player.id, player).await?
         {
-            return Err(no_player(player));
+            return Err(no_player());
         }
         self.ask(me, player).await
     }
@@ -272,7 +273,7 @@ impl Conn {
         if !answered {
             return Err(refused(
                 ErrorCode::NoSuchPlayer,
-                format!("no friend request from {}", crate::excerpt::quoted(other)),
+                "that player has not asked to be your friend",
             ));
         }
         if accept {
@@ -293,7 +294,7 @@ impl Conn {
             return Err(refused(ErrorCode::NotAllowed, "you cannot block yourself"));
         }
         if store.player(other).await?.is_none() {
-            return Err(no_player(other));
+            return Err(no_player());
         }
         store.block(&me.player.id, other, now_ms()).await?;
         self.relations(me).await
@@ -343,10 +344,7 @@ impl Conn {
         if !may || store.blocked_between(&me.player.id, player).await? {
             return Err(refused(
                 ErrorCode::NoSuchPlayer,
-                format!(
-                    "{} is not among your friends or past opponents",
-                    crate::excerpt::quoted(player)
-                ),
+                "that player is not among your friends or past opponents",
             ));
         }
         let now = now_ms();
@@ -368,7 +366,7 @@ impl Conn {
             store.player(&me.player.id).await?,
             store.player(player).await?,
         ) else {
-            return Err(no_player(player));
+            return Err(no_player());
         };
         let challenge = Challenge {
             id: identity::new_id(),
@@ -399,10 +397,7 @@ impl Conn {
         let gone = || {
             refused(
                 ErrorCode::NoSuchPlayer,
-                format!(
-                    "no challenge {} for you (answered, cancelled or expired)",
-                    crate::excerpt::quoted(id)
-                ),
+                "that challenge is no longer open (answered, cancelled or expired)",
             )
         };
         let challenge = match store.challenge(id, now_ms()).await? {
@@ -445,7 +440,7 @@ impl Conn {
             _ => {
                 return Err(refused(
                     ErrorCode::NoSuchPlayer,
-                    format!("no challenge {} of yours", crate::excerpt::quoted(id)),
+                    "that challenge of yours is no longer open",
                 ));
             }
         };
@@ -468,7 +463,7 @@ impl Conn {
         }
         let store = &self.server.store;
         if store.player(player).await?.is_none() {
-            return Err(no_player(player));
+            return Err(no_player());
         }
         let now = now_ms();
         let (today, already) = store
