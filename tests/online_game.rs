@@ -574,8 +574,22 @@ fn friends_challenges_and_the_profile_with_its_graph() {
         })
         .await;
         binh.join(&room).await;
-        binh.send(&ClientMessage::Resign).await;
     });
+    // One move, whoever is to move (a game resigned before any move has nothing to review).
+    let mover = state(&an).and_then(|s| s.mover());
+    let an_seat = online(&an).room.as_ref().and_then(|r| r.you);
+    if mover == an_seat {
+        let mv = pos(&an).legal_moves()[0];
+        an.world_mut().trigger(PlayMove(mv));
+    } else {
+        let rules = o_an_quan::rules::presets::get("basic").unwrap().rules;
+        let mv = o_an_quan::rules::Position::new(rules).legal_moves()[0];
+        rt.block_on(binh.play(0, &mv.to_string()));
+    }
+    run_until(&mut [&mut an], "the first move", |a| {
+        state(a[0]).is_some_and(|s| s.moves.len() == 1) && settled(a[0], &room)
+    });
+    rt.block_on(binh.send(&ClientMessage::Resign));
     run_until(&mut [&mut an], "the end", |a| {
         matches!(state(a[0]).map(|s| &s.phase), Some(room::Phase::Ended(_)))
     });
@@ -615,4 +629,13 @@ fn friends_challenges_and_the_profile_with_its_graph() {
         .filter(|(_, node)| node.height == Val::Px(o_an_quan::game::online::graph::HEIGHT as f32))
         .count();
     assert_eq!(graphs, 1, "the rating graph is drawn");
+
+    // A recent game opens in the review: watched, on the board, then reviewed.
+    let played = online(&an).people.profile.as_ref().unwrap().games[0]
+        .code
+        .clone();
+    an.world_mut().trigger(Press(PeopleAction::Review(played)));
+    run_until(&mut [&mut an], "the review", |a| {
+        *a[0].world().resource::<State<Screen>>().get() == Screen::Review
+    });
 }

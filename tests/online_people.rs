@@ -478,6 +478,47 @@ async fn friends_play(url: &str) {
         "only one's own profile has the code"
     );
 
+    // Friends no more, then again from the game's end (they sat in a room together).
+    an.send(&ClientMessage::RemoveFriend {
+        player: binh.player.id.clone(),
+    })
+    .await;
+    assert!(an.wait_relations().await.friends.is_empty());
+    an.send(&ClientMessage::AddOpponent {
+        player: binh.player.id.clone(),
+    })
+    .await;
+    let asked = an.wait_relations().await;
+    assert_eq!(asked.outgoing.len(), 1, "{asked:?}");
+    binh.send(&ClientMessage::AnswerFriend {
+        player: an.player.id.clone(),
+        accept: true,
+    })
+    .await;
+    assert_eq!(binh.wait_relations().await.friends.len(), 1);
+    // A challenge taken back: Bình hears it is closed.
+    let taken_back = challenge(&mut an, &binh.player.id.clone()).await;
+    an.send(&ClientMessage::CancelChallenge {
+        id: taken_back.id.clone(),
+    })
+    .await;
+    let (_, outgoing) = an
+        .until(|m| match m {
+            ServerMessage::Notice(Notice::Challenges { incoming, outgoing }) => {
+                Some((incoming.clone(), outgoing.clone()))
+            }
+            _ => None,
+        })
+        .await;
+    assert!(outgoing.is_empty());
+    let closed = binh
+        .until(|m| match m {
+            ServerMessage::Notice(Notice::ChallengeClosed { id }) => Some(id.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(closed, taken_back.id);
+
     // A challenge to a friend who is away waits for them.
     let mut cuc = Client::connect(url, "Cúc").await;
     befriend(&mut an, &mut cuc).await;
@@ -585,6 +626,15 @@ async fn friends_play(url: &str) {
     })
     .await;
     binh.hears_nothing(Duration::from_secs(1)).await;
+    // Unblocked: An may ask again by code.
+    binh.send(&ClientMessage::Unblock {
+        player: an.player.id.clone(),
+    })
+    .await;
+    assert!(binh.wait_relations().await.blocked.is_empty());
+    let binh_code = binh.friend_code().await;
+    an.send(&ClientMessage::AddFriend { code: binh_code }).await;
+    assert_eq!(an.wait_relations().await.outgoing.len(), 1);
 }
 
 /// A new player asking for child mode in their first `hello`.
@@ -699,7 +749,8 @@ impl Client {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_sqlite_identity_friends_challenges_chat_and_child_mode() {
     let dir = TempDir::new("people");
-    let server = ServerProcess::sqlite(&dir, &["--chat-burst", "3"]);
+    let server =
+        ServerProcess::sqlite(&dir, &["--chat-burst", "3", "--messages-per-second", "200"]);
     let url = server.url();
     identity_survives(&url).await;
     friends_play(&url).await;
@@ -709,7 +760,14 @@ async fn on_sqlite_identity_friends_challenges_chat_and_child_mode() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_postgres_identity_friends_challenges_chat_and_child_mode() {
     let pg = Postgres::start();
-    let server = ServerProcess::start(&["--database", &pg.url(), "--chat-burst", "3"]);
+    let server = ServerProcess::start(&[
+        "--database",
+        &pg.url(),
+        "--chat-burst",
+        "3",
+        "--messages-per-second",
+        "200",
+    ]);
     let url = server.url();
     identity_survives(&url).await;
     friends_play(&url).await;

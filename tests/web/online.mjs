@@ -11,7 +11,7 @@ import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { createRequire } from "node:module";
-import { CHROMIUM, openPage, playFirstLegal, toOnline } from "./pages.mjs";
+import { CHROMIUM, openPage, playFirstLegal, press, toOnline } from "./pages.mjs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -115,7 +115,7 @@ try {
   await b.waitForTimeout(500);
   await b.shot("ended-b.png");
   await a.shot("ended-a.png");
-  await a.mouse.click(605, 420); // Leave, on the end panel (between Rematch and Review).
+  await press(a, "Leave"); // Leave (the bar's or the end panel's: either leaves).
   await a.until('[data-screen="online"][data-room-phase="none"]', 30);
 
   // A opens a room with half a minute each and no increment, the other player to move first:

@@ -41,11 +41,18 @@ pub enum GameAction {
     Chat,
     Say(crate::net::social::Phrase),
     Mute,
+    /// At the end: report the opponent (the reasons open), for this reason.
+    Report,
+    ReportAs(crate::net::social::ReportReason),
 }
 
 /// The chat's phrases are open.
 #[derive(Resource, Default)]
 struct Chatting(bool);
+
+/// The report's reasons are open on the end panel.
+#[derive(Resource, Default)]
+struct Reporting(bool);
 
 /// How long a phrase heard stays on screen.
 const SAID_MS: i64 = 8_000;
@@ -64,7 +71,8 @@ struct Shown(Option<i64>);
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Asking>()
         .init_resource::<Shown>()
-        .init_resource::<Chatting>();
+        .init_resource::<Chatting>()
+        .init_resource::<Reporting>();
     app.add_systems(
         Update,
         (
@@ -76,6 +84,7 @@ pub(super) fn plugin(app: &mut App) {
                     .or_eager(resource_changed::<Prefs>)
                     .or_eager(resource_changed::<Asking>)
                     .or_eager(resource_changed::<Chatting>)
+                    .or_eager(resource_changed::<Reporting>)
                     .or_eager(resource_changed::<Shown>)
                     .or_eager(resource_changed::<Phase>)
                     .or_eager(state_changed::<Screen>),
@@ -115,6 +124,7 @@ fn press(
     buttons: Query<(&Interaction, &GameAction), Changed<Interaction>>,
     mut asking: ResMut<Asking>,
     mut chatting: ResMut<Chatting>,
+    mut reporting: ResMut<Reporting>,
     mut next_screen: ResMut<NextState<Screen>>,
     mut on_board: ResMut<OnBoard>,
     mut online: ResMut<Online>,
@@ -165,6 +175,17 @@ fn press(
             GameAction::Say(phrase) => {
                 chatting.0 = false;
                 commands.trigger(Ask::Say(ClientMessage::Chat { phrase: *phrase }));
+            }
+            GameAction::Report => reporting.0 = !reporting.0,
+            GameAction::ReportAs(reason) => {
+                reporting.0 = false;
+                if let Some(player) = opponent(&online, &on_board) {
+                    commands.trigger(Ask::Say(ClientMessage::Report {
+                        player,
+                        reason: *reason,
+                        room: on_board.code.clone(),
+                    }));
+                }
             }
             GameAction::Mute => {
                 chatting.0 = false;
@@ -279,6 +300,7 @@ fn build(
     on_board: Res<OnBoard>,
     asking: Res<Asking>,
     chatting: Res<Chatting>,
+    reporting: Res<Reporting>,
     bar_row: Option<Single<Entity, With<HudRow>>>,
     roots: Query<Entity, With<BarRoot>>,
 ) {
@@ -521,8 +543,26 @@ fn build(
                                 lang.tr("people.later"),
                             ));
                         }
+                        r.spawn(button(&art, GameAction::Report, lang.tr("people.report")));
                     }
                 });
+                if reporting.0 {
+                    p.spawn((
+                        text(&art, lang.tr("people.report.why"), 15.0),
+                        TextLayout::justify(Justify::Center),
+                    ));
+                    p.spawn(Node {
+                        justify_content: JustifyContent::Center,
+                        flex_wrap: FlexWrap::Wrap,
+                        ..row()
+                    })
+                    .with_children(|r| {
+                        for reason in crate::net::social::ReportReason::ALL {
+                            let key = super::people::reason_key(reason);
+                            r.spawn(button(&art, GameAction::ReportAs(reason), lang.tr(key)));
+                        }
+                    });
+                }
             });
         });
 }

@@ -137,7 +137,8 @@ pub(super) fn plugin(app: &mut App) {
             .run_if(in_state(Screen::Online))
             .in_set(crate::game::state::GameSet::Show),
     );
-    app.add_systems(Update, open_review.run_if(in_state(Screen::Playing)));
+    // On any screen: a game already on the board (one's own) is not loaded again.
+    app.add_systems(Update, open_review);
 }
 
 /// Whether the first visit's question is to be asked: no player yet, and nobody has said who
@@ -460,7 +461,7 @@ fn refresh(mut commands: Commands, pages: Res<Pages>, time: Res<Time>, mut since
     }
 }
 
-/// A game of a profile, watched: once it is on the board, into the review.
+/// A game of a profile, watched: once the board has its whole game, into the review.
 fn open_review(
     mut commands: Commands,
     mut online: ResMut<Online>,
@@ -470,7 +471,16 @@ fn open_review(
     let Some(code) = online.review_next.clone() else {
         return;
     };
-    if on_board.code.as_deref() == Some(code.as_str()) && !game.history.entries().is_empty() {
+    let whole = online
+        .room
+        .as_ref()
+        .filter(|r| r.code == code)
+        .and_then(|r| r.state.as_ref())
+        .is_some_and(|s| s.moves.len() == game.history.entries().len());
+    if on_board.code.as_deref() == Some(code.as_str())
+        && whole
+        && !game.history.entries().is_empty()
+    {
         online.review_next = None;
         commands.trigger(crate::game::state::OpenReview);
     }
@@ -497,6 +507,16 @@ fn who(player: &PlayerInfo) -> String {
         player.name,
         rating_label(player.rating, player.deviation)
     )
+}
+
+/// The words of a report's reason, as a key of the language tables.
+pub fn reason_key(reason: ReportReason) -> &'static str {
+    match reason {
+        ReportReason::OffensiveName => "people.report.name",
+        ReportReason::Cheating => "people.report.cheating",
+        ReportReason::Stalling => "people.report.stalling",
+        ReportReason::Other => "people.report.other",
+    }
 }
 
 /// A chat phrase in `lang`.

@@ -166,12 +166,7 @@ pub(super) fn page(
         p.spawn(text(art, lang.tr("people.report.why"), 15.0));
         p.spawn(centred_row()).with_children(|r| {
             for reason in ReportReason::ALL {
-                let key = match reason {
-                    ReportReason::OffensiveName => "people.report.name",
-                    ReportReason::Cheating => "people.report.cheating",
-                    ReportReason::Stalling => "people.report.stalling",
-                    ReportReason::Other => "people.report.other",
-                };
+                let key = super::reason_key(reason);
                 r.spawn(button(
                     art,
                     PeopleAction::Report(player.id.clone(), reason),
