@@ -124,6 +124,10 @@ try {
   check(cId === aId, "page C, by the link code, is the same player as A");
   const [ra, rc] = [await a.attr("data-rating"), await c.attr("data-rating")];
   check(ra === rc && ra !== "", `with the same rating (${ra})`);
+  // C takes A's name too: its next connection must not rename A.
+  const named = await until(c, "data-player", () => true).then(() =>
+    c.evaluate(() => localStorage.getItem("o-an-quan/settings.ron") ?? ""));
+  check(named.includes('name: "An"'), "page C keeps A's name for its next connection");
   await c.shot("linked-c.png");
 } catch (e) {
   check(false, `${e.message ?? e}`);

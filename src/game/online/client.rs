@@ -281,10 +281,19 @@ fn receive(
     mut events: MessageReader<LinkEvent>,
     mut online: ResMut<Online>,
     mut link: ResMut<Link>,
-    prefs: Res<Prefs>,
+    mut prefs: ResMut<Prefs>,
     files: Option<Res<Files>>,
 ) {
     for event in events.read() {
+        // The name the server knows us by, when it is not the one we sent, is ours here too:
+        // another device's player came to this one (a link code, a password), or an operator
+        // renamed us.
+        if let LinkEvent::Message(msg) = event
+            && let ServerMessage::Notice(Notice::Welcome { player, .. }) = &**msg
+            && player.name != display_name(&prefs.name, prefs.lang())
+        {
+            prefs.name = player.name.clone();
+        }
         match event {
             LinkEvent::Up => {
                 let hello = ClientMessage::Hello {

@@ -29,6 +29,8 @@ pub enum News {
 /// Everything social the server has told us.
 #[derive(Clone, Debug, Default)]
 pub struct People {
+    /// Whose all this is (the player last welcomed).
+    pub player: Option<String>,
     pub profile: Option<Profile>,
     /// Another player's profile, when one is open.
     pub viewed: Option<Profile>,
@@ -124,13 +126,10 @@ impl People {
     /// We are someone else now (another device's player, after a code or a password): what
     /// was known of the one before goes.
     pub fn signed_in_as(&mut self, player: &PlayerInfo, child: bool) {
-        if self
-            .profile
-            .as_ref()
-            .is_some_and(|p| p.player.id != player.id)
-        {
+        if self.player.as_ref().is_some_and(|id| *id != player.id) {
             *self = People::default();
         }
+        self.player = Some(player.id.clone());
         self.child = child;
     }
 
@@ -187,7 +186,14 @@ mod tests {
         assert_eq!(people.news, Some(News::FriendRequest("Bình".into())));
         assert_eq!(people.relations.as_ref().unwrap().incoming.len(), 1);
         assert!(!people.take(&Notice::Created { code: "X".into() }, 0));
+        people.signed_in_as(&player("a", "An"), false);
+        assert_eq!(
+            people.relations.as_ref().unwrap().incoming.len(),
+            1,
+            "the same player"
+        );
         people.signed_in_as(&from, true);
         assert!(people.child);
+        assert!(people.relations.is_none(), "another player's lists go");
     }
 }
