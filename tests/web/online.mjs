@@ -141,8 +141,9 @@ try {
   await phone.touchscreen.tap(195, 440); // "Play online"
   await phone.until('[data-screen="online"][data-link="open"]', 60);
   await phone.waitForTimeout(500);
-  // The code field (the rule set and the winning-score switch take two lines above it here).
-  await phone.touchscreen.tap(174, 563);
+  // The code field (the rule set and the winning-score switch take two lines above it here;
+  // the panel's bottom row, with Friends and My profile, takes two lines below it).
+  await phone.touchscreen.tap(174, 531);
   await phone.keyboard.type(second_code.toLowerCase());
   await phone.waitForTimeout(300);
   await phone.shot("phone-code.png");
