@@ -83,6 +83,8 @@ pub struct GameClock {
     lag: Vec<LagQuota>,
     /// The seat whose clock runs, and since when (server time, Unix ms).
     running: Option<(usize, i64)>,
+    /// Correspondence: a move sets the mover's clock back to this (instead of an increment).
+    per_move: Option<i64>,
 }
 
 impl GameClock {
@@ -92,6 +94,26 @@ impl GameClock {
             increment: increment_ms as i64,
             lag: vec![LagQuota::for_control(base_ms, increment_ms); seats],
             running: None,
+            per_move: None,
+        }
+    }
+
+    /// A correspondence clock: `per_move_ms` for each move, set back to it after every move;
+    /// no increment and no lag credit (a day's allowance dwarfs any network's).
+    pub fn per_move(seats: usize, per_move_ms: i64) -> GameClock {
+        GameClock {
+            remaining: vec![per_move_ms; seats],
+            increment: 0,
+            lag: vec![
+                LagQuota {
+                    quota: 0,
+                    gain: 0,
+                    max: 0
+                };
+                seats
+            ],
+            running: None,
+            per_move: Some(per_move_ms),
         }
     }
 
@@ -151,6 +173,11 @@ impl GameClock {
         reported_ms: Option<u64>,
     ) -> Result<MoveTime, Flagged> {
         let Some((running, since)) = self.running else {
+            // No clock runs (untimed, or a correspondence game paused): nothing is spent, and
+            // a correspondence mover still gets the whole allowance for the next move.
+            if let (Some(full), Some(left)) = (self.per_move, self.remaining.get_mut(seat)) {
+                *left = full;
+            }
             return Ok(MoveTime {
                 spent_ms: 0,
                 lag_ms: 0,
@@ -171,9 +198,12 @@ impl GameClock {
             return Err(Flagged { seat });
         }
         self.lag[seat] = quota;
-        self.remaining[seat] = self.remaining[seat]
-            .saturating_add(self.increment)
-            .saturating_sub(spent);
+        self.remaining[seat] = match self.per_move {
+            Some(full) => full,
+            None => self.remaining[seat]
+                .saturating_add(self.increment)
+                .saturating_sub(spent),
+        };
         self.running = None;
         Ok(MoveTime {
             spent_ms: spent,
@@ -300,6 +330,24 @@ mod tests {
         assert_eq!(clock.remaining(1, i64::MAX), 0);
         clock.restore(&[5]);
         assert_eq!(clock.all_remaining(0), vec![5, 60_000]);
+    }
+
+    #[test]
+    fn a_correspondence_clock_is_set_back_to_the_whole_allowance_after_each_move() {
+        let day = 86_400_000;
+        let mut clock = GameClock::per_move(2, 3 * day);
+        clock.start_turn(0, 0);
+        let t = clock.on_move(0, 2 * day, Some(0)).unwrap();
+        assert_eq!((t.spent_ms, t.lag_ms), (2 * day, 0), "no lag credit");
+        assert_eq!(clock.remaining(0, 5 * day), 3 * day);
+        clock.start_turn(1, 2 * day);
+        assert_eq!(clock.deadline(), Some((1, 5 * day)));
+        assert_eq!(clock.on_move(1, 5 * day, None), Err(Flagged { seat: 1 }));
+        // Stopped (a pause), a move spends nothing and still sets the mover's clock back.
+        clock.stop(3 * day);
+        assert_eq!(clock.remaining(1, 9 * day), 2 * day);
+        clock.on_move(1, 9 * day, None).unwrap();
+        assert_eq!(clock.all_remaining(9 * day), vec![3 * day, 3 * day]);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! browser) and the tests use them.
 
 pub mod clock;
+pub mod correspondence;
 pub mod protocol;
 pub mod room;
 pub mod social;

@@ -189,6 +189,14 @@ pub enum ClientMessage {
     },
     /// The public rooms waiting for players.
     Lobby,
+    /// Our correspondence games, ours to move first; answered by `my_games`.
+    MyGames,
+    /// Go on vacation for `days` (out of the year's allowance), pausing the clocks of every
+    /// correspondence game we are in; `0` comes back early (the days not taken are returned).
+    /// Answered by `my_games`.
+    Vacation {
+        days: u8,
+    },
     /// The top players, and where the asker stands.
     Leaderboard,
     /// Leave the room: before the game starts the seat is given up; during it the seat stays
@@ -273,7 +281,13 @@ pub enum ClockSpec {
     Untimed(Untimed),
     /// Fischer: `base_ms` each, `increment_ms` added after each of one's moves.
     Fischer { base_ms: u64, increment_ms: u64 },
+    /// Correspondence: `days` for each move (one of [`CORRESPONDENCE_DAYS`]), the mover's clock
+    /// set back to the whole allowance after each move. `{"days": 3}`.
+    Correspondence { days: u8 },
 }
+
+/// The days a correspondence move may take, as offered.
+pub const CORRESPONDENCE_DAYS: [u8; 6] = [1, 2, 3, 5, 7, 14];
 
 /// The word `untimed`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -291,6 +305,13 @@ impl ClockSpec {
 
     /// Refuses a time control outside the bounds, naming the field.
     pub fn validate(&self) -> Result<(), String> {
+        if let ClockSpec::Correspondence { days } = *self
+            && !CORRESPONDENCE_DAYS.contains(&days)
+        {
+            return Err(format!(
+                "clock.days: {days} is not one of {CORRESPONDENCE_DAYS:?}"
+            ));
+        }
         if let ClockSpec::Fischer {
             base_ms,
             increment_ms,
@@ -312,11 +333,23 @@ impl ClockSpec {
         Ok(())
     }
 
-    /// Every seat's clock when a game of `seats` starts (`None`: untimed).
-    pub fn starting_clocks(&self, seats: usize) -> Option<Vec<i64>> {
+    /// Every seat's clock when a game of `seats` starts (`None`: untimed), a correspondence
+    /// day lasting `day_ms` (a day, or less on a server shortened for tests).
+    pub fn starting_clocks(&self, seats: usize, day_ms: u64) -> Option<Vec<i64>> {
         match *self {
             ClockSpec::Untimed(_) => None,
             ClockSpec::Fischer { base_ms, .. } => Some(vec![base_ms as i64; seats]),
+            ClockSpec::Correspondence { days } => {
+                Some(vec![(u64::from(days) * day_ms) as i64; seats])
+            }
+        }
+    }
+
+    /// Days per move when this is a correspondence game.
+    pub fn days(&self) -> Option<u8> {
+        match *self {
+            ClockSpec::Correspondence { days } => Some(days),
+            _ => None,
         }
     }
 
@@ -339,6 +372,7 @@ impl ClockSpec {
                 };
                 format!("{base}+{}", increment_ms / 1000)
             }
+            ClockSpec::Correspondence { days } => format!("{days}d"),
         }
     }
 }
@@ -477,8 +511,13 @@ pub enum RoomEvent {
         seat: usize,
         at_ms: i64,
     },
-    /// The server came back after a stop: the clocks are as they were at the last move.
+    /// The server came back after a stop: the clocks are as they were at the last move. In a
+    /// correspondence game: the end of a pause, the clocks running on from where it began.
     Resumed {
+        at_ms: i64,
+    },
+    /// A correspondence game stops its clocks: a player in it is on vacation.
+    Paused {
         at_ms: i64,
     },
     Ended {
@@ -567,6 +606,15 @@ pub enum Notice {
         player: String,
     },
     Created {
+        code: String,
+    },
+    /// Our correspondence games (ours to move first, then by time left) and our vacation.
+    MyGames {
+        games: Vec<crate::net::correspondence::MyGame>,
+        vacation: crate::net::correspondence::Vacation,
+    },
+    /// A correspondence game of ours (whose room we are not in) waits for our move.
+    YourTurn {
         code: String,
     },
     Lobby {
@@ -757,6 +805,14 @@ impl ClientMessage {
                     .map(|t| format!("think_ms: {t} is outside 0..={MAX_THINK_MS}"))
             }),
             ClientMessage::Create { clock, .. } => clock.validate().err(),
+            ClientMessage::Vacation { days } => {
+                (*days > crate::net::correspondence::MAX_VACATION_DAYS).then(|| {
+                    format!(
+                        "days: {days} is outside 0..={}",
+                        crate::net::correspondence::MAX_VACATION_DAYS
+                    )
+                })
+            }
             _ => None,
         };
         problem.map_or(Ok(()), Err)

@@ -37,6 +37,8 @@ pub struct RoomState {
     pub away: Vec<Option<i64>>,
     /// When the turn now being played began.
     pub turn_started_ms: i64,
+    /// A correspondence game's clocks stopped since then (a player is on vacation).
+    pub paused: Option<i64>,
     pub rematch: Option<String>,
     /// The number of events applied (the next event's `seq`).
     pub next_seq: u64,
@@ -79,6 +81,7 @@ impl RoomState {
             draw: vec![false; players],
             away: vec![None; players],
             turn_started_ms: *at_ms,
+            paused: None,
             rematch: None,
             next_seq: 1,
         };
@@ -209,6 +212,12 @@ impl RoomState {
                     clock.restore(clocks);
                     self.clock = Some(clock);
                 }
+                if let (ClockSpec::Correspondence { .. }, Some(clocks)) = (self.clock_spec, clocks)
+                {
+                    // The allowance is in the log (the server's day may be shortened).
+                    let full = clocks.first().copied().unwrap_or(0);
+                    self.clock = Some(GameClock::per_move(self.players(), full));
+                }
                 self.start_turn(*at_ms);
             }
             RoomEvent::Moved {
@@ -262,8 +271,19 @@ impl RoomState {
                         let left = clock.all_remaining(self.turn_started_ms);
                         clock.restore(&left);
                     }
+                    self.paused = None;
                     self.start_turn(*at_ms);
                 }
+            }
+            RoomEvent::Paused { at_ms } => {
+                if self.phase != Phase::Playing || self.paused.is_some() {
+                    return bad("a pause of a game that is not running".into());
+                }
+                // The mover's time until now is spent; none runs until `resumed`.
+                if let Some(clock) = self.clock.as_mut() {
+                    clock.stop(*at_ms);
+                }
+                self.paused = Some(*at_ms);
             }
             RoomEvent::Ended { result, at_ms, .. } => {
                 if let Some(clock) = self.clock.as_mut() {
@@ -283,7 +303,9 @@ impl RoomState {
             return;
         }
         let mover = self.seat_of_side(self.pos.to_move());
-        if let Some(clock) = self.clock.as_mut() {
+        if let Some(clock) = self.clock.as_mut()
+            && self.paused.is_none()
+        {
             clock.start_turn(mover, at_ms);
         }
     }
@@ -439,6 +461,38 @@ mod tests {
         events.push(RoomEvent::Resumed { at_ms: 11_000 });
         let room = RoomState::from_log(&events).unwrap();
         assert_eq!(room.away, vec![Some(11_000), None]);
+    }
+
+    #[test]
+    fn a_paused_correspondence_game_keeps_both_clocks_until_it_resumes() {
+        let day = 1_000;
+        let mut events = log(ClockSpec::Correspondence { days: 2 });
+        if let RoomEvent::Started { clocks, .. } = &mut events[3] {
+            *clocks = Some(vec![2 * day, 2 * day]);
+        }
+        let room = RoomState::from_log(&events).unwrap();
+        assert_eq!(
+            room.clock.as_ref().unwrap().deadline(),
+            Some((1, 2_000 + 2 * day))
+        );
+        // Seat 1 is half a day into its move when the pause begins.
+        events.push(RoomEvent::Paused { at_ms: 2_500 });
+        let room = RoomState::from_log(&events).unwrap();
+        assert_eq!(room.clocks_at(50_000), Some(vec![2_000, 1_500]));
+        assert_eq!(room.clock.as_ref().unwrap().deadline(), None);
+        // It moves while paused: its clock is whole again, and seat 0's does not start.
+        events.push(moved(0, "2+", 1, [2_000, 2_000], 9_000));
+        let room = RoomState::from_log(&events).unwrap();
+        assert_eq!(room.clocks_at(60_000), Some(vec![2_000, 2_000]));
+        events.push(RoomEvent::Resumed { at_ms: 70_000 });
+        let room = RoomState::from_log(&events).unwrap();
+        assert_eq!(room.paused, None);
+        assert_eq!(room.clock.as_ref().unwrap().deadline(), Some((0, 72_000)));
+        events.push(RoomEvent::Resumed { at_ms: 80_000 });
+        events.push(RoomEvent::Paused { at_ms: 81_000 });
+        assert!(RoomState::from_log(&events).is_ok());
+        events.push(RoomEvent::Paused { at_ms: 82_000 });
+        assert!(RoomState::from_log(&events).is_err(), "paused twice");
     }
 
     #[test]

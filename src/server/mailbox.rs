@@ -65,6 +65,9 @@ pub enum Command {
     },
     Leave {
         conn: u64,
+        /// Only going to another room: a correspondence game waiting for an opponent keeps
+        /// its creator's seat (a `leave` asked for gives it up).
+        switching: bool,
     },
     Gone {
         conn: u64,
@@ -82,6 +85,14 @@ pub enum Command {
     /// An operator banned `player`: give up their seat if the game has not begun.
     Expel {
         player: String,
+    },
+    /// A player of this correspondence game went on vacation or came back: pause or resume
+    /// the clocks to match.
+    Vacations,
+    /// A correspondence game as `player` sees it in their list (`None`: not theirs).
+    Peek {
+        player: String,
+        reply: oneshot::Sender<Option<crate::net::correspondence::MyGame>>,
     },
     Stop,
 }

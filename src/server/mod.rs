@@ -132,6 +132,7 @@ pub async fn serve(config: Config) -> Result<(), String> {
         }
     }
     tokio::spawn(moderation::follow(server.clone()));
+    tokio::spawn(conn::correspondence::end_vacations(server.clone()));
     if let Some(cluster) = server.cluster.clone() {
         // Presence lasts half a minute unless renewed: a node that dies takes its players'
         // presence with it.

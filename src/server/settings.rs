@@ -33,6 +33,11 @@ pub struct Settings {
     pub friends_per_player: u64,
     pub challenges_per_player: u64,
     pub reports_per_day: u64,
+    /// A correspondence "day" (a real day; tests shorten it), the vacation days a player has
+    /// a year, and the correspondence games one player may be in at once.
+    pub day: Duration,
+    pub vacation_days: u64,
+    pub correspondence_per_player: u64,
     /// Chat phrases a connection may send a second, and in one burst.
     pub chat_per_second: f64,
     pub chat_burst: f64,
@@ -65,12 +70,22 @@ impl Default for Settings {
             friends_per_player: 500,
             challenges_per_player: 20,
             reports_per_day: 20,
+            day: Duration::from_secs(86_400),
+            vacation_days: 30,
+            correspondence_per_player: 50,
             chat_per_second: 0.5,
             chat_burst: 4.0,
             redis_wait: Duration::from_millis(1_500),
             node: String::new(),
             trusted_proxies: Vec::new(),
         }
+    }
+}
+
+impl Settings {
+    /// A correspondence day in ms.
+    pub fn day_ms(&self) -> u64 {
+        self.day.as_millis() as u64
     }
 }
 

@@ -100,6 +100,15 @@ struct ServeArgs {
     /// Challenges one player may have waiting at once.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=1_000))]
     challenges_per_player: u64,
+    /// Seconds in a correspondence day (a day; shorter only to test correspondence games).
+    #[arg(long, default_value_t = 86_400.0, value_parser = seconds)]
+    day_secs: f64,
+    /// Vacation days each player has a year (they pause their correspondence games).
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(0..=365))]
+    vacation_days: u64,
+    /// Correspondence games one player may be in at once.
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=1_000))]
+    correspondence_per_player: u64,
     /// Chat phrases a player may send in a row (then one every two seconds).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=100))]
     chat_burst: u32,
@@ -189,6 +198,9 @@ impl ServeArgs {
                 sign_in_failures_per_minute: self.sign_in_failures_per_minute,
                 challenges_per_player: self.challenges_per_player,
                 chat_burst: f64::from(self.chat_burst),
+                day: Duration::from_secs_f64(self.day_secs),
+                vacation_days: self.vacation_days,
+                correspondence_per_player: self.correspondence_per_player,
                 ..Settings::default()
             },
         }

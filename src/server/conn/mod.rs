@@ -16,6 +16,7 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{Notify, mpsc, oneshot};
 
 mod account;
+pub(crate) mod correspondence;
 mod people;
 
 use crate::server::hub::Member;
@@ -233,6 +234,12 @@ impl Conn {
                 if let Err((code, why)) = self.may_open_room(&me.player.id).await {
                     return self.error(code, why);
                 }
+                if clock.days().is_some()
+                    && let Err(r) =
+                        correspondence::may_add_game(&self.server, &[&me.player.id]).await
+                {
+                    return self.refused(r);
+                }
                 match registry::open_room(
                     &self.server,
                     preset,
@@ -257,7 +264,11 @@ impl Conn {
             ClientMessage::Watch { code, since } => self.enter(&code, since, true).await,
             ClientMessage::Leave => match self.room.take() {
                 Some((_, room)) => {
-                    let _ = room.tx.send(Command::Leave { conn: self.id }).await;
+                    let leave = Command::Leave {
+                        conn: self.id,
+                        switching: false,
+                    };
+                    let _ = room.tx.send(leave).await;
                 }
                 None => self.error(ErrorCode::NotAllowed, "you are in no room"),
             },
@@ -270,6 +281,16 @@ impl Conn {
             ClientMessage::Rematch => self.act(Action::Rematch).await,
             ClientMessage::Claim => self.act(Action::Claim).await,
             ClientMessage::Chat { phrase } => self.chat(phrase).await,
+            ClientMessage::MyGames => {
+                if let Err(r) = self.my_games(&me).await {
+                    self.refused(r);
+                }
+            }
+            ClientMessage::Vacation { days } => {
+                if let Err(r) = self.vacation(&me, days).await {
+                    self.refused(r);
+                }
+            }
             other => self.people(me, other).await,
         }
     }
@@ -531,7 +552,11 @@ impl Conn {
 
     async fn leave_room(&mut self) {
         if let Some((_, room)) = self.room.take() {
-            let _ = room.tx.send(Command::Leave { conn: self.id }).await;
+            let leave = Command::Leave {
+                conn: self.id,
+                switching: true,
+            };
+            let _ = room.tx.send(leave).await;
         }
     }
 

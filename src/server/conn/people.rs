@@ -404,6 +404,10 @@ impl Conn {
             Some(c) if c.to.id == me.player.id => c,
             _ => return Err(gone()),
         };
+        if accept && challenge.clock.days().is_some() {
+            let both = [me.player.id.as_str(), challenge.from.id.as_str()];
+            super::correspondence::may_add_game(&self.server, &both).await?;
+        }
         // Only one answer takes it (two devices answering at once).
         if !store.take_challenge(id).await? {
             return Err(gone());

@@ -29,7 +29,8 @@ pub fn deadline_ms(state: &RoomState, settings: &Settings) -> Option<i64> {
         .as_ref()
         .and_then(|c| c.deadline())
         .map(|(_, at)| at);
-    if state.in_opening() {
+    // A correspondence game's first moves have the days of any other (none while paused).
+    if state.in_opening() && state.clock_spec.days().is_none() {
         let grace = state.turn_started_ms + settings.first_move.as_millis() as i64;
         return Some(clock.map_or(grace, |c| c.min(grace)));
     }
@@ -81,6 +82,23 @@ impl Room {
                 }
             }
         };
+        if held.is_none() && seat.is_some() && self.state.clock_spec.days().is_some() {
+            let cap = self.server.settings.correspondence_per_player;
+            let n = self
+                .server
+                .store
+                .correspondence_rooms_of(&conn.player.id)
+                .await?
+                .len() as u64;
+            if n >= cap {
+                return refuse(
+                    ErrorCode::NotAllowed,
+                    format!(
+                        "you are in {n} correspondence games, the most at once: finish one first"
+                    ),
+                );
+            }
+        }
         self.subs.add(conn.clone(), seat);
         self.catch_up(conn, since).await?;
         conn.reply(&ServerMessage::Notice(Notice::Seat {
@@ -118,15 +136,21 @@ impl Room {
         }
         self.commit(RoomEvent::Started {
             order,
-            clocks: self.state.clock_spec.starting_clocks(n),
+            clocks: self
+                .state
+                .clock_spec
+                .starting_clocks(n, self.server.settings.day_ms()),
             at_ms: now_ms(),
         })
         .await?;
+        // A correspondence game begun with a player on vacation starts paused.
+        self.match_vacations().await?;
+        self.tell_mover().await;
         Ok(())
     }
 
     /// `conn` leaves (`asked`) or its connection dropped.
-    pub(super) async fn leave(&mut self, conn: u64, asked: bool) {
+    pub(super) async fn leave(&mut self, conn: u64, asked: bool, switching: bool) {
         let Some(sub) = self.subs.remove(conn) else {
             return;
         };
@@ -142,8 +166,14 @@ impl Room {
         let Ok(lease) = self.lease().await else {
             return;
         };
+        let correspondence = self.state.clock_spec.days().is_some();
         let event = match self.state.phase {
+            // An open correspondence game waits for days, its creator elsewhere.
+            Phase::Waiting if correspondence && !asked => None,
+            Phase::Waiting if correspondence && switching => None,
             Phase::Waiting if asked => Some(RoomEvent::Unseated { seat }),
+            // A correspondence player is away between moves as a rule: nothing to write.
+            Phase::Playing if correspondence => None,
             Phase::Waiting | Phase::Playing if self.state.away[seat].is_none() => {
                 Some(RoomEvent::Away {
                     seat,
@@ -232,6 +262,10 @@ impl Room {
                 }
                 Ok(())
             }
+            Action::Claim if self.state.clock_spec.days().is_some() => refuse(
+                ErrorCode::NotAllowed,
+                "a correspondence game is not claimed: the mover's days decide it",
+            ),
             Action::Claim => {
                 let now = now_ms();
                 let limit = self.server.settings.claim_after.as_millis() as i64;
@@ -322,6 +356,7 @@ impl Room {
         if let Some(result) = self.state.result_by_rules() {
             self.end(result).await?;
         }
+        self.tell_mover().await;
         Ok(())
     }
 

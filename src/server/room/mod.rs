@@ -5,6 +5,7 @@
 //! a time the writer, and the store's key on (room, seq) makes a sequence number be written once.
 
 mod actions;
+mod correspondence;
 mod fanout;
 pub mod registry;
 
@@ -108,8 +109,8 @@ impl Room {
                     let ok = self.join(conn, since, watch).await;
                     let _ = done.send(ok);
                 }
-                Command::Leave { conn } => self.leave(conn, true).await,
-                Command::Gone { conn } => self.leave(conn, false).await,
+                Command::Leave { conn, switching } => self.leave(conn, true, switching).await,
+                Command::Gone { conn } => self.leave(conn, false, false).await,
                 Command::Act { conn, action } => self.act(conn, action).await,
                 Command::Remote(ev) => self.remote(ev).await,
                 Command::CatchUp => {
@@ -119,6 +120,10 @@ impl Room {
                 }
                 Command::Resume => self.resume().await,
                 Command::Expel { player } => self.expel(&player).await,
+                Command::Vacations => self.on_vacations().await,
+                Command::Peek { player, reply } => {
+                    let _ = reply.send(self.peek(&player));
+                }
                 Command::Stop => break,
             }
             if self.idle() {
@@ -303,6 +308,13 @@ impl Room {
     /// kept by any server is nobody's).
     async fn resume(&mut self) {
         if self.state.phase != state::Phase::Playing {
+            return;
+        }
+        if self.state.clock_spec.days().is_some() {
+            // A correspondence clock runs in calendar time, kept or not: a restart changes
+            // nothing (the log's stamps say when each turn began), but a vacation may have
+            // begun or ended meanwhile.
+            self.on_vacations().await;
             return;
         }
         let lease = match self.lease().await {

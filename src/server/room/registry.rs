@@ -57,7 +57,7 @@ pub async fn open_room(
         if players.len() == players_n {
             events.push(RoomEvent::Started {
                 order: (0..players_n).collect(),
-                clocks: clock.starting_clocks(players_n),
+                clocks: clock.starting_clocks(players_n, server.settings.day_ms()),
                 at_ms: now_ms(),
             });
         }
@@ -89,7 +89,15 @@ pub async fn open_room(
             None => true,
         };
         let handle = Room::spawn(server.clone(), state, owner);
-        server.rooms.lock().await.insert(code.clone(), handle);
+        server
+            .rooms
+            .lock()
+            .await
+            .insert(code.clone(), handle.clone());
+        if clock.days().is_some() && players.len() == players_n {
+            // Begun at once (a challenge): paused if one of them is on vacation.
+            let _ = handle.tx.send(Command::Vacations).await;
+        }
         return Ok(code);
     }
     Err(StoreError::Corrupt(

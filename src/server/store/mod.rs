@@ -13,7 +13,9 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::server::ratings::Rating;
 
+mod correspondence;
 mod people;
+pub use correspondence::VacationRow;
 pub use people::{Account, Asked, Moderation, Private, Report};
 
 /// The schema, in order. Both databases read the same SQL.
@@ -37,6 +39,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         4,
         "devices friends challenges profiles and moderation",
         include_str!("migrations/0004_people.sql"),
+    ),
+    (
+        5,
+        "correspondence games and vacations",
+        include_str!("migrations/0005_correspondence.sql"),
     ),
 ];
 
@@ -427,8 +434,8 @@ impl Store {
         if seq == 0 {
             sqlx::query(
                 "INSERT INTO rooms (code, status, public, preset, players, clock, creator, \
-                 seated, last_seq, updated_ms, win_at, listed) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+                 seated, last_seq, updated_ms, win_at, listed, days) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
             )
             .bind(code)
             .bind(row.status.as_str())
@@ -442,6 +449,7 @@ impl Store {
             .bind(at_ms)
             .bind(row.summary.win_at.map(i64::from))
             .bind(i64::from(row.listed))
+            .bind(row.summary.clock.days().map_or(0, i64::from))
             .execute(&mut *tx)
             .await?;
         } else {

@@ -1,0 +1,99 @@
+//! What a correspondence room does beyond a live one: its clocks stop while any of its players
+//! is on vacation, it says "your turn" to a mover who is not looking at the board, and it
+//! describes itself for its players' lists.
+
+use crate::net::correspondence::MyGame;
+use crate::net::protocol::{Notice, RoomEvent, ServerMessage};
+
+use super::{Decided, Room};
+use crate::net::room::Phase;
+use crate::server::settings::now_ms;
+
+impl Room {
+    /// Pause or resume the clocks so they run exactly when no seated player is on vacation.
+    pub(super) async fn match_vacations(&mut self) -> Decided {
+        if self.state.clock_spec.days().is_none() || self.state.phase != Phase::Playing {
+            return Ok(());
+        }
+        let ids: Vec<String> = self
+            .state
+            .seats
+            .iter()
+            .flatten()
+            .map(|p| p.id.clone())
+            .collect();
+        let now = now_ms();
+        let away = self.server.store.on_vacation(&ids, now).await?;
+        match (away, self.state.paused.is_some()) {
+            (true, false) => {
+                self.commit(RoomEvent::Paused { at_ms: now }).await?;
+            }
+            (false, true) => {
+                self.commit(RoomEvent::Resumed { at_ms: now }).await?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    pub(super) async fn on_vacations(&mut self) {
+        let Ok(lease) = self.lease().await else {
+            return;
+        };
+        if let Err(super::Refusal::Store(e)) = self.match_vacations().await {
+            tracing::warn!(room = %self.state.code, "pausing for a vacation: {e}");
+        }
+        self.release(lease).await;
+    }
+
+    /// Tell the player whose move it now is in a correspondence game, when they are not in
+    /// the room (on this node) to see it.
+    pub(super) async fn tell_mover(&self) {
+        if self.state.clock_spec.days().is_none() || self.state.phase != Phase::Playing {
+            return;
+        }
+        let Some(seat) = self.state.mover() else {
+            return;
+        };
+        let Some(Some(player)) = self.state.seats.get(seat) else {
+            return;
+        };
+        if self.subs.holds(seat) {
+            return;
+        }
+        let notice = ServerMessage::Notice(Notice::YourTurn {
+            code: self.state.code.clone(),
+        });
+        self.server.tell(&player.id, &notice).await;
+    }
+
+    /// This game as `player` sees it in "My games".
+    pub(super) fn peek(&self, player: &str) -> Option<MyGame> {
+        let days = self.state.clock_spec.days()?;
+        let seat = self.state.seat_of_player(player)?;
+        if !matches!(self.state.phase, Phase::Waiting | Phase::Playing) {
+            return None;
+        }
+        let playing = self.state.phase == Phase::Playing;
+        let mover = if playing { self.state.mover() } else { None };
+        let opponent = self
+            .state
+            .seats
+            .iter()
+            .enumerate()
+            .filter(|&(s, _)| s != seat)
+            .find_map(|(_, p)| p.as_ref().map(|p| p.name.clone()))
+            .unwrap_or_default();
+        let now = now_ms();
+        Some(MyGame {
+            code: self.state.code.clone(),
+            preset: self.state.preset.clone(),
+            days,
+            opponent,
+            your_turn: mover == Some(seat),
+            left_ms: mover.and_then(|m| self.state.clock.as_ref().map(|c| c.remaining(m, now))),
+            paused: self.state.paused.is_some(),
+            moves: self.state.turn(),
+        })
+    }
+}
