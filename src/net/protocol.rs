@@ -191,6 +191,15 @@ pub enum ClientMessage {
     Lobby,
     /// Our correspondence games, ours to move first; answered by `my_games`.
     MyGames,
+    /// "Play now": wait in the pool of `rules` (a name of [`crate::net::pool::POOL_RULES`])
+    /// and `clock` (one of [`crate::net::pool::POOLS`]) to be paired with a player of about
+    /// our rating; answered by `pooled`, then `paired` (or `pool_alone`).
+    Pool {
+        rules: String,
+        clock: ClockSpec,
+    },
+    /// Stop waiting in the pool; answered by `unpooled`.
+    LeavePool,
     /// Go on vacation for `days` (out of the year's allowance), pausing the clocks of every
     /// correspondence game we are in; `0` comes back early (the days not taken are returned).
     /// Answered by `my_games`.
@@ -525,6 +534,10 @@ pub enum RoomEvent {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         ratings: Vec<RatingChange>,
         at_ms: i64,
+        /// The loser (`result.by`) had left the game: claimed, or out of time while gone.
+        /// Counted against them when pools pair players.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        abandoned: bool,
     },
     /// A rematch room was opened, seats turned round.
     Rematch {
@@ -617,6 +630,24 @@ pub enum Notice {
     YourTurn {
         code: String,
     },
+    /// We wait in a pool; `paired_last` says why we wait behind the others.
+    Pooled {
+        rules: String,
+        clock: ClockSpec,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        paired_last: Option<crate::net::pool::PairedLast>,
+    },
+    /// We were paired: the room is open with both players seated and the game begun; join it.
+    Paired {
+        room: String,
+    },
+    /// A wave went by with nobody to pair us with: we may play the computer at `level`
+    /// (unrated, on our own device) and stay in the pool meanwhile, or go on waiting.
+    PoolAlone {
+        level: u8,
+    },
+    /// We no longer wait in a pool (we asked, or joined a room).
+    Unpooled,
     Lobby {
         rooms: Vec<RoomSummary>,
     },
@@ -805,6 +836,19 @@ impl ClientMessage {
                     .map(|t| format!("think_ms: {t} is outside 0..={MAX_THINK_MS}"))
             }),
             ClientMessage::Create { clock, .. } => clock.validate().err(),
+            ClientMessage::Pool { rules, clock } => {
+                if !crate::net::pool::POOL_RULES.contains(&rules.as_str()) {
+                    Some(format!(
+                        "rules: {} has no pool; pools: {:?}",
+                        crate::excerpt::quoted(rules),
+                        crate::net::pool::POOL_RULES
+                    ))
+                } else if !crate::net::pool::POOLS.contains(clock) {
+                    Some(format!("clock: {} has no pool", clock.label()))
+                } else {
+                    None
+                }
+            }
             ClientMessage::Vacation { days } => {
                 (*days > crate::net::correspondence::MAX_VACATION_DAYS).then(|| {
                     format!(

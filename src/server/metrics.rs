@@ -41,6 +41,7 @@ pub struct Metrics {
     redis_errors: Counter,
     lag_credited: Histogram,
     lag_credited_ms: Counter<u64, AtomicU64>,
+    pool_wait: Histogram,
 }
 
 /// Latency buckets from half a millisecond to about 8 s.
@@ -63,6 +64,12 @@ impl Default for Metrics {
         let redis_errors = Counter::default();
         let lag_credited = Histogram::new(exponential_buckets(0.01, 2.0, 10));
         let lag_credited_ms = Counter::<u64, AtomicU64>::default();
+        let pool_wait = Histogram::new(exponential_buckets(0.5, 2.0, 12));
+        registry.register(
+            "pool_wait_seconds",
+            "How long paired players waited in a pool (the longer of the two)",
+            pool_wait.clone(),
+        );
         registry.register(
             "connections",
             "WebSocket connections open now",
@@ -117,6 +124,7 @@ impl Default for Metrics {
             redis_errors,
             lag_credited,
             lag_credited_ms,
+            pool_wait,
         }
     }
 }
@@ -150,6 +158,10 @@ impl Metrics {
         if !ok {
             self.redis_errors.inc();
         }
+    }
+
+    pub fn pool_paired(&self, waited_ms: i64) {
+        self.pool_wait.observe(waited_ms.max(0) as f64 / 1000.0);
     }
 
     pub fn lag_credited(&self, lag_ms: i64) {

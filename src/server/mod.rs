@@ -31,6 +31,7 @@ pub mod loadtest;
 pub mod mailbox;
 pub mod metrics;
 pub mod moderation;
+pub mod pool;
 pub mod ratings;
 pub mod room;
 pub mod settings;
@@ -133,6 +134,7 @@ pub async fn serve(config: Config) -> Result<(), String> {
     }
     tokio::spawn(moderation::follow(server.clone()));
     tokio::spawn(conn::correspondence::end_vacations(server.clone()));
+    tokio::spawn(pool::run(server.clone()));
     if let Some(cluster) = server.cluster.clone() {
         // Presence lasts half a minute unless renewed: a node that dies takes its players'
         // presence with it.

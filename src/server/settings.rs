@@ -38,6 +38,8 @@ pub struct Settings {
     pub day: Duration,
     pub vacation_days: u64,
     pub correspondence_per_player: u64,
+    /// The time between a pool's waves of pairing.
+    pub pool_wave: Duration,
     /// Chat phrases a connection may send a second, and in one burst.
     pub chat_per_second: f64,
     pub chat_burst: f64,
@@ -73,6 +75,7 @@ impl Default for Settings {
             day: Duration::from_secs(86_400),
             vacation_days: 30,
             correspondence_per_player: 50,
+            pool_wave: Duration::from_secs(2),
             chat_per_second: 0.5,
             chat_burst: 4.0,
             redis_wait: Duration::from_millis(1_500),

@@ -42,6 +42,8 @@ pub struct Server {
     /// Connections open, per address and in all.
     pub connections: Arc<Connections>,
     pub counters: Counters,
+    /// Who waits for quick pairing through this node (and, alone, every pool's members).
+    pub pools: crate::server::pool::Pools,
     pub metrics: Arc<Metrics>,
     /// Flips to `true` when the server is asked to stop.
     pub stopping: watch::Receiver<bool>,
@@ -73,6 +75,7 @@ impl Server {
             cluster,
             rooms: Mutex::new(HashMap::new()),
             counters: Counters::default(),
+            pools: Default::default(),
             metrics,
             stopping,
             next_id: AtomicU64::new(1),

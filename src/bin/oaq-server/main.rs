@@ -32,6 +32,9 @@ enum Cmd {
     /// Try a server as hostile clients would: seeded bad frames, floods, out-of-order and
     /// out-of-range messages on many connections; every answer must be a protocol message.
     Hostile(hostile::HostileArgs),
+    /// Simulate the pools' pairing at several arrival rates and print how close pairings are
+    /// and how long players wait.
+    PoolBench(o_an_quan::server::pool::bench::PoolBenchArgs),
     /// Moderation: list players' reports; rename, ban or unban a player. Running servers
     /// apply it within seconds.
     Admin(moderation::AdminArgs),
@@ -109,6 +112,9 @@ struct ServeArgs {
     /// Correspondence games one player may be in at once.
     #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=1_000))]
     correspondence_per_player: u64,
+    /// Seconds between a pool's waves of pairing.
+    #[arg(long, default_value_t = 2.0, value_parser = seconds)]
+    pool_wave_secs: f64,
     /// Chat phrases a player may send in a row (then one every two seconds).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=100))]
     chat_burst: u32,
@@ -159,6 +165,10 @@ fn main() -> ExitCode {
                 Some(bad) => Err(format!("an answer outside the protocol: {bad}")),
             }
         }
+        Some(Cmd::PoolBench(args)) => {
+            print!("{}", o_an_quan::server::pool::bench::run(&args));
+            Ok(())
+        }
         Some(Cmd::Admin(args)) => runtime.block_on(admin(&args)).map(|out| print!("{out}")),
         None => runtime.block_on(serve(cli.serve.config())),
     };
@@ -201,6 +211,7 @@ impl ServeArgs {
                 day: Duration::from_secs_f64(self.day_secs),
                 vacation_days: self.vacation_days,
                 correspondence_per_player: self.correspondence_per_player,
+                pool_wave: Duration::from_secs_f64(self.pool_wave_secs),
                 ..Settings::default()
             },
         }

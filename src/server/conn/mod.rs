@@ -17,6 +17,7 @@ use tokio::sync::{Notify, mpsc, oneshot};
 
 mod account;
 pub(crate) mod correspondence;
+mod pairing;
 mod people;
 
 use crate::server::hub::Member;
@@ -231,6 +232,7 @@ impl Conn {
                     );
                 }
                 self.leave_room().await;
+                self.unpool(&me, false).await;
                 if let Err((code, why)) = self.may_open_room(&me.player.id).await {
                     return self.error(code, why);
                 }
@@ -260,7 +262,10 @@ impl Conn {
                     Err(e) => self.unavailable(e),
                 }
             }
-            ClientMessage::Join { code, since } => self.enter(&code, since, false).await,
+            ClientMessage::Join { code, since } => {
+                self.unpool(&me, false).await;
+                self.enter(&code, since, false).await
+            }
             ClientMessage::Watch { code, since } => self.enter(&code, since, true).await,
             ClientMessage::Leave => match self.room.take() {
                 Some((_, room)) => {
@@ -281,6 +286,12 @@ impl Conn {
             ClientMessage::Rematch => self.act(Action::Rematch).await,
             ClientMessage::Claim => self.act(Action::Claim).await,
             ClientMessage::Chat { phrase } => self.chat(phrase).await,
+            ClientMessage::Pool { rules, clock } => {
+                if let Err(r) = self.pool(&me, rules, clock).await {
+                    self.refused(r);
+                }
+            }
+            ClientMessage::LeavePool => self.unpool(&me, true).await,
             ClientMessage::MyGames => {
                 if let Err(r) = self.my_games(&me).await {
                     self.refused(r);
@@ -563,6 +574,9 @@ impl Conn {
     async fn gone(&mut self) {
         if let Some((_, room)) = self.room.take() {
             let _ = room.tx.send(Command::Gone { conn: self.id }).await;
+        }
+        if let Some(me) = &self.me {
+            crate::server::pool::leave(&self.server, &me.player.id, Some(self.id)).await;
         }
         if let Some(me) = self.me.take() {
             self.left_hub(&me.player.id).await;

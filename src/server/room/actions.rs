@@ -37,6 +37,17 @@ pub fn deadline_ms(state: &RoomState, settings: &Settings) -> Option<i64> {
     clock
 }
 
+/// Whether `result` ends the game against a player who had left it: a claim, or the clock
+/// running out while they were gone (a correspondence player is gone between moves as a rule,
+/// and only a claim would count: there are none).
+fn abandoned(state: &RoomState, result: &GameResult) -> bool {
+    match (result.cause, result.by) {
+        (EndCause::Abandoned, Some(_)) => true,
+        (EndCause::Time, Some(seat)) => state.away.get(seat).is_some_and(Option::is_some),
+        _ => false,
+    }
+}
+
 impl Room {
     /// Take `conn` into the room: back into its seat, into a free seat, or (`watch`) as a
     /// spectator. Returns whether it is in.
@@ -437,6 +448,7 @@ impl Room {
         }
         self.commit_rated(
             RoomEvent::Ended {
+                abandoned: abandoned(&self.state, &result),
                 result,
                 ratings: changes,
                 at_ms: now_ms(),

@@ -91,4 +91,20 @@ impl Store {
             .map(|r| Ok(r.try_get::<String, _>(0)?))
             .collect()
     }
+
+    /// How many of `player`'s last `games` rated games they abandoned.
+    pub async fn abandoned(&self, player: &str, games: u32) -> StoreResult<u32> {
+        let rows = sqlx::query(
+            "SELECT abandoned FROM rated_games WHERE player = $1 ORDER BY at_ms DESC LIMIT $2",
+        )
+        .bind(player)
+        .bind(i64::from(games))
+        .fetch_all(&self.pool)
+        .await?;
+        let mut n = 0;
+        for r in rows {
+            n += u32::from(r.try_get::<i64, _>(0)? != 0);
+        }
+        Ok(n)
+    }
 }

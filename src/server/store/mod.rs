@@ -498,12 +498,16 @@ impl Store {
             .await?;
         }
         // Each player's rating after a rated game, and how it went: their profile.
-        if let RoomEvent::Ended { result, .. } = event {
+        if let RoomEvent::Ended {
+            result, abandoned, ..
+        } = event
+        {
             let outcomes = crate::net::social::Outcome::of_places(&result.places);
-            for ((player, rating), outcome) in ratings.iter().zip(outcomes) {
+            for (seat, ((player, rating), outcome)) in ratings.iter().zip(outcomes).enumerate() {
+                let left = *abandoned && result.by == Some(seat);
                 sqlx::query(
-                    "INSERT INTO rated_games (player, code, at_ms, rating, deviation, outcome) \
-                     VALUES ($1, $2, $3, $4, $5, $6)",
+                    "INSERT INTO rated_games (player, code, at_ms, rating, deviation, outcome, \
+                     abandoned) VALUES ($1, $2, $3, $4, $5, $6, $7)",
                 )
                 .bind(player.as_str())
                 .bind(code)
@@ -511,6 +515,7 @@ impl Store {
                 .bind(rating.rating)
                 .bind(rating.deviation)
                 .bind(outcome.as_str())
+                .bind(i64::from(left))
                 .execute(&mut *tx)
                 .await?;
             }

@@ -9,3 +9,7 @@ ALTER TABLE players ADD COLUMN vacation_until_ms BIGINT;
 ALTER TABLE players ADD COLUMN vacation_used_ms BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE players ADD COLUMN vacation_year BIGINT NOT NULL DEFAULT 0;
 CREATE INDEX players_on_vacation ON players (vacation_until_ms);
+
+-- Whether the player abandoned that rated game (left it, or ran out of time while gone): the
+-- pools pair such players last.
+ALTER TABLE rated_games ADD COLUMN abandoned BIGINT NOT NULL DEFAULT 0;
