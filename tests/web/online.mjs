@@ -11,7 +11,7 @@ import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { createRequire } from "node:module";
-import { CHROMIUM, openPage, playFirstLegal, press, toOnline } from "./pages.mjs";
+import { CHROMIUM, openPage, playFirstLegal, press, toOnline, where } from "./pages.mjs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -141,9 +141,8 @@ try {
   await phone.touchscreen.tap(195, 440); // "Play online"
   await phone.until('[data-screen="online"][data-link="open"]', 60);
   await phone.waitForTimeout(500);
-  // The code field (the rule set and the winning-score switch take two lines above it here;
-  // the panel's bottom row, with Friends and My profile, takes two lines below it).
-  await phone.touchscreen.tap(174, 531);
+  // The code field, wherever the phone's narrow panel puts it.
+  await phone.touchscreen.tap(...(await where(phone, "EditCode")));
   await phone.keyboard.type(second_code.toLowerCase());
   await phone.waitForTimeout(300);
   await phone.shot("phone-code.png");

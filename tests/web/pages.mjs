@@ -66,15 +66,19 @@ export async function toOnline(page, url) {
 /// `Open(Friends)`, `AnswerFriend("ID", true)`, `Say(GoodLuck)`), or that `action` accepts
 /// when it is a function, once it is on screen.
 export async function press(page, action, seconds = 20) {
+  const [x, y] = await where(page, action, seconds);
+  await page.mouse.click(x, y);
+}
+
+/// Where the button `action` is (as `press` finds it): its centre, in CSS pixels.
+export async function where(page, action, seconds = 20) {
   const deadline = Date.now() + seconds * 1000;
   const wanted = typeof action === "function" ? action : (c) => c.startsWith(action);
   for (;;) {
     const controls = (await page.attr("data-controls")) ?? "";
     const found = controls.split(";").find(wanted);
     if (found) {
-      const [x, y] = found.slice(found.lastIndexOf("@") + 1).split(",").map(Number);
-      await page.mouse.click(x, y);
-      return;
+      return found.slice(found.lastIndexOf("@") + 1).split(",").map(Number);
     }
     if (Date.now() > deadline) throw new Error(`no button ${action} on screen: ${controls}`);
     await page.waitForTimeout(200);

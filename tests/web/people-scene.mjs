@@ -1,8 +1,8 @@
 // Sets up people on a running oaq-server for screenshots of the friends, profile and account
 // pages: "An" (whose token is written to OAQ_HOME's online-token.txt, so that the game plays
 // as An), three friends (two connected), a friend request, a challenge to An, a challenge from
-// An, eight rated games between An and Bình for the rating graph, a second device, and a game
-// in progress between An and Bình (its code in OAQ_HOME's room.txt) where Bình says "well
+// An, eight rated games between An and Bình for the rating graph, a second device, games by
+// days, and a game in progress between An and Bình (its code in OAQ_HOME's room.txt) where Bình says "well
 // played" every few seconds.
 // Run: node --experimental-websocket tests/web/people-scene.mjs ws://HOST:PORT/ws OAQ_HOME
 // It keeps the friends connected (online) until it is stopped.
@@ -130,6 +130,17 @@ const room = await (async () => {
   return accepted.room;
 })();
 setInterval(() => binh.send({ type: "chat", phrase: "well_played" }), 2500);
+// Games by days for "My games": Dũng's and Bình's challenges by days, accepted by An, and a
+// room by days of An's waiting for an opponent.
+for (const [from, days] of [[dung, 3], [binh, 7]]) {
+  const sent = await from.ask(
+    { type: "challenge", player: an.id, rules: "standard", clock: { days } },
+    is("challenges"),
+  );
+  const id = sent.outgoing.find((c) => c.to.id === an.id).id;
+  await an.ask({ type: "answer_challenge", id, accept: true }, is("challenge_accepted"));
+}
+await an.ask({ type: "create", rules: "basic", clock: { days: 5 } }, is("created"));
 dung.ws.close();
 an.ws.close();
 tablet.ws.close();

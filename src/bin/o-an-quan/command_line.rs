@@ -68,7 +68,8 @@ struct Options {
     /// Open the online screen.
     #[arg(long)]
     online: bool,
-    /// Online: open a page of people (friends, your profile, your account and devices).
+    /// Online: open a page of people (friends, your profile, your account and devices), Play
+    /// now or My games.
     #[arg(long, value_enum)]
     people: Option<PeopleArg>,
     /// Online: open a room with the online screen's choices (its code is logged).
@@ -127,6 +128,10 @@ enum PeopleArg {
     Friends,
     Profile,
     Account,
+    /// "Play now": quick pairing.
+    PlayNow,
+    /// "My games": the games by days.
+    Games,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -263,6 +268,8 @@ pub fn run() -> AppExit {
         PeopleArg::Friends => Page::Friends,
         PeopleArg::Profile => Page::Profile,
         PeopleArg::Account => Page::Account,
+        PeopleArg::PlayNow => Page::PlayNow,
+        PeopleArg::Games => Page::Games,
     });
     if options.online || ask.is_some() || page.is_some() {
         app.add_systems(

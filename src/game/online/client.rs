@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use super::link::{Link, LinkEvent};
 use crate::game::state::{Files, Prefs};
+use crate::net::correspondence::{MyGame, Vacation};
 use crate::net::protocol::{
     ClientMessage, ClockSpec, ErrorCode, First, Notice, PROTOCOL, PlayerInfo, RatingChange,
     RoomEvent, RoomSummary, RulesChoice, Sequenced, ServerMessage,
@@ -142,6 +143,22 @@ pub struct Online {
     pub people: super::social::People,
     /// A room to open in the review once its game is on the board.
     pub review_next: Option<String>,
+    /// Our correspondence games and vacation, as last asked.
+    pub my_games: Option<(Vec<MyGame>, Vacation)>,
+    /// We wait in a pool ("Play now").
+    pub pool: Option<PoolWait>,
+}
+
+/// Waiting to be paired.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PoolWait {
+    pub rules: String,
+    pub clock: crate::net::protocol::ClockSpec,
+    /// Since when, by this device's clock.
+    pub since_ms: i64,
+    pub paired_last: Option<crate::net::pool::PairedLast>,
+    /// Nobody to pair with after a wave: the computer's level offered.
+    pub computer: Option<u8>,
 }
 
 impl Online {
@@ -370,6 +387,9 @@ fn handle(online: &mut Online, link: &mut Link, msg: ServerMessage, files: Optio
                 child,
                 ..
             } => {
+                if online.me.as_ref().is_some_and(|me| me.id != player.id) {
+                    online.my_games = None;
+                }
                 online.people.signed_in_as(&player, child);
                 if online.token.as_deref() != Some(&token) {
                     keep_token(files, &token);
@@ -385,6 +405,8 @@ fn handle(online: &mut Online, link: &mut Link, msg: ServerMessage, files: Optio
                 for msg in std::mem::take(&mut online.queued) {
                     link.send(&msg);
                 }
+                // How many correspondence games wait for us (the online screen says).
+                link.send(&ClientMessage::MyGames);
             }
             Notice::ChallengeAccepted { id, room } => {
                 // A challenge of ours or to us was accepted: its room is open with both seated.
@@ -394,6 +416,38 @@ fn handle(online: &mut Online, link: &mut Link, msg: ServerMessage, files: Optio
                     room: room.clone(),
                 };
                 online.people.take(&accepted, unix_ms());
+                let entering = Room::new(room, false);
+                link.send(&entering.enter());
+                online.room = Some(entering);
+            }
+            Notice::MyGames { games, vacation } => online.my_games = Some((games, vacation)),
+            Notice::YourTurn { code } => {
+                online.people.news = Some(super::social::News::YourTurn(code));
+                link.send(&ClientMessage::MyGames);
+            }
+            Notice::Pooled {
+                rules,
+                clock,
+                paired_last,
+            } => {
+                online.pool = Some(PoolWait {
+                    rules,
+                    clock,
+                    since_ms: unix_ms(),
+                    paired_last,
+                    computer: None,
+                });
+            }
+            Notice::PoolAlone { level } => {
+                if let Some(pool) = online.pool.as_mut() {
+                    pool.computer = Some(level);
+                }
+            }
+            Notice::Unpooled => online.pool = None,
+            Notice::Paired { room } => {
+                // Paired: the room is open with both seated and the game begun.
+                info!("online: paired, room {room}");
+                online.pool = None;
                 let entering = Room::new(room, false);
                 link.send(&entering.enter());
                 online.room = Some(entering);

@@ -14,13 +14,18 @@ use super::qr;
 use crate::game::board::art::Art;
 use crate::game::screens::ui::{self, bold, button, panel, row, small_button, text};
 use crate::game::state::{Prefs, Screen};
-use crate::net::protocol::{CODE_LEN, ClockSpec, First, MAX_NAME, is_room_code};
+use crate::net::protocol::{
+    CODE_LEN, CORRESPONDENCE_DAYS, ClockSpec, First, MAX_NAME, is_room_code,
+};
 use crate::net::room;
 use crate::rules::presets;
 use crate::session::Lang;
 
 /// The time controls offered: untimed and the usual Fischer ones, minutes + seconds.
 pub const CLOCKS: [(u64, u64); 4] = [(0, 0), (3, 2), (5, 3), (10, 5)];
+
+/// The form's slot for a game by days (after the custom control).
+pub const BY_DAYS: usize = CLOCKS.len() + 1;
 
 /// A custom control's steps: each player's time in seconds (a quarter of a minute to three
 /// hours, as lichess offers), and the seconds added a move.
@@ -61,6 +66,8 @@ pub enum OnlineAction {
     /// Custom time control: the base and the increment, stepped along their steps.
     Minutes(i8),
     Increment(i8),
+    /// Days a move, in a game by days.
+    Days(i8),
     First,
     /// The winning-score switch of the room to create.
     Majority,
@@ -94,8 +101,10 @@ pub struct Form {
     pub preset: String,
     /// The winning-score switch (36 of 70, 53 of 105).
     pub majority: bool,
-    /// Index in `CLOCKS`, or `CLOCKS.len()` for custom.
+    /// Index in `CLOCKS`, `CLOCKS.len()` for custom, `CLOCKS.len() + 1` for days a move.
     pub clock: usize,
+    /// Days a move (one of `CORRESPONDENCE_DAYS`) in a game by days.
+    pub days: u8,
     /// The custom control: each player's time and the increment, in seconds.
     pub base_s: u64,
     pub increment: u64,
@@ -114,6 +123,7 @@ impl Default for Form {
             preset: "standard".to_owned(),
             majority: false,
             clock: 2,
+            days: 3,
             base_s: 900,
             increment: 10,
             first: First::Random,
@@ -129,6 +139,9 @@ impl Default for Form {
 impl Form {
     /// The chosen time control.
     pub fn clock_spec(&self) -> ClockSpec {
+        if self.clock == BY_DAYS {
+            return ClockSpec::Correspondence { days: self.days };
+        }
         let (base_s, seconds) = CLOCKS
             .get(self.clock)
             .map(|&(minutes, seconds)| (minutes * 60, seconds))
@@ -254,8 +267,12 @@ fn act(
             let next = (i as isize + isize::from(step)).rem_euclid(all.len() as isize);
             form.preset = all[next as usize].id.clone();
         }
+        OnlineAction::Days(step) => {
+            let days = CORRESPONDENCE_DAYS.map(u64::from);
+            form.days = step_along(&days, u64::from(form.days), step) as u8;
+        }
         OnlineAction::Clock(step) => {
-            let n = CLOCKS.len() as isize + 1;
+            let n = BY_DAYS as isize + 1;
             form.clock = (form.clock as isize + isize::from(step)).rem_euclid(n) as usize;
         }
         OnlineAction::Minutes(step) => {
@@ -534,6 +551,19 @@ fn build(
                 r.spawn(text(&art, lang.tr("online.name"), 18.0));
                 let shown = field_text(&prefs.name, form.editing == Field::Name, "—");
                 r.spawn(button(&art, OnlineAction::EditName, shown));
+                // Quick pairing (no games with strangers in child mode) and the games by days.
+                if !online.people.child {
+                    r.spawn(button(
+                        &art,
+                        PeopleAction::Open(Page::PlayNow),
+                        lang.tr("play.now"),
+                    ));
+                }
+                r.spawn(button(
+                    &art,
+                    PeopleAction::Open(Page::Games),
+                    games_label(&online, lang),
+                ));
             });
             // Creating a room.
             p.spawn(bold(&art, lang.tr("online.create"), 20.0));
@@ -563,11 +593,18 @@ fn build(
                 r.spawn(small_button(&art, OnlineAction::Clock(-1), "‹"));
                 let label = if form.clock == CLOCKS.len() {
                     lang.tr("online.custom").to_owned()
+                } else if form.clock == BY_DAYS {
+                    lang.tr("online.by_days").to_owned()
                 } else {
                     clock_label(form.clock_spec(), lang)
                 };
                 r.spawn(text(&art, label, 17.0));
                 r.spawn(small_button(&art, OnlineAction::Clock(1), "›"));
+                if form.clock == BY_DAYS {
+                    r.spawn(small_button(&art, OnlineAction::Days(-1), "-"));
+                    r.spawn(text(&art, clock_label(form.clock_spec(), lang), 17.0));
+                    r.spawn(small_button(&art, OnlineAction::Days(1), "+"));
+                }
                 if form.clock == CLOCKS.len() {
                     r.spawn(small_button(&art, OnlineAction::Minutes(-1), "-"));
                     r.spawn(text(&art, base_words(form.base_s, lang), 17.0));
@@ -664,6 +701,18 @@ fn build(
     });
 }
 
+/// The "My games" button, with the games waiting for our move.
+fn games_label(online: &Online, lang: Lang) -> String {
+    let ours = online
+        .my_games
+        .as_ref()
+        .map_or(0, |(games, _)| games.iter().filter(|g| g.your_turn).count());
+    match ours {
+        0 => lang.tr("games.title").to_owned(),
+        n => lang.trf("games.waiting", &[("n", &n)]),
+    }
+}
+
 /// The friends button, with the challenges waiting for us.
 fn friends_label(online: &Online, lang: Lang) -> String {
     match online.people.incoming.len() {
@@ -723,6 +772,8 @@ pub fn clock_label(clock: ClockSpec, lang: Lang) -> String {
     match clock {
         ClockSpec::Untimed(_) => lang.tr("online.untimed").to_owned(),
         ClockSpec::Fischer { .. } => clock.label(),
+        ClockSpec::Correspondence { days: 1 } => lang.tr("online.day").to_owned(),
+        ClockSpec::Correspondence { days } => lang.trf("online.days", &[("n", &days)]),
     }
 }
 

@@ -5,7 +5,7 @@
 //! `data-rating`, `data-page` the people page open, `data-friend-code`, `data-link-code`,
 //! `data-friends` their ids, `data-requests` and `data-challenges` waiting for our answer,
 //! `data-chat` the last phrase heard as shown, `data-problem` the last refusal's code), and
-//! `data-controls`: each people and game button on screen as `Action@x,y` (its centre in CSS
+//! `data-controls`: each online screen, people and game button on screen as `Action@x,y` (its centre in CSS
 //! pixels), for browser tests to read and press whatever the language and the layout.
 
 use bevy::prelude::*;
@@ -13,6 +13,7 @@ use bevy::prelude::*;
 use super::client::Online;
 use super::controls::GameAction;
 use super::link::{Link, LinkState};
+use super::lobby::OnlineAction;
 use super::people::{Pages, PeopleAction};
 use crate::net::room;
 
@@ -28,12 +29,14 @@ pub(super) fn plugin(app: &mut App) {
 fn controls(
     people: &Query<(&PeopleAction, &UiGlobalTransform)>,
     game: &Query<(&GameAction, &UiGlobalTransform)>,
+    screen: &Query<(&OnlineAction, &UiGlobalTransform)>,
 ) -> String {
     let at = |t: &UiGlobalTransform| format!("{:.0},{:.0}", t.translation.x, t.translation.y);
     people
         .iter()
         .map(|(a, t)| format!("{a:?}@{}", at(t)))
         .chain(game.iter().map(|(a, t)| format!("{a:?}@{}", at(t))))
+        .chain(screen.iter().map(|(a, t)| format!("{a:?}@{}", at(t))))
         .collect::<Vec<_>>()
         .join(";")
 }
@@ -45,6 +48,7 @@ fn publish(
     prefs: Res<crate::game::state::Prefs>,
     people_buttons: Query<(&PeopleAction, &UiGlobalTransform)>,
     game_buttons: Query<(&GameAction, &UiGlobalTransform)>,
+    screen_buttons: Query<(&OnlineAction, &UiGlobalTransform)>,
     mut written: Local<Written>,
 ) {
     let Some(canvas) = web_sys::window()
@@ -113,6 +117,16 @@ fn publish(
         ),
         ("data-page", format!("{:?}", pages.page).to_lowercase()),
         (
+            "data-pool",
+            match &online.pool {
+                None => String::new(),
+                Some(pool) => match pool.computer {
+                    Some(level) => format!("alone-{level}"),
+                    None => "waiting".to_owned(),
+                },
+            },
+        ),
+        (
             "data-friend-code",
             people
                 .profile
@@ -154,7 +168,10 @@ fn publish(
                 .as_ref()
                 .map_or(String::new(), |p| p.code.to_string()),
         ),
-        ("data-controls", controls(&people_buttons, &game_buttons)),
+        (
+            "data-controls",
+            controls(&people_buttons, &game_buttons, &screen_buttons),
+        ),
     ];
     for (name, value) in &values {
         if !written.0.iter().any(|(n, v)| n == name && v == value) {

@@ -24,6 +24,8 @@ pub enum News {
     Challenged(String),
     ChallengeClosed,
     Reported,
+    /// A correspondence game (its room code) waits for our move.
+    YourTurn(String),
 }
 
 /// Everything social the server has told us.

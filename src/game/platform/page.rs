@@ -1,5 +1,5 @@
 //! In the browser: the game's state as attributes of its canvas (`data-screen`, `data-ply`,
-//! `data-phase`, `data-human` when a human is to move, `data-legal` moves, `data-selected` for
+//! `data-phase`, `data-human` when a human is to move, `data-opponent` (`computer-LEVEL`, `online`, `people`), `data-legal` moves, `data-selected` for
 //! the picked pit's ring index, `data-resume`, `data-overlay` for the panel on top), for the page and for browser tests to read. They are written last in the
 //! frame, once the panel they announce has been laid out, so a test that waits for one can
 //! click what it shows.
@@ -55,6 +55,7 @@ fn publish(
         ("data-ply", game.pos().ply().to_string()),
         ("data-phase", format!("{:?}", *phase).to_lowercase()),
         ("data-human", u8::from(game.human_to_move()).to_string()),
+        ("data-opponent", opponent(&game)),
         ("data-resume", resume.to_string()),
         (
             "data-overlay",
@@ -69,4 +70,21 @@ fn publish(
         // A page without the attribute loses nothing but the tests' view.
         let _ = canvas.set_attribute(name, &value);
     }
+}
+
+/// Who the game on the board is against: `computer-LEVEL`, `online`, or `people` (on this
+/// device).
+fn opponent(game: &Game) -> String {
+    use crate::session::Seat;
+    let seats = game.history.seats();
+    if seats.contains(&Seat::Remote) {
+        return "online".to_owned();
+    }
+    seats
+        .iter()
+        .find_map(|s| match s {
+            Seat::Computer(level) => Some(format!("computer-{level}")),
+            _ => None,
+        })
+        .unwrap_or_else(|| "people".to_owned())
 }

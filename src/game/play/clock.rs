@@ -142,9 +142,14 @@ fn hide(mut faces: Query<&mut Visibility, With<ClockFace>>) {
     }
 }
 
-/// `ms` as a clock shows it: `h:mm:ss`, `m:ss`, or `s.t` tenths under ten seconds.
+/// `ms` as a clock shows it: days and hours for a game by days (`2d 03h`), `h:mm:ss`, `m:ss`,
+/// or `s.t` tenths under ten seconds.
 pub fn clock_text(ms: i64) -> String {
     let ms = ms.max(0);
+    if ms >= 86_400_000 {
+        let h = ms / 3_600_000;
+        return format!("{}d {:02}h", h / 24, h % 24);
+    }
     if ms < 10_000 {
         return format!("0:{:02}.{}", ms / 1000, (ms % 1000) / 100);
     }
@@ -227,5 +232,6 @@ mod tests {
         assert_eq!(clock_text(450), "0:00.4");
         assert_eq!(clock_text(-20), "0:00.0", "never below zero");
         assert_eq!(clock_text(3_723_000), "1:02:03");
+        assert_eq!(clock_text(3 * 86_400_000 - 1), "2d 23h");
     }
 }

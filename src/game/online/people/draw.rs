@@ -122,6 +122,20 @@ pub(super) fn build(
                 });
             });
         }
+        Page::PlayNow => {
+            commands.entity(root).with_children(|b| {
+                b.spawn(panel(600.0)).with_children(|p| {
+                    super::play_now::page(p, &art, lang, &online, &form);
+                });
+            });
+        }
+        Page::Games => {
+            commands.entity(root).with_children(|b| {
+                b.spawn(panel(640.0)).with_children(|p| {
+                    super::games::page(p, &art, lang, &online, narrow);
+                });
+            });
+        }
         Page::Account => {
             let link = people
                 .link_code

@@ -11,6 +11,8 @@ use bevy::prelude::*;
 mod account;
 mod draw;
 mod friends;
+mod games;
+mod play_now;
 mod profile;
 
 use super::client::{Ask, Online};
@@ -34,6 +36,10 @@ pub enum Page {
     Friends,
     Profile,
     Account,
+    /// Quick pairing: the pools' time controls, the wait, the computer offered.
+    PlayNow,
+    /// Our games by days, and our vacation.
+    Games,
 }
 
 /// A text field of these pages.
@@ -100,6 +106,15 @@ pub enum PeopleAction {
     AnswerParent,
     /// The first visit's question: a child (`true`) or a grown-up plays on this device.
     WhoPlays(bool),
+    /// Wait in the pool of `POOLS[i]` (the form's rule set when it has pools).
+    Pool(usize),
+    LeavePool,
+    /// Play the computer at this level while nobody is there to pair with.
+    PlayComputer(u8),
+    /// Open a game of ours by its room code.
+    OpenGame(String),
+    /// Go on vacation for so many days (0: come back).
+    Vacation(u8),
 }
 
 /// A press of a pages' button from elsewhere (the command line, a test).
@@ -110,6 +125,7 @@ pub struct Press(pub PeopleAction);
 const REFRESH_S: f32 = 10.0;
 
 pub(super) fn plugin(app: &mut App) {
+    app.add_plugins(play_now::plugin);
     app.init_resource::<Pages>();
     app.add_observer(|press: On<Press>, mut pages: ResMut<Pages>| {
         pages.submit = Some(press.event().0.clone());
@@ -183,6 +199,8 @@ fn open(commands: &mut Commands, pages: &mut Pages, page: Page, other: Option<St
             say(commands, ClientMessage::Profile { player: None });
             say(commands, ClientMessage::Devices);
         }
+        Page::PlayNow => {}
+        Page::Games => say(commands, ClientMessage::MyGames),
     }
 }
 
@@ -368,7 +386,33 @@ fn act(
             let url = super::server_url(prefs);
             link.start(&url);
         }
+        PeopleAction::Pool(i) => {
+            if let Some(&clock) = crate::net::pool::POOLS.get(i) {
+                let rules = play_now::pool_rules(form).to_owned();
+                say(commands, ClientMessage::Pool { rules, clock });
+            }
+        }
+        PeopleAction::LeavePool => say(commands, ClientMessage::LeavePool),
+        PeopleAction::PlayComputer(level) => {
+            // Out of the pool, and an unrated game on this device against the computer.
+            say(commands, ClientMessage::LeavePool);
+            let rules = play_now::pool_rules(form).to_owned();
+            pages.page = Page::None;
+            commands.trigger(PlayComputer { level, rules });
+        }
+        PeopleAction::OpenGame(code) => {
+            pages.page = Page::None;
+            commands.trigger(Ask::Join(code));
+        }
+        PeopleAction::Vacation(days) => say(commands, ClientMessage::Vacation { days }),
     }
+}
+
+/// Start a game against the computer on this device (the pool had nobody for us).
+#[derive(Event, Clone, Debug)]
+pub struct PlayComputer {
+    pub level: u8,
+    pub rules: String,
 }
 
 /// Keys typed into the focused field.
@@ -449,7 +493,27 @@ pub fn typed_into(entry: Entry, field: &str, typed: &str) -> String {
 }
 
 /// The friends page asks again every few seconds: who is online changes.
-fn refresh(mut commands: Commands, pages: Res<Pages>, time: Res<Time>, mut since: Local<f32>) {
+fn refresh(
+    mut commands: Commands,
+    mut pages: ResMut<Pages>,
+    online: Res<Online>,
+    time: Res<Time>,
+    mut wake: ResMut<crate::game::state::Wake>,
+    mut since: Local<f32>,
+    mut shown_s: Local<i64>,
+) {
+    // The wait in a pool counts up on screen, a second at a time.
+    if pages.page == Page::PlayNow
+        && let Some(pool) = &online.pool
+    {
+        let waited = (super::client::unix_ms() - pool.since_ms) / 1000;
+        if waited != *shown_s {
+            *shown_s = waited;
+            pages.set_changed();
+        }
+        wake.bypass_change_detection()
+            .within(std::time::Duration::from_millis(250));
+    }
     if pages.page != Page::Friends {
         *since = 0.0;
         return;
@@ -531,6 +595,7 @@ pub fn news_words(news: &News, lang: Lang) -> String {
         News::Challenged(name) => lang.trf("people.news.challenged", &[("who", name)]),
         News::ChallengeClosed => lang.tr("people.news.closed").to_owned(),
         News::Reported => lang.tr("people.news.reported").to_owned(),
+        News::YourTurn(code) => lang.trf("people.news.your_turn", &[("code", code)]),
     }
 }
 

@@ -1,0 +1,157 @@
+//! "My games": our games by days, ours to move first with the time left on each, each opened
+//! on the board with a press; and our vacation (days left this year, take some off, come back).
+
+use bevy::prelude::*;
+
+use super::PeopleAction;
+use super::draw::{centred_row, header, wrapping_row};
+use super::news_words;
+use crate::game::board::art::Art;
+use crate::game::online::client::Online;
+use crate::game::screens::ui::{bold, button, text};
+use crate::net::correspondence::MyGame;
+use crate::rules::presets;
+use crate::session::Lang;
+
+/// Vacation lengths offered at a press.
+const VACATIONS: [u8; 3] = [3, 7, 14];
+
+/// A length of time in words: "2 d 3 h", "5 h 10 min", "45 min", "30 s".
+pub fn time_words(ms: i64, lang: Lang) -> String {
+    let s = ms.max(0) / 1000;
+    let (d, h, m) = (s / 86_400, (s / 3600) % 24, (s / 60) % 60);
+    if d > 0 {
+        lang.trf("time.days", &[("d", &d), ("h", &h)])
+    } else if h > 0 {
+        lang.trf("time.hours", &[("h", &h), ("m", &m)])
+    } else if m > 0 {
+        lang.trf("time.minutes", &[("m", &m)])
+    } else {
+        lang.trf("time.seconds", &[("s", &s)])
+    }
+}
+
+fn game_line(g: &MyGame, lang: Lang) -> String {
+    let state = if g.left_ms.is_none() {
+        lang.tr("games.open_seat")
+    } else if g.your_turn {
+        lang.tr("games.yours")
+    } else {
+        lang.tr("games.theirs")
+    };
+    let rules = presets::get(&g.preset).map_or(g.preset.clone(), |p| lang.pick(&p.name).to_owned());
+    let mut line = state.to_owned();
+    if !g.opponent.is_empty() {
+        line.push_str(&format!(" · {}", g.opponent));
+    }
+    line.push_str(&format!(" · {rules}"));
+    if let Some(left) = g.left_ms {
+        let time = time_words(left, lang);
+        line.push_str(&format!(
+            " · {}",
+            lang.trf("games.left", &[("time", &time)])
+        ));
+    }
+    if g.paused {
+        line.push_str(&format!(" ({})", lang.tr("games.paused")));
+    }
+    line
+}
+
+pub(super) fn page(
+    p: &mut ChildSpawnerCommands,
+    art: &Art,
+    lang: Lang,
+    online: &Online,
+    narrow: bool,
+) {
+    header(p, art, lang, lang.tr("games.title").to_owned());
+    if let Some(news) = &online.people.news {
+        p.spawn(bold(art, news_words(news, lang), 16.0));
+    }
+    if let Some(problem) = &online.problem {
+        p.spawn(text(
+            art,
+            lang.trf("online.refused", &[("why", &problem.message)]),
+            15.0,
+        ));
+    }
+    let Some((games, vacation)) = &online.my_games else {
+        p.spawn(text(art, lang.tr("online.connecting"), 16.0));
+        return;
+    };
+    if games.is_empty() {
+        p.spawn(text(art, lang.tr("games.none"), 16.0));
+    }
+    let shown = if narrow { 5 } else { 9 };
+    for g in games.iter().take(shown) {
+        p.spawn(wrapping_row()).with_children(|r| {
+            r.spawn(button(
+                art,
+                PeopleAction::OpenGame(g.code.clone()),
+                lang.tr("games.open"),
+            ));
+            if g.your_turn {
+                r.spawn(bold(art, game_line(g, lang), 16.0));
+            } else {
+                r.spawn(text(art, game_line(g, lang), 16.0));
+            }
+        });
+    }
+    if games.len() > shown {
+        p.spawn(text(
+            art,
+            lang.trf("people.more", &[("n", &(games.len() - shown))]),
+            15.0,
+        ));
+    }
+    let now = online.server_now();
+    match vacation.until_ms {
+        Some(until) => {
+            let left = time_words(until - now, lang);
+            p.spawn(bold(art, lang.trf("vacation.on", &[("left", &left)]), 16.0));
+            p.spawn(centred_row()).with_child(button(
+                art,
+                PeopleAction::Vacation(0),
+                lang.tr("vacation.end"),
+            ));
+        }
+        None => {
+            let day = vacation.day_ms.max(1);
+            let days = vacation.left_ms / day;
+            p.spawn(text(
+                art,
+                lang.trf("vacation.left", &[("days", &days)]),
+                16.0,
+            ));
+            p.spawn(centred_row()).with_children(|r| {
+                for n in VACATIONS.iter().filter(|&&n| i64::from(n) <= days) {
+                    r.spawn(button(
+                        art,
+                        PeopleAction::Vacation(*n),
+                        lang.trf("vacation.take", &[("n", n)]),
+                    ));
+                }
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_left_read_in_the_largest_units() {
+        assert_eq!(
+            time_words(2 * 86_400_000 + 3 * 3_600_000 + 5, Lang::En),
+            "2 d 3 h"
+        );
+        assert_eq!(
+            time_words(5 * 3_600_000 + 10 * 60_000, Lang::Vi),
+            "5 giờ 10 phút"
+        );
+        assert_eq!(time_words(45 * 60_000, Lang::En), "45 min");
+        assert_eq!(time_words(-5, Lang::En), "0 s");
+    }
+}
