@@ -2,7 +2,9 @@
 // JavaScript, the .wasm, the assets, the icons) is kept in a cache named for this build, so
 // the game against the computer and on one device starts with no network. A new build has a
 // new name: it fills its own cache, takes over, and deletes the old one. Online play goes past
-// it (the WebSocket is never a fetch), and needs the network.
+// it (the WebSocket is never a fetch), and needs the network. Pushes from the server (the
+// player's move in a game by days, a challenge) are shown as notifications, one per game, and
+// open the game when tapped.
 //
 // `.ci/web` writes the build's version and file list in place of the two markers below.
 const VERSION = "__VERSION__";
@@ -59,4 +61,39 @@ self.addEventListener("fetch", (event) => {
       .then((cache) => cache.match(key, { ignoreSearch: request.mode === "navigate" }))
       .then((kept) => kept ?? fetch(request)),
   );
+});
+
+// A push from the server: its message, written in the player's language, shown; a later one
+// for the same game replaces it (`tag`).
+self.addEventListener("push", (event) => {
+  let message = null;
+  try {
+    message = event.data ? event.data.json() : null;
+  } catch {
+    message = null;
+  }
+  if (!message || typeof message.title !== "string") return;
+  event.waitUntil(self.registration.showNotification(message.title, {
+    body: String(message.body ?? ""),
+    tag: String(message.tag ?? ""),
+    icon: "icons/icon-192.png",
+    data: { url: String(message.url ?? "./") },
+  }));
+});
+
+// Tapped: the game, at the address the message names (only on this site), in a tab already
+// open if there is one.
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL(event.notification.data?.url ?? "./", self.registration.scope);
+  if (url.origin !== self.location.origin) return;
+  event.waitUntil((async () => {
+    const open = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+    const tab = open.find((c) => new URL(c.url).origin === url.origin);
+    if (tab) {
+      await tab.focus();
+      return tab.navigate(url.href);
+    }
+    return self.clients.openWindow(url.href);
+  })());
 });

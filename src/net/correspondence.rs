@@ -59,3 +59,27 @@ pub struct Vacation {
 pub fn sort_games(games: &mut [MyGame]) {
     games.sort_by_key(|g| (!g.your_turn, g.left_ms.is_none(), g.left_ms, g.code.clone()));
 }
+
+/// A length of time in words, in its largest units: "2 d 3 h", "5 h 10 min", "45 min", "30 s".
+///
+/// ```
+/// use o_an_quan::net::correspondence::time_words;
+/// use o_an_quan::session::Lang;
+/// assert_eq!(time_words(2 * 86_400_000 + 3 * 3_600_000 + 5, Lang::En), "2 d 3 h");
+/// assert_eq!(time_words(5 * 3_600_000 + 10 * 60_000, Lang::Vi), "5 giờ 10 phút");
+/// assert_eq!(time_words(45 * 60_000, Lang::En), "45 min");
+/// assert_eq!(time_words(-5, Lang::En), "0 s");
+/// ```
+pub fn time_words(ms: i64, lang: crate::session::Lang) -> String {
+    let s = ms.max(0) / 1000;
+    let (d, h, m) = (s / 86_400, (s / 3600) % 24, (s / 60) % 60);
+    if d > 0 {
+        lang.trf("time.days", &[("d", &d), ("h", &h)])
+    } else if h > 0 {
+        lang.trf("time.hours", &[("h", &h), ("m", &m)])
+    } else if m > 0 {
+        lang.trf("time.minutes", &[("m", &m)])
+    } else {
+        lang.trf("time.seconds", &[("s", &s)])
+    }
+}

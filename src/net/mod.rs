@@ -4,6 +4,7 @@
 
 pub mod clock;
 pub mod correspondence;
+pub mod notify;
 pub mod pool;
 pub mod protocol;
 pub mod room;

@@ -200,6 +200,21 @@ pub enum ClientMessage {
     },
     /// Stop waiting in the pool; answered by `unpooled`.
     LeavePool,
+    /// Our notification settings, the server's push key and how many devices are
+    /// subscribed; answered by `notifications`.
+    Notifications,
+    /// Change them; answered by `notifications`.
+    SetNotifications {
+        settings: crate::net::notify::NotifySettings,
+    },
+    /// Have this device's browser notified (a `PushSubscription`); answered by
+    /// `notifications`.
+    PushSubscribe {
+        subscription: crate::net::notify::PushSubscription,
+    },
+    PushUnsubscribe {
+        endpoint: String,
+    },
     /// Go on vacation for `days` (out of the year's allowance), pausing the clocks of every
     /// correspondence game we are in; `0` comes back early (the days not taken are returned).
     /// Answered by `my_games`.
@@ -648,6 +663,16 @@ pub enum Notice {
     },
     /// We no longer wait in a pool (we asked, or joined a room).
     Unpooled,
+    /// Our notification settings; `push_key` is the server's VAPID public key (the
+    /// `applicationServerKey` to subscribe with; empty when the server sends no pushes), and
+    /// `devices` how many of ours are subscribed.
+    Notifications {
+        settings: crate::net::notify::NotifySettings,
+        push_key: String,
+        devices: u64,
+        /// Whether the server sends e-mail.
+        mail: bool,
+    },
     Lobby {
         rooms: Vec<RoomSummary>,
     },
@@ -836,6 +861,29 @@ impl ClientMessage {
                     .map(|t| format!("think_ms: {t} is outside 0..={MAX_THINK_MS}"))
             }),
             ClientMessage::Create { clock, .. } => clock.validate().err(),
+            ClientMessage::SetNotifications { settings } => {
+                (settings.email.len() > crate::net::notify::MAX_EMAIL).then(|| {
+                    format!(
+                        "email: {} bytes, at most {}",
+                        settings.email.len(),
+                        crate::net::notify::MAX_EMAIL
+                    )
+                })
+            }
+            ClientMessage::PushSubscribe { subscription: s } => {
+                let max = crate::net::notify::MAX_ENDPOINT;
+                if s.endpoint.len() > max {
+                    Some(format!(
+                        "endpoint: {} bytes, at most {max}",
+                        s.endpoint.len()
+                    ))
+                } else {
+                    too_long("p256dh", &s.p256dh).or_else(|| too_long("auth", &s.auth))
+                }
+            }
+            ClientMessage::PushUnsubscribe { endpoint } => (endpoint.len()
+                > crate::net::notify::MAX_ENDPOINT)
+                .then(|| format!("endpoint: {} bytes, too long", endpoint.len())),
             ClientMessage::Pool { rules, clock } => {
                 if !crate::net::pool::POOL_RULES.contains(&rules.as_str()) {
                     Some(format!(

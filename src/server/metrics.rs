@@ -42,6 +42,9 @@ pub struct Metrics {
     lag_credited: Histogram,
     lag_credited_ms: Counter<u64, AtomicU64>,
     pool_wait: Histogram,
+    /// Pushes by outcome (`sent`, `gone`, `failed`, `dropped`), e-mails by outcome.
+    pushes: Family<OpLabel, Counter>,
+    mails: Family<OpLabel, Counter>,
 }
 
 /// Latency buckets from half a millisecond to about 8 s.
@@ -65,6 +68,14 @@ impl Default for Metrics {
         let lag_credited = Histogram::new(exponential_buckets(0.01, 2.0, 10));
         let lag_credited_ms = Counter::<u64, AtomicU64>::default();
         let pool_wait = Histogram::new(exponential_buckets(0.5, 2.0, 12));
+        let pushes = Family::<OpLabel, Counter>::default();
+        let mails = Family::<OpLabel, Counter>::default();
+        registry.register(
+            "pushes",
+            "Web Push messages, by outcome (sent, gone, failed, dropped)",
+            pushes.clone(),
+        );
+        registry.register("mails", "Daily e-mails, by outcome", mails.clone());
         registry.register(
             "pool_wait_seconds",
             "How long paired players waited in a pool (the longer of the two)",
@@ -125,6 +136,8 @@ impl Default for Metrics {
             lag_credited,
             lag_credited_ms,
             pool_wait,
+            pushes,
+            mails,
         }
     }
 }
@@ -158,6 +171,15 @@ impl Metrics {
         if !ok {
             self.redis_errors.inc();
         }
+    }
+
+    pub fn push_sent(&self, outcome: &'static str) {
+        self.pushes.get_or_create(&OpLabel { op: outcome }).inc();
+    }
+
+    pub fn mail_sent(&self, ok: bool) {
+        let op = if ok { "sent" } else { "failed" };
+        self.mails.get_or_create(&OpLabel { op }).inc();
     }
 
     pub fn pool_paired(&self, waited_ms: i64) {

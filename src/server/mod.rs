@@ -31,6 +31,7 @@ pub mod loadtest;
 pub mod mailbox;
 pub mod metrics;
 pub mod moderation;
+pub mod notify;
 pub mod pool;
 pub mod ratings;
 pub mod room;
@@ -63,6 +64,15 @@ pub struct Config {
     pub web: Option<PathBuf>,
     /// This node's name among several (`None`: a random one).
     pub node: Option<String>,
+    /// Where players open the game (for the daily e-mail's links); pushes link within the page.
+    pub public_url: Option<String>,
+    /// Who runs the server, for the push services (`mailto:` or `https:`).
+    pub push_contact: String,
+    /// Accept push endpoints on this machine over plain HTTP (tests).
+    pub push_loopback: bool,
+    /// The SMTP server of the daily e-mail (`None`: no e-mail), and its sender.
+    pub smtp_url: Option<String>,
+    pub mail_from: String,
     pub settings: Settings,
 }
 
@@ -123,7 +133,43 @@ pub async fn serve(config: Config) -> Result<(), String> {
         ..config.settings
     };
     let (stop_tx, stop_rx) = watch::channel(false);
-    let server = Server::new(settings, store.clone(), cluster, hub, metrics, stop_rx);
+    let push = notify::push::Push::start(
+        &store,
+        config.push_contact.clone(),
+        String::new(),
+        config.push_loopback,
+    )
+    .await?;
+    let mail = match &config.smtp_url {
+        None => None,
+        Some(url) => {
+            let base = config
+                .public_url
+                .clone()
+                .ok_or("--smtp-url needs --public-url, for the links in the e-mails")?;
+            Some(std::sync::Arc::new(notify::mail::Mail::new(
+                url,
+                &config.mail_from,
+                base,
+            )?))
+        }
+    };
+    let notifiers = shared::Notifiers {
+        push: Some(std::sync::Arc::new(push)),
+        mail: mail.clone(),
+    };
+    let server = Server::new(
+        settings,
+        store.clone(),
+        cluster,
+        hub,
+        metrics,
+        stop_rx,
+        notifiers,
+    );
+    if let Some(mail) = mail {
+        tokio::spawn(notify::mail::run(server.clone(), mail));
+    }
     if server.cluster.is_none() {
         let n = room::registry::resume_all(&server)
             .await

@@ -44,10 +44,20 @@ pub struct Server {
     pub counters: Counters,
     /// Who waits for quick pairing through this node (and, alone, every pool's members).
     pub pools: crate::server::pool::Pools,
+    /// Web Push (`None`: this server sends none), and the daily e-mail (`None`: no SMTP).
+    pub push: Option<Arc<crate::server::notify::push::Push>>,
+    pub mail: Option<Arc<crate::server::notify::mail::Mail>>,
     pub metrics: Arc<Metrics>,
     /// Flips to `true` when the server is asked to stop.
     pub stopping: watch::Receiver<bool>,
     next_id: AtomicU64,
+}
+
+/// How the server reaches players who are away.
+#[derive(Default)]
+pub struct Notifiers {
+    pub push: Option<Arc<crate::server::notify::push::Push>>,
+    pub mail: Option<Arc<crate::server::notify::mail::Mail>>,
 }
 
 impl Server {
@@ -58,6 +68,7 @@ impl Server {
         hub: Arc<Hub>,
         metrics: Arc<Metrics>,
         stopping: watch::Receiver<bool>,
+        notify: Notifiers,
     ) -> Arc<Server> {
         Arc::new(Server {
             wrong_codes: AddressBuckets::new(settings.sign_in_failures_per_minute),
@@ -76,6 +87,8 @@ impl Server {
             rooms: Mutex::new(HashMap::new()),
             counters: Counters::default(),
             pools: Default::default(),
+            push: notify.push,
+            mail: notify.mail,
             metrics,
             stopping,
             next_id: AtomicU64::new(1),

@@ -132,6 +132,8 @@ enum PeopleArg {
     PlayNow,
     /// "My games": the games by days.
     Games,
+    /// What we are notified of.
+    Notifications,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -270,6 +272,7 @@ pub fn run() -> AppExit {
         PeopleArg::Account => Page::Account,
         PeopleArg::PlayNow => Page::PlayNow,
         PeopleArg::Games => Page::Games,
+        PeopleArg::Notifications => Page::Notifications,
     });
     if options.online || ask.is_some() || page.is_some() {
         app.add_systems(

@@ -58,6 +58,22 @@ struct ServeArgs {
     /// This node's name among several (default: a random one).
     #[arg(long)]
     node: Option<String>,
+    /// The address where players open the game (`https://…/`), for the links in e-mails.
+    #[arg(long)]
+    public_url: Option<String>,
+    /// Who runs this server, told to the push services (`mailto:…` or `https:…`).
+    #[arg(long, default_value = "mailto:operator@localhost")]
+    push_contact: String,
+    /// Accept push endpoints on this machine over plain HTTP (for tests: real ones are HTTPS).
+    #[arg(long)]
+    push_loopback: bool,
+    /// The SMTP server for the daily e-mail: `smtp://HOST:PORT` (STARTTLS when offered),
+    /// `smtps://…` for TLS, with `USER:PASSWORD@` if it wants them. No flag: no e-mail.
+    #[arg(long)]
+    smtp_url: Option<String>,
+    /// The e-mail's sender.
+    #[arg(long, default_value = "Ô ăn quan <noreply@localhost>")]
+    mail_from: String,
     /// Seconds each of a game's first moves may take before the game is aborted.
     #[arg(long, default_value_t = 30.0, value_parser = seconds)]
     first_move_secs: f64,
@@ -189,6 +205,11 @@ impl ServeArgs {
             redis: self.redis,
             web: self.web,
             node: self.node,
+            public_url: self.public_url,
+            push_contact: self.push_contact,
+            push_loopback: self.push_loopback,
+            smtp_url: self.smtp_url,
+            mail_from: self.mail_from,
             settings: Settings {
                 first_move: Duration::from_secs_f64(self.first_move_secs),
                 claim_after: Duration::from_secs_f64(self.claim_after_secs),

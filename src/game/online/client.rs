@@ -147,6 +147,19 @@ pub struct Online {
     pub my_games: Option<(Vec<MyGame>, Vacation)>,
     /// We wait in a pool ("Play now").
     pub pool: Option<PoolWait>,
+    /// Our notification settings, as last told.
+    pub notifications: Option<NotifyState>,
+}
+
+/// What the server says of our notifications.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NotifyState {
+    pub settings: crate::net::notify::NotifySettings,
+    /// The server's VAPID key (empty: it sends no pushes).
+    pub push_key: String,
+    pub devices: u64,
+    /// The server sends the daily e-mail.
+    pub mail: bool,
 }
 
 /// Waiting to be paired.
@@ -421,6 +434,19 @@ fn handle(online: &mut Online, link: &mut Link, msg: ServerMessage, files: Optio
                 online.room = Some(entering);
             }
             Notice::MyGames { games, vacation } => online.my_games = Some((games, vacation)),
+            Notice::Notifications {
+                settings,
+                push_key,
+                devices,
+                mail,
+            } => {
+                online.notifications = Some(NotifyState {
+                    settings,
+                    push_key,
+                    devices,
+                    mail,
+                })
+            }
             Notice::YourTurn { code } => {
                 online.people.news = Some(super::social::News::YourTurn(code));
                 link.send(&ClientMessage::MyGames);

@@ -11,6 +11,7 @@ pub mod lobby;
 #[cfg(target_arch = "wasm32")]
 mod page;
 pub mod people;
+pub mod push;
 pub mod qr;
 pub mod social;
 pub mod table;
@@ -36,6 +37,7 @@ pub(in crate::game) fn plugin(app: &mut App) {
         people::plugin,
         controls::plugin,
         controls::retry_plugin,
+        push::plugin,
     ));
     #[cfg(target_arch = "wasm32")]
     app.add_plugins((page::plugin, web_field::plugin))

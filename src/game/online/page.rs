@@ -5,7 +5,9 @@
 //! `data-rating`, `data-page` the people page open, `data-friend-code`, `data-link-code`,
 //! `data-friends` their ids, `data-requests` and `data-challenges` waiting for our answer,
 //! `data-chat` the last phrase heard as shown, `data-problem` the last refusal's code), and
-//! `data-controls`: each online screen, people and game button on screen as `Action@x,y` (its centre in CSS
+//! `data-push` (this device's notifications: `idle`, `asking`, `subscribed`, `failed`,
+//! `unsupported`, and the player's devices notified, `subscribed:1`), `data-pool` (`waiting`,
+//! `alone-LEVEL`), `data-controls`: each online screen, people and game button on screen as `Action@x,y` (its centre in CSS
 //! pixels), for browser tests to read and press whatever the language and the layout.
 
 use bevy::prelude::*;
@@ -15,6 +17,7 @@ use super::controls::GameAction;
 use super::link::{Link, LinkState};
 use super::lobby::OnlineAction;
 use super::people::{Pages, PeopleAction};
+use super::push::PushDevice;
 use crate::net::room;
 
 /// What was last written, so that an unchanged attribute is not written again.
@@ -49,6 +52,7 @@ fn publish(
     people_buttons: Query<(&PeopleAction, &UiGlobalTransform)>,
     game_buttons: Query<(&GameAction, &UiGlobalTransform)>,
     screen_buttons: Query<(&OnlineAction, &UiGlobalTransform)>,
+    device: Res<PushDevice>,
     mut written: Local<Written>,
 ) {
     let Some(canvas) = web_sys::window()
@@ -116,6 +120,20 @@ fn publish(
                 .map_or(String::new(), |p| format!("{:.0}", p.rating)),
         ),
         ("data-page", format!("{:?}", pages.page).to_lowercase()),
+        (
+            "data-push",
+            format!(
+                "{}:{}",
+                match &*device {
+                    PushDevice::Idle => "idle",
+                    PushDevice::Asking => "asking",
+                    PushDevice::Subscribed => "subscribed",
+                    PushDevice::Failed(_) => "failed",
+                    PushDevice::Unsupported => "unsupported",
+                },
+                online.notifications.as_ref().map_or(0, |n| n.devices)
+            ),
+        ),
         (
             "data-pool",
             match &online.pool {

@@ -125,6 +125,34 @@ impl Conn {
     }
 }
 
+/// `player`'s games by days as their list shows them (each asked of its room, which knows
+/// whose turn it is and the time left), theirs to move first.
+pub(crate) async fn games_of(
+    server: &std::sync::Arc<Server>,
+    player: &str,
+) -> Result<Vec<MyGame>, crate::server::store::StoreError> {
+    let codes = server.store.correspondence_rooms_of(player).await?;
+    let mut games: Vec<MyGame> = Vec::with_capacity(codes.len());
+    for code in codes {
+        let Some(room) = registry::find(server, &code).await? else {
+            continue;
+        };
+        let (reply, answer) = oneshot::channel();
+        let peek = Command::Peek {
+            player: player.to_owned(),
+            reply,
+        };
+        if room.tx.send(peek).await.is_err() {
+            continue;
+        }
+        if let Ok(Some(game)) = answer.await {
+            games.push(game);
+        }
+    }
+    sort_games(&mut games);
+    Ok(games)
+}
+
 /// Bring back the players whose vacation has run out, every so often (a twentieth of a day,
 /// and at least every minute): their games' clocks run again. On several nodes the store gives
 /// each player to one of them.

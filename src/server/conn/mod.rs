@@ -17,6 +17,7 @@ use tokio::sync::{Notify, mpsc, oneshot};
 
 mod account;
 pub(crate) mod correspondence;
+mod notify;
 mod pairing;
 mod people;
 
@@ -292,6 +293,26 @@ impl Conn {
                 }
             }
             ClientMessage::LeavePool => self.unpool(&me, true).await,
+            ClientMessage::Notifications => {
+                if let Err(r) = self.notifications(&me).await {
+                    self.refused(r);
+                }
+            }
+            ClientMessage::SetNotifications { settings } => {
+                if let Err(r) = self.set_notifications(&me, settings).await {
+                    self.refused(r);
+                }
+            }
+            ClientMessage::PushSubscribe { subscription } => {
+                if let Err(r) = self.push_subscribe(&me, subscription).await {
+                    self.refused(r);
+                }
+            }
+            ClientMessage::PushUnsubscribe { endpoint } => {
+                if let Err(r) = self.push_unsubscribe(&me, &endpoint).await {
+                    self.refused(r);
+                }
+            }
             ClientMessage::MyGames => {
                 if let Err(r) = self.my_games(&me).await {
                     self.refused(r);

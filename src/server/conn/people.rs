@@ -384,6 +384,10 @@ impl Conn {
                 &ServerMessage::Notice(Notice::Challenged { challenge }),
             )
             .await;
+        let event = crate::net::notify::Event::Challenged {
+            from: me.player.name.clone(),
+        };
+        crate::server::notify::tell_away(&self.server, player, event).await;
         self.challenges(me).await
     }
 

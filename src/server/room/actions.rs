@@ -446,6 +446,8 @@ impl Room {
                 stored.push((ids[seat].clone(), *a));
             }
         }
+        let on_time = result.cause == EndCause::Time && self.state.clock_spec.days().is_some();
+        let loser = result.by;
         self.commit_rated(
             RoomEvent::Ended {
                 abandoned: abandoned(&self.state, &result),
@@ -456,6 +458,16 @@ impl Room {
             &stored,
         )
         .await?;
+        if on_time {
+            // A game by days ended on time: each player away hears of it.
+            for (seat, id) in ids.iter().enumerate() {
+                let event = crate::net::notify::Event::Ended {
+                    code: self.state.code.clone(),
+                    won: loser != Some(seat),
+                };
+                crate::server::notify::tell_away(&self.server, id, event).await;
+            }
+        }
         Ok(())
     }
 

@@ -65,6 +65,19 @@ impl Room {
             code: self.state.code.clone(),
         });
         self.server.tell(&player.id, &notice).await;
+        // Not connected anywhere: their devices, if they asked.
+        let opponent = self
+            .state
+            .seats
+            .iter()
+            .flatten()
+            .find(|p| p.id != player.id)
+            .map_or(String::new(), |p| p.name.clone());
+        let event = crate::net::notify::Event::YourTurn {
+            code: self.state.code.clone(),
+            opponent,
+        };
+        crate::server::notify::tell_away(&self.server, &player.id, event).await;
     }
 
     /// This game as `player` sees it in "My games".

@@ -14,6 +14,7 @@ use tokio::sync::{mpsc, oneshot};
 use crate::server::ratings::Rating;
 
 mod correspondence;
+mod notify;
 mod people;
 pub use correspondence::VacationRow;
 pub use people::{Account, Asked, Moderation, Private, Report};
@@ -42,7 +43,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     ),
     (
         5,
-        "correspondence games and vacations",
+        "correspondence games, vacations, pools and notifications",
         include_str!("migrations/0005_correspondence.sql"),
     ),
 ];

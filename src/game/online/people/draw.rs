@@ -26,6 +26,7 @@ pub(super) fn build(
     online: Res<Online>,
     pages: Res<Pages>,
     form: Res<Form>,
+    device: Res<crate::game::online::push::PushDevice>,
     mut images: ResMut<Assets<Image>>,
     mut qr_of: Local<Option<(String, Handle<Image>)>>,
     mut graph_of: Local<Option<(Vec<f64>, Handle<Image>)>>,
@@ -126,6 +127,13 @@ pub(super) fn build(
             commands.entity(root).with_children(|b| {
                 b.spawn(panel(600.0)).with_children(|p| {
                     super::play_now::page(p, &art, lang, &online, &form);
+                });
+            });
+        }
+        Page::Notifications => {
+            commands.entity(root).with_children(|b| {
+                b.spawn(panel(600.0)).with_children(|p| {
+                    super::notifications::page(p, &art, lang, &online, &pages, &device);
                 });
             });
         }

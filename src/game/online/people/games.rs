@@ -9,27 +9,12 @@ use super::news_words;
 use crate::game::board::art::Art;
 use crate::game::online::client::Online;
 use crate::game::screens::ui::{bold, button, text};
-use crate::net::correspondence::MyGame;
+use crate::net::correspondence::{MyGame, time_words};
 use crate::rules::presets;
 use crate::session::Lang;
 
 /// Vacation lengths offered at a press.
 const VACATIONS: [u8; 3] = [3, 7, 14];
-
-/// A length of time in words: "2 d 3 h", "5 h 10 min", "45 min", "30 s".
-pub fn time_words(ms: i64, lang: Lang) -> String {
-    let s = ms.max(0) / 1000;
-    let (d, h, m) = (s / 86_400, (s / 3600) % 24, (s / 60) % 60);
-    if d > 0 {
-        lang.trf("time.days", &[("d", &d), ("h", &h)])
-    } else if h > 0 {
-        lang.trf("time.hours", &[("h", &h), ("m", &m)])
-    } else if m > 0 {
-        lang.trf("time.minutes", &[("m", &m)])
-    } else {
-        lang.trf("time.seconds", &[("s", &s)])
-    }
-}
 
 fn game_line(g: &MyGame, lang: Lang) -> String {
     let state = if g.left_ms.is_none() {
@@ -105,6 +90,11 @@ pub(super) fn page(
             15.0,
         ));
     }
+    p.spawn(centred_row()).with_child(button(
+        art,
+        PeopleAction::Open(super::Page::Notifications),
+        lang.tr("notify.title"),
+    ));
     let now = online.server_now();
     match vacation.until_ms {
         Some(until) => {
@@ -134,24 +124,5 @@ pub(super) fn page(
                 }
             });
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn times_left_read_in_the_largest_units() {
-        assert_eq!(
-            time_words(2 * 86_400_000 + 3 * 3_600_000 + 5, Lang::En),
-            "2 d 3 h"
-        );
-        assert_eq!(
-            time_words(5 * 3_600_000 + 10 * 60_000, Lang::Vi),
-            "5 giờ 10 phút"
-        );
-        assert_eq!(time_words(45 * 60_000, Lang::En), "45 min");
-        assert_eq!(time_words(-5, Lang::En), "0 s");
     }
 }

@@ -12,6 +12,7 @@ mod account;
 mod draw;
 mod friends;
 mod games;
+mod notifications;
 mod play_now;
 mod profile;
 
@@ -40,6 +41,8 @@ pub enum Page {
     PlayNow,
     /// Our games by days, and our vacation.
     Games,
+    /// What we are notified of, on which devices, and the daily e-mail.
+    Notifications,
 }
 
 /// A text field of these pages.
@@ -52,6 +55,8 @@ pub enum Entry {
     Login,
     Password,
     Answer,
+    /// The daily e-mail's address.
+    Email,
 }
 
 /// The pages' state while the online screen is up.
@@ -66,6 +71,7 @@ pub struct Pages {
     pub code: String,
     pub login: String,
     pub password: String,
+    pub email: String,
     /// The parent's question (two factors), and the answer typed.
     pub question: Option<(u8, u8)>,
     pub answer: String,
@@ -115,6 +121,21 @@ pub enum PeopleAction {
     OpenGame(String),
     /// Go on vacation for so many days (0: come back).
     Vacation(u8),
+    /// Switch one kind of notification on or off.
+    Toggle(NotifyToggle),
+    NotifyAllOff,
+    SaveEmail,
+    /// Have this device (a browser) notified.
+    NotifyDevice,
+}
+
+/// The notifications a player switches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotifyToggle {
+    YourTurn,
+    Challenges,
+    Ended,
+    Digest,
 }
 
 /// A press of a pages' button from elsewhere (the command line, a test).
@@ -144,6 +165,7 @@ pub(super) fn plugin(app: &mut App) {
                 state_changed::<Screen>
                     .or_eager(resource_changed::<Online>)
                     .or_eager(resource_changed::<Pages>)
+                    .or_eager(resource_changed::<crate::game::online::push::PushDevice>)
                     .or_eager(resource_changed::<Prefs>),
             ),
         )
@@ -201,6 +223,7 @@ fn open(commands: &mut Commands, pages: &mut Pages, page: Page, other: Option<St
         }
         Page::PlayNow => {}
         Page::Games => say(commands, ClientMessage::MyGames),
+        Page::Notifications => say(commands, ClientMessage::Notifications),
     }
 }
 
@@ -256,6 +279,9 @@ fn act(
             open(commands, pages, Page::Profile, None)
         }
         PeopleAction::Back if pages.other.is_some() => open(commands, pages, Page::Friends, None),
+        PeopleAction::Back if pages.page == Page::Notifications => {
+            open(commands, pages, Page::Games, None)
+        }
         PeopleAction::Back => pages.page = Page::None,
         PeopleAction::Edit(entry) => pages.entry = entry,
         PeopleAction::AddFriend => {
@@ -405,6 +431,49 @@ fn act(
             commands.trigger(Ask::Join(code));
         }
         PeopleAction::Vacation(days) => say(commands, ClientMessage::Vacation { days }),
+        PeopleAction::Toggle(which) => {
+            if let Some(n) = &online.notifications {
+                let mut settings = n.settings.clone();
+                let flag = match which {
+                    NotifyToggle::YourTurn => &mut settings.your_turn,
+                    NotifyToggle::Challenges => &mut settings.challenges,
+                    NotifyToggle::Ended => &mut settings.ended,
+                    NotifyToggle::Digest => &mut settings.digest,
+                };
+                *flag = !*flag;
+                if which == NotifyToggle::Digest && settings.digest && settings.email.is_empty() {
+                    // An address first.
+                    pages.entry = Entry::Email;
+                    return;
+                }
+                settings.lang = prefs.lang();
+                say(commands, ClientMessage::SetNotifications { settings });
+            }
+        }
+        PeopleAction::NotifyAllOff => {
+            if let Some(n) = &online.notifications {
+                let settings = n.settings.clone().all_off();
+                say(commands, ClientMessage::SetNotifications { settings });
+            }
+        }
+        PeopleAction::SaveEmail => {
+            if let Some(n) = &online.notifications {
+                let email = pages.email.trim().to_owned();
+                let settings = crate::net::notify::NotifySettings {
+                    digest: n.settings.digest || !email.is_empty(),
+                    email,
+                    lang: prefs.lang(),
+                    ..n.settings.clone()
+                };
+                pages.entry = Entry::None;
+                say(commands, ClientMessage::SetNotifications { settings });
+            }
+        }
+        PeopleAction::NotifyDevice => {
+            if let Some(n) = &online.notifications {
+                commands.trigger(super::push::Subscribe(n.push_key.clone()));
+            }
+        }
     }
 }
 
@@ -433,6 +502,7 @@ fn type_text(mut keys: MessageReader<KeyboardInput>, mut pages: ResMut<Pages>) {
             Entry::Login => &mut pages.login,
             Entry::Password => &mut pages.password,
             Entry::Answer => &mut pages.answer,
+            Entry::Email => &mut pages.email,
             Entry::None => return,
         };
         match &key.logical_key {
@@ -443,6 +513,7 @@ fn type_text(mut keys: MessageReader<KeyboardInput>, mut pages: ResMut<Pages>) {
                 let action = match entry {
                     Entry::FriendCode => Some(PeopleAction::AddFriend),
                     Entry::Answer => Some(PeopleAction::AnswerParent),
+                    Entry::Email => Some(PeopleAction::SaveEmail),
                     _ => None,
                 };
                 match action {
@@ -488,6 +559,10 @@ pub fn typed_into(entry: Entry, field: &str, typed: &str) -> String {
             .take(PASSWORD_LEN.1)
             .collect(),
         Entry::Answer => chars.filter(char::is_ascii_digit).take(3).collect(),
+        Entry::Email => chars
+            .filter(|c| !c.is_control() && !c.is_whitespace())
+            .take(crate::net::notify::MAX_EMAIL)
+            .collect(),
         Entry::None => field.to_owned(),
     }
 }

@@ -1,0 +1,110 @@
+//! The notifications page: which news we are told of when away (our move, challenges, games
+//! ended on time) with a switch each and one for all; this device's notifications (in the
+//! browser: asked of the browser, then given to the server); the daily e-mail's address and
+//! switch, when the server sends e-mail.
+
+use bevy::prelude::*;
+
+use super::draw::{centred_row, header, wrapping_row};
+use super::{Entry, Pages, PeopleAction, field_text};
+use crate::game::board::art::Art;
+use crate::game::online::client::Online;
+use crate::game::online::push::PushDevice;
+use crate::game::screens::ui::{bold, button, text};
+use crate::session::Lang;
+
+use super::NotifyToggle;
+
+fn switch(lang: Lang, on: bool) -> &'static str {
+    lang.tr(if on { "switch.on" } else { "switch.off" })
+}
+
+pub(super) fn page(
+    p: &mut ChildSpawnerCommands,
+    art: &Art,
+    lang: Lang,
+    online: &Online,
+    pages: &Pages,
+    device: &PushDevice,
+) {
+    header(p, art, lang, lang.tr("notify.title").to_owned());
+    if let Some(problem) = &online.problem {
+        p.spawn(text(
+            art,
+            lang.trf("online.refused", &[("why", &problem.message)]),
+            15.0,
+        ));
+    }
+    let Some(state) = &online.notifications else {
+        p.spawn(text(art, lang.tr("online.connecting"), 16.0));
+        return;
+    };
+    let s = &state.settings;
+    for (toggle, key, on) in [
+        (NotifyToggle::YourTurn, "notify.your_turn", s.your_turn),
+        (NotifyToggle::Challenges, "notify.challenges", s.challenges),
+        (NotifyToggle::Ended, "notify.ended", s.ended),
+    ] {
+        p.spawn(wrapping_row()).with_children(|r| {
+            r.spawn(text(art, lang.tr(key), 17.0));
+            r.spawn(button(art, PeopleAction::Toggle(toggle), switch(lang, on)));
+        });
+    }
+    p.spawn(text(
+        art,
+        lang.trf("notify.devices", &[("n", &state.devices)]),
+        15.0,
+    ));
+    match device {
+        PushDevice::Unsupported => {
+            p.spawn(text(art, lang.tr("notify.unsupported"), 15.0));
+        }
+        PushDevice::Subscribed => {
+            p.spawn(bold(art, lang.tr("notify.subscribed"), 15.0));
+        }
+        PushDevice::Failed(why) => {
+            p.spawn(text(art, lang.trf("online.refused", &[("why", why)]), 15.0));
+        }
+        PushDevice::Idle | PushDevice::Asking => {}
+    }
+    if matches!(device, PushDevice::Idle | PushDevice::Failed(_)) && !state.push_key.is_empty() {
+        p.spawn(centred_row()).with_child(button(
+            art,
+            PeopleAction::NotifyDevice,
+            lang.tr("notify.this_device"),
+        ));
+    }
+    if state.mail {
+        p.spawn(wrapping_row()).with_children(|r| {
+            r.spawn(text(art, lang.tr("notify.email"), 17.0));
+            let shown = if pages.entry == Entry::Email || !pages.email.is_empty() {
+                &pages.email
+            } else {
+                &s.email
+            };
+            let shown = field_text(
+                shown,
+                pages.entry == Entry::Email,
+                false,
+                "name@example.org",
+            );
+            r.spawn(button(art, PeopleAction::Edit(Entry::Email), shown));
+            if pages.entry == Entry::Email {
+                r.spawn(button(art, PeopleAction::SaveEmail, lang.tr("people.ok")));
+            }
+        });
+        p.spawn(wrapping_row()).with_children(|r| {
+            r.spawn(text(art, lang.tr("notify.digest"), 17.0));
+            r.spawn(button(
+                art,
+                PeopleAction::Toggle(NotifyToggle::Digest),
+                switch(lang, s.digest),
+            ));
+        });
+    }
+    p.spawn(centred_row()).with_child(button(
+        art,
+        PeopleAction::NotifyAllOff,
+        lang.tr("notify.all_off"),
+    ));
+}
