@@ -7,27 +7,13 @@
 // Chromium's DevTools protocol (`ServiceWorker.deliverPushMessage`), which shows it, in
 // Vietnamese, one notification per game. Prints what it checks; screenshots in the output.
 //
-// OAQ_NPM=DIR_WITH_NODE_MODULES node tests/web/notify.mjs DIST_DIR OUT_DIR OAQ_SERVER_BINARY
+// OAQ_NPM=DIR_WITH_NODE_MODULES node --experimental-websocket tests/web/notify.mjs DIST_DIR OUT_DIR OAQ_SERVER_BINARY
 
-import { spawn } from "node:child_process";
 import { createDecipheriv, createECDH, hkdfSync, randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:http";
-import { createInterface } from "node:readline";
-import { createRequire } from "node:module";
-import { CHROMIUM, openPage, playFirstLegal, press, toOnline, until } from "./pages.mjs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { CHROMIUM, openPage, playFirstLegal, press, toOnline, until, setUp, startServer } from "./pages.mjs";
 
-const require = createRequire(join(resolve(process.env.OAQ_NPM ?? "."), "package.json"));
-const { chromium } = require("playwright-core");
-
-const [dist, out, serverBinary] = process.argv.slice(2);
-if (!dist || !out || !serverBinary) {
-  console.error("usage: node tests/web/notify.mjs DIST_DIR OUT_DIR OAQ_SERVER_BINARY");
-  process.exit(2);
-}
-await mkdir(out, { recursive: true });
+const { dist, out, serverBinary, chromium } = await setUp("notify");
 
 // The device's keys (a browser keeps them; here the test does, to read what it is sent).
 const device = createECDH("prime256v1");
@@ -68,19 +54,7 @@ const service = createServer((req, res) => {
 await new Promise((ok) => service.listen(0, "127.0.0.1", ok));
 const endpoint = `http://127.0.0.1:${service.address().port}/push/a`;
 
-const data = await mkdtemp(join(tmpdir(), "oaq-notify-"));
-const server = spawn(serverBinary, [
-  "--listen", "127.0.0.1:0", "--database", join(data, "oaq.sqlite3"), "--web", resolve(dist),
-  "--push-loopback",
-], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, OAQ_LOG: "warn" } });
-const base = await new Promise((ready, fail) => {
-  const lines = createInterface({ input: server.stdout });
-  lines.once("line", (line) => {
-    const address = line.split(/\s+/).find((w) => w.startsWith("http://"));
-    address ? ready(address.endsWith("/") ? address : `${address}/`) : fail(new Error(line));
-  });
-  server.once("exit", (code) => fail(new Error(`oaq-server exited (${code})`)));
-});
+const { base, stop } = await startServer(serverBinary, dist, ["--push-loopback"]);
 
 /// A player by WebSocket: `ask` sends and waits for the first answer `want` takes.
 async function player(name) {
@@ -156,7 +130,8 @@ try {
   await a.goto(`${base}?room=${code}`);
   await a.until('[data-screen="playing"][data-room-phase="playing"]', 240);
   await minh.ask({ type: "move", ply: 0, move: (await legal(minh, 0))[0] }, (m) => m.type === "moved");
-  await a.until('[data-ply="1"][data-human="1"]', 30);
+  await a.until('[data-ply="1"][data-phase="waiting"][data-human="1"]', 30);
+  await a.shot("board.png");
   await playFirstLegal(a);
   await minh.wait((m) => m.type === "moved" && m.ply === 1);
   await a.goto("about:blank");
@@ -203,8 +178,7 @@ try {
 } finally {
   check(errors.length === 0, `no page errors${errors.length ? `: ${errors.join("; ")}` : ""}`);
   await browser.close();
-  server.kill("SIGTERM");
+  await stop();
   service.close();
-  await rm(data, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);

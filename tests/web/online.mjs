@@ -7,37 +7,11 @@
 //
 // OAQ_NPM=DIR_WITH_NODE_MODULES node tests/web/online.mjs DIST_DIR OUT_DIR OAQ_SERVER_BINARY
 
-import { spawn } from "node:child_process";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import { createInterface } from "node:readline";
-import { createRequire } from "node:module";
-import { CHROMIUM, openPage, playFirstLegal, press, toOnline, where } from "./pages.mjs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { CHROMIUM, openPage, playFirstLegal, press, toOnline, where, setUp, startServer } from "./pages.mjs";
 
-const require = createRequire(join(resolve(process.env.OAQ_NPM ?? "."), "package.json"));
-const { chromium } = require("playwright-core");
+const { dist, out, serverBinary, chromium } = await setUp("online");
 
-const [dist, out, serverBinary] = process.argv.slice(2);
-if (!dist || !out || !serverBinary) {
-  console.error("usage: node tests/web/online.mjs DIST_DIR OUT_DIR OAQ_SERVER_BINARY");
-  process.exit(2);
-}
-await mkdir(out, { recursive: true });
-
-// The server on a free port, its store in a temporary folder.
-const data = await mkdtemp(join(tmpdir(), "oaq-online-"));
-const server = spawn(serverBinary, [
-  "--listen", "127.0.0.1:0", "--database", join(data, "oaq.sqlite3"), "--web", resolve(dist),
-], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, OAQ_LOG: "warn" } });
-const base = await new Promise((ready, fail) => {
-  const lines = createInterface({ input: server.stdout });
-  lines.once("line", (line) => {
-    const address = line.split(/\s+/).find((w) => w.startsWith("http://"));
-    address ? ready(address.endsWith("/") ? address : `${address}/`) : fail(new Error(line));
-  });
-  server.once("exit", (code) => fail(new Error(`oaq-server exited (${code})`)));
-});
+const { base, stop } = await startServer(serverBinary, dist);
 
 const browser = await chromium.launch(CHROMIUM);
 let failed = false;
@@ -181,7 +155,6 @@ try {
   failed = true;
 } finally {
   await browser.close();
-  server.kill("SIGTERM");
-  await rm(data, { recursive: true, force: true });
+  await stop();
 }
 process.exit(failed ? 1 : 0);

@@ -1,7 +1,49 @@
 // What the online browser tests share: Chromium's flags, a page of the game with its own
 // player (past the first visit's card), and a desktop page's move by mouse.
 
-import { join } from "node:path";
+import { spawn } from "node:child_process";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+
+/// A browser test's arguments (the web build, the screenshots' folder, made now, and the
+/// server's binary) and Playwright's Chromium (from `OAQ_NPM`'s `node_modules`).
+export async function setUp(name) {
+  const [dist, out, serverBinary] = process.argv.slice(2);
+  if (!dist || !out || !serverBinary) {
+    console.error(`usage: node tests/web/${name}.mjs DIST_DIR OUT_DIR OAQ_SERVER_BINARY`);
+    process.exit(2);
+  }
+  await mkdir(out, { recursive: true });
+  const require = createRequire(join(resolve(process.env.OAQ_NPM ?? "."), "package.json"));
+  const { chromium } = require("playwright-core");
+  return { dist, out, serverBinary, chromium };
+}
+
+/// `oaq-server --web DIST` on a free port of 127.0.0.1, its store in a temporary folder, with
+/// `args` besides: its page's address (`http://…/`) and `stop()`, which also removes the store.
+export async function startServer(serverBinary, dist, args = []) {
+  const data = await mkdtemp(join(tmpdir(), "oaq-test-"));
+  const server = spawn(serverBinary, [
+    "--listen", "127.0.0.1:0", "--database", join(data, "oaq.sqlite3"), "--web", resolve(dist),
+    ...args,
+  ], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, OAQ_LOG: "warn" } });
+  const base = await new Promise((ready, fail) => {
+    const lines = createInterface({ input: server.stdout });
+    lines.once("line", (line) => {
+      const address = line.split(/\s+/).find((w) => w.startsWith("http://"));
+      address ? ready(address.endsWith("/") ? address : `${address}/`) : fail(new Error(line));
+    });
+    server.once("exit", (code) => fail(new Error(`oaq-server exited (${code})`)));
+  });
+  const stop = async () => {
+    server.kill("SIGTERM");
+    await rm(data, { recursive: true, force: true });
+  };
+  return { base, stop };
+}
 
 /// Debian's Chromium, headless, drawing WebGL2 with SwiftShader, with nothing calling home.
 export const CHROMIUM = {

@@ -47,29 +47,7 @@ pub(super) async fn may_add_game(server: &Server, players: &[&str]) -> Result<()
 
 impl Conn {
     pub(super) async fn my_games(&mut self, me: &ConnRef) -> Result<(), Refused> {
-        let codes = self
-            .server
-            .store
-            .correspondence_rooms_of(&me.player.id)
-            .await?;
-        let mut games: Vec<MyGame> = Vec::with_capacity(codes.len());
-        for code in codes {
-            let Some(room) = registry::find(&self.server, &code).await? else {
-                continue;
-            };
-            let (reply, answer) = oneshot::channel();
-            let peek = Command::Peek {
-                player: me.player.id.clone(),
-                reply,
-            };
-            if room.tx.send(peek).await.is_err() {
-                continue;
-            }
-            if let Ok(Some(game)) = answer.await {
-                games.push(game);
-            }
-        }
-        sort_games(&mut games);
+        let games = games_of(&self.server, &me.player.id).await?;
         let vacation = self.vacation_state(me).await?;
         self.send(&ServerMessage::Notice(Notice::MyGames { games, vacation }));
         Ok(())

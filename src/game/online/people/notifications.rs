@@ -56,6 +56,9 @@ pub(super) fn page(
         15.0,
     ));
     match device {
+        PushDevice::Unsupported if !cfg!(target_arch = "wasm32") => {
+            p.spawn(text(art, lang.tr("notify.desktop"), 15.0));
+        }
         PushDevice::Unsupported => {
             p.spawn(text(art, lang.tr("notify.unsupported"), 15.0));
         }
