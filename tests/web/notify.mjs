@@ -160,16 +160,22 @@ try {
   const registrationId = await registration;
   const origin = new URL(base).origin;
   const again = { ...message, body: `${message.body} (2)` };
-  for (const m of [message, again]) {
-    await cdp.send("ServiceWorker.deliverPushMessage", { origin, registrationId, data: JSON.stringify(m) });
-  }
+  const deliver = (m) => cdp.send("ServiceWorker.deliverPushMessage",
+    { origin, registrationId, data: JSON.stringify(m) });
+  await deliver(message);
+  await deliver(again);
   const worker = context.serviceWorkers().find((w) => w.url().startsWith(base)) ??
     await context.waitForEvent("serviceworker");
+  // A worker still starting may miss a delivery: the last message again every 2 s until shown
+  // (the same game's, so still one notification).
   let shown = [];
-  for (let i = 0; i < 50 && shown.length === 0; i++) {
+  for (let i = 0; i < 100 && shown.length === 0; i++) {
     shown = await worker.evaluate(async () => (await self.registration.getNotifications())
       .map((n) => ({ title: n.title, body: n.body, tag: n.tag })));
-    if (shown.length === 0) await new Promise((r) => setTimeout(r, 100));
+    if (shown.length === 0) {
+      await new Promise((r) => setTimeout(r, 200));
+      if (i % 10 === 9) await deliver(again);
+    }
   }
   check(shown.length === 1 && shown[0].title === "Đến lượt bạn" && shown[0].body === again.body &&
     shown[0].tag === code, `the service worker shows one notification for the game: ${JSON.stringify(shown)}`);
