@@ -24,13 +24,7 @@ pub(super) fn page(
 ) {
     let people = &online.people;
     header(p, art, lang, lang.tr("people.account").to_owned());
-    if let Some(problem) = &online.problem {
-        p.spawn(text(
-            art,
-            lang.trf("online.refused", &[("why", &problem.message)]),
-            15.0,
-        ));
-    }
+    super::draw::problem_line(p, art, lang, online);
     // Another device becomes this player.
     match &people.link_code {
         Some((code, expires)) => {

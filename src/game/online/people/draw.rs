@@ -215,3 +215,14 @@ pub(super) fn header(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, title:
         r.spawn(button(art, PeopleAction::Back, lang.tr("online.back")));
     });
 }
+
+/// The server's last refusal, in a line under a page's title.
+pub(super) fn problem_line(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Online) {
+    if let Some(problem) = &online.problem {
+        p.spawn(text(
+            art,
+            lang.trf("online.refused", &[("why", &problem.message)]),
+            15.0,
+        ));
+    }
+}

@@ -32,13 +32,7 @@ pub(super) fn page(
     if let Some(news) = &people.news {
         p.spawn(bold(art, news_words(news, lang), 16.0));
     }
-    if let Some(problem) = &online.problem {
-        p.spawn(text(
-            art,
-            lang.trf("online.refused", &[("why", &problem.message)]),
-            15.0,
-        ));
-    }
+    super::draw::problem_line(p, art, lang, online);
     // Our code beside its QR (a friend's phone scans it).
     p.spawn(wrapping_row()).with_children(|r| {
         r.spawn(Node {

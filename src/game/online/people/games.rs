@@ -54,13 +54,7 @@ pub(super) fn page(
     if let Some(news) = &online.people.news {
         p.spawn(bold(art, news_words(news, lang), 16.0));
     }
-    if let Some(problem) = &online.problem {
-        p.spawn(text(
-            art,
-            lang.trf("online.refused", &[("why", &problem.message)]),
-            15.0,
-        ));
-    }
+    super::draw::problem_line(p, art, lang, online);
     let Some((games, vacation)) = &online.my_games else {
         p.spawn(text(art, lang.tr("online.connecting"), 16.0));
         return;

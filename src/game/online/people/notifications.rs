@@ -28,13 +28,7 @@ pub(super) fn page(
     device: &PushDevice,
 ) {
     header(p, art, lang, lang.tr("notify.title").to_owned());
-    if let Some(problem) = &online.problem {
-        p.spawn(text(
-            art,
-            lang.trf("online.refused", &[("why", &problem.message)]),
-            15.0,
-        ));
-    }
+    super::draw::problem_line(p, art, lang, online);
     let Some(state) = &online.notifications else {
         p.spawn(text(art, lang.tr("online.connecting"), 16.0));
         return;

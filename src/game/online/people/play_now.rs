@@ -36,13 +36,7 @@ pub(super) fn page(
     form: &Form,
 ) {
     header(p, art, lang, lang.tr("play.now").to_owned());
-    if let Some(problem) = &online.problem {
-        p.spawn(text(
-            art,
-            lang.trf("online.refused", &[("why", &problem.message)]),
-            15.0,
-        ));
-    }
+    super::draw::problem_line(p, art, lang, online);
     let rules = pool_rules(form);
     let name = presets::get(rules).map_or(rules.to_owned(), |p| lang.pick(&p.name).to_owned());
     p.spawn(text(
