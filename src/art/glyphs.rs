@@ -43,10 +43,15 @@ pub enum Glyph {
     Leave,
     /// A speech bubble: the chat's phrases.
     Chat,
+    /// The sides' own shapes, so that no side is told by its colour alone: a disc (the first
+    /// side), a triangle (the second), a diamond (the third).
+    SideDisc,
+    SideTriangle,
+    SideDiamond,
 }
 
 impl Glyph {
-    pub const ALL: [Glyph; 18] = [
+    pub const ALL: [Glyph; 21] = [
         Glyph::Menu,
         Glyph::Hint,
         Glyph::Undo,
@@ -65,7 +70,15 @@ impl Glyph {
         Glyph::Draw,
         Glyph::Leave,
         Glyph::Chat,
+        Glyph::SideDisc,
+        Glyph::SideTriangle,
+        Glyph::SideDiamond,
     ];
+
+    /// The shape of side `side` (0, 1 or 2).
+    pub fn side(side: usize) -> Glyph {
+        [Glyph::SideDisc, Glyph::SideTriangle, Glyph::SideDiamond][side % 3]
+    }
 }
 
 /// Distance from `p` to the segment `a`–`b`.
@@ -190,6 +203,9 @@ fn distance(glyph: Glyph, p: (f32, f32)) -> f32 {
             door.min(shaft)
                 .min(triangle(p, (0.88, 0.5), (0.66, 0.32), (0.66, 0.68)))
         }
+        Glyph::SideDisc => ((p.0 - 0.5).powi(2) + (p.1 - 0.5).powi(2)).sqrt() - 0.30,
+        Glyph::SideTriangle => triangle(p, (0.5, 0.14), (0.86, 0.80), (0.14, 0.80)),
+        Glyph::SideDiamond => (p.0 - 0.5).abs() + (p.1 - 0.5).abs() - 0.36,
         Glyph::Chat => {
             // A rounded box's outline, and its tail below at the left.
             let (qx, qy) = ((p.0 - 0.5).abs() - 0.22, (p.1 - 0.42).abs() - 0.12);

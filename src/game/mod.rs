@@ -2,7 +2,9 @@
 //! the frame, the move shown event by event, and around it the title screen, the menu, hints,
 //! undo, sound and the saved game. The rules state is a resource; the screen only ever shows it.
 
-// Lower folders never import higher ones: state ← board ← play ← platform ← screens ← online.
+// Lower folders never import higher ones: state ← board ← play ← platform ← screens ← online
+// ← access.
+pub mod access;
 mod board;
 pub mod online;
 mod platform;
@@ -40,7 +42,9 @@ pub fn plugin(app: &mut App) {
         .init_resource::<Launch>()
         .init_resource::<state::Working>()
         .init_resource::<state::Analysis>()
-        .init_resource::<state::PanelRoom>();
+        .init_resource::<state::PanelRoom>()
+        .init_resource::<state::Motion>()
+        .init_resource::<state::TextScale>();
     let launch = app.world().resource::<Launch>().clone();
     let prefs = app.world().resource::<Prefs>().clone();
     app.insert_resource(Game::new(&prefs, &launch, 0));
@@ -81,8 +85,10 @@ pub fn plugin(app: &mut App) {
         screens::puzzles::plugin,
         screens::lesson::plugin,
         screens::intro::plugin,
+        screens::confirm::plugin,
     ));
     app.add_plugins(online::plugin);
+    app.add_plugins(access::plugin);
     #[cfg(target_arch = "wasm32")]
     app.add_plugins((platform::page::plugin, platform::web_files::plugin));
     app.add_systems(Startup, |mut commands: Commands| {

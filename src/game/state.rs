@@ -171,6 +171,8 @@ pub enum Overlay {
     Flip,
     /// How to play in three pictures: by itself on the first visit, and from the title.
     Intro,
+    /// Text size, contrast, motion, confirming moves, button size.
+    Access,
 }
 
 /// Play this move for the side to move (from input or the computer).
@@ -329,3 +331,44 @@ pub struct Working(pub bool);
 /// Moves of an imported game still to be played on the board, one after another.
 #[derive(Resource, Default, Debug)]
 pub struct Replay(pub VecDeque<Move>);
+
+/// Whether the keyboard's focus is on a button (not on the board or nowhere): Space then
+/// presses that button instead of skipping the move being shown.
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FocusOnControl(pub bool);
+
+/// A move chosen while "confirm each move" is on, waiting for the player's second press.
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PendingSow(pub Option<Move>);
+
+/// Whether the game moves: the system's (or browser's) wish at start-up, and the player's
+/// choice over it (`Settings::reduce_motion`).
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Motion {
+    /// The operating system or the browser asks for reduced motion.
+    pub system_reduced: bool,
+    /// No animation, no pulsing or breathing now.
+    pub reduced: bool,
+}
+
+impl Motion {
+    /// The scale of every animation time: 0 (none) when motion is reduced.
+    pub fn factor(&self, speed: crate::session::Speed) -> f32 {
+        if self.reduced { 0.0 } else { speed.factor() }
+    }
+}
+
+/// The text size setting as a factor (1.0 to 2.0), for the words drawn on the board.
+#[derive(Resource, Debug, Clone, Copy, PartialEq)]
+pub struct TextScale(pub f32);
+
+impl Default for TextScale {
+    fn default() -> TextScale {
+        TextScale(1.0)
+    }
+}
+
+/// A word or number drawn on the board (a count, a store's label, the message line, a clock):
+/// with high contrast it stands on black.
+#[derive(Component, Default)]
+pub struct BoardLabel;

@@ -141,7 +141,20 @@ pub struct Settings {
     /// Who plays online on this device, asked on the first visit: a child (child mode: no
     /// chat, no public lobby) or a grown-up; `None` until answered.
     pub child: Option<bool>,
+    /// Text (the panels' and the board's labels) at this percentage: 100 to 200, by 25.
+    pub text_size: u16,
+    /// The board's counts and labels in white on black, the panels fully opaque.
+    pub high_contrast: bool,
+    /// No animation, no pulsing or breathing glows; `None`: as the system (or browser) asks.
+    pub reduce_motion: Option<bool>,
+    /// A move is sown only after a second press ("Sow"): no slip of the hand plays it.
+    pub confirm_sow: bool,
+    /// Every button at least 64 points tall, on any screen.
+    pub large_targets: bool,
 }
+
+/// The text sizes the menu offers, in percent.
+pub const TEXT_SIZES: [u16; 5] = [100, 125, 150, 175, 200];
 
 /// The server a desktop game plays online on until another is chosen: one run on this machine.
 pub const DEFAULT_SERVER: &str = "ws://127.0.0.1:8080/ws";
@@ -165,6 +178,11 @@ impl Default for Settings {
             server: DEFAULT_SERVER.to_owned(),
             seen_intro: false,
             child: None,
+            text_size: 100,
+            high_contrast: false,
+            reduce_motion: None,
+            confirm_sow: false,
+            large_targets: false,
         }
     }
 }
@@ -233,6 +251,15 @@ impl Settings {
             return invalid(
                 "level",
                 format!("{} is not a level from 1 to 10", self.level),
+            );
+        }
+        if !TEXT_SIZES.contains(&self.text_size) {
+            return invalid(
+                "text_size",
+                format!(
+                    "{} is not one of 100, 125, 150, 175 or 200 (%)",
+                    self.text_size
+                ),
             );
         }
         if !(0.0..=1.0).contains(&self.volume) {

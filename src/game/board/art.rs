@@ -83,11 +83,13 @@ pub const PEBBLE_SHADES: [Color; 5] = [
     Color::srgb(0.48, 0.55, 0.38),
     Color::srgb(0.90, 0.86, 0.76),
 ];
-/// Player colours: amber, teal, plum.
+/// Player colours: amber, teal, violet. Apart for every colour vision (amber and teal differ in
+/// blue, which red-green colour blindness keeps; violet is far from both in lightness or hue
+/// for each of the three deficiencies): `access::vision` checks it.
 pub const PLAYER_COLOURS: [Color; 3] = [
     Color::srgb(0.95, 0.66, 0.20),
     Color::srgb(0.22, 0.68, 0.70),
-    Color::srgb(0.62, 0.36, 0.62),
+    Color::srgb(0.62, 0.40, 0.95),
 ];
 pub const MAT: Color = Color::srgb(0.30, 0.19, 0.11);
 pub const WOOD: Color = Color::srgb(0.78, 0.58, 0.35);

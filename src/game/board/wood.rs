@@ -5,6 +5,7 @@ use bevy::camera::ScalingMode;
 use bevy::prelude::*;
 
 use crate::art::Light;
+use crate::art::glyphs::Glyph;
 use crate::game::board::art::{self, Art, GLOW_SPREAD, INK, PLAYER_COLOURS, WOOD};
 use crate::game::board::layout::Layout;
 use crate::game::board::pebbles::Places;
@@ -14,6 +15,14 @@ use crate::game::state::{Game, PanelRoom, Phase, Prefs};
 use crate::rules::geometry;
 use crate::session::ScoreView;
 use bevy_tweening::TweenAnim;
+
+/// A side's shape (a disc, a triangle, a diamond): in its store always, and beyond its row
+/// while the row is lit.
+#[derive(Component)]
+pub struct SideMark {
+    pub player: usize,
+    pub on_row: bool,
+}
 
 /// The count badge of a pit.
 #[derive(Component)]
@@ -284,6 +293,7 @@ fn draw_board(
         commands.spawn((
             BoardPart,
             PitCount(index),
+            crate::game::state::BoardLabel,
             Text2d::new("0"),
             font.clone(),
             TextColor(INK),
@@ -304,6 +314,23 @@ fn draw_board(
             Visibility::Hidden,
             Transform::from_translation(middle.extend(0.4))
                 .with_rotation(Quat::from_rotation_z(angle)),
+        ));
+        // The side's shape beyond its row, lit with the row.
+        let beyond = middle + layout.outward(player) * (size.y / 2.0 + GLOW_SPREAD + 12.0);
+        commands.spawn((
+            BoardPart,
+            SideMark {
+                player,
+                on_row: true,
+            },
+            Sprite {
+                image: art.glyph(Glyph::side(player)),
+                custom_size: Some(Vec2::splat(26.0 * layout.count_scale().sqrt())),
+                color: PLAYER_COLOURS[player],
+                ..default()
+            },
+            Visibility::Hidden,
+            Transform::from_translation(beyond.extend(0.45)),
         ));
     }
     let store = layout.store_size();
@@ -352,9 +379,26 @@ fn draw_board(
             },
             Transform::from_translation(badge.extend(4.0)),
         ));
+        // The side's shape in its store, beside the count.
+        let inward = (at - badge).normalize_or_zero();
+        commands.spawn((
+            BoardPart,
+            SideMark {
+                player,
+                on_row: false,
+            },
+            Sprite {
+                image: art.glyph(Glyph::side(player)),
+                custom_size: Some(Vec2::splat(24.0 * scale)),
+                color: *colour,
+                ..default()
+            },
+            Transform::from_translation((badge + inward * 38.0 * scale).extend(4.5)),
+        ));
         commands.spawn((
             BoardPart,
             StoreCount(player),
+            crate::game::state::BoardLabel,
             Text2d::new(""),
             TextFont {
                 font: art.display.clone().into(),
@@ -367,6 +411,7 @@ fn draw_board(
         commands.spawn((
             BoardPart,
             StoreLabel(player),
+            crate::game::state::BoardLabel,
             Text2d::new(""),
             TextFont {
                 font: art.font.clone().into(),

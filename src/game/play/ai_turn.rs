@@ -110,6 +110,7 @@ fn poll_thinking(
     game: Res<Game>,
     mut chosen: ResMut<Chosen>,
     prefs: Res<Prefs>,
+    motion: Res<crate::game::state::Motion>,
     art: Res<Art>,
     layout: Res<Layout>,
     mut tasks: Query<(Entity, &mut Thinking)>,
@@ -123,7 +124,7 @@ fn poll_thinking(
             continue;
         }
         chosen.mv = Some(decision.mv);
-        let pause = 0.4 * prefs.speed.factor();
+        let pause = 0.4 * motion.factor(prefs.speed);
         chosen.timer = Timer::new(Duration::from_secs_f32(pause), TimerMode::Once);
         if let Move::Sow { pit, dir } = decision.mv {
             let pit = usize::from(pit);

@@ -63,6 +63,7 @@ fn play_script(
     mut message: ResMut<Message>,
     phase: Res<Phase>,
     prefs: Res<Prefs>,
+    motion: Res<crate::game::state::Motion>,
     pace: Res<Pace>,
     game: Res<Game>,
     art: Res<Art>,
@@ -79,7 +80,7 @@ fn play_script(
             return;
         };
         let mover = script.mover;
-        let speed = prefs.speed.factor() / pace.0.max(0.01);
+        let speed = motion.factor(prefs.speed) / pace.0.max(0.01);
         let current = |e: Entity| transforms.get(e).map_or(Vec3::ZERO, |t| t.translation);
         let mut show = Show {
             commands: &mut commands,

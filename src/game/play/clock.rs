@@ -123,6 +123,7 @@ fn spawn(mut commands: Commands, art: Res<Art>) {
     for side in 0..3 {
         commands.spawn((
             ClockFace(side),
+            crate::game::state::BoardLabel,
             Text2d::new(""),
             TextFont {
                 font: art.bold.clone().into(),
@@ -165,6 +166,7 @@ fn show(
     mut commands: Commands,
     view: Res<ClockView>,
     layout: Res<Layout>,
+    text_scale: Res<crate::game::state::TextScale>,
     mut last_tick: ResMut<LastTick>,
     mut wake: ResMut<Wake>,
     mut faces: Query<(
@@ -196,7 +198,7 @@ fn show(
         if transform.translation != at {
             transform.translation = at;
         }
-        let size = FontSize::Px(30.0 * layout.text_scale());
+        let size = FontSize::Px(30.0 * layout.text_scale() * text_scale.0);
         if font.font_size != size {
             font.font_size = size;
         }

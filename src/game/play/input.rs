@@ -8,7 +8,9 @@ use crate::game::board::art::{Art, INK};
 use crate::game::board::layout::{ARROW, Layout, Side};
 use crate::game::play::ai_turn::arrow_transform;
 use crate::game::state::Replay;
-use crate::game::state::{Game, Overlay, Phase, PlayMove, Screen, Skip};
+use crate::game::state::{
+    FocusOnControl, Game, Overlay, PendingSow, Phase, PlayMove, Prefs, Screen, Skip,
+};
 use crate::rules::{Direction, Move};
 
 /// The pit picked by the player, waiting for a direction.
@@ -27,7 +29,10 @@ pub struct Arrow(pub Side);
 const DRAG_THRESHOLD: f32 = 40.0;
 
 pub(in crate::game) fn plugin(app: &mut App) {
-    app.init_resource::<Selection>().init_resource::<Drag>();
+    app.init_resource::<Selection>()
+        .init_resource::<Drag>()
+        .init_resource::<PendingSow>()
+        .init_resource::<FocusOnControl>();
     app.add_systems(Startup, spawn_arrows);
     app.add_systems(
         Update,
@@ -71,6 +76,16 @@ pub fn playable_pits(game: &Game, layout: &Layout) -> Vec<usize> {
     pits
 }
 
+/// Sow `mv` now, or, with "confirm each move" on, hold it until the player confirms.
+pub fn sow(commands: &mut Commands, prefs: &Prefs, pending: &mut PendingSow, mv: Move) {
+    if prefs.confirm_sow {
+        pending.0 = Some(mv);
+    } else {
+        pending.0 = None;
+        commands.trigger(PlayMove(mv));
+    }
+}
+
 /// The move for sowing the selected `pit` toward `side` of the screen.
 pub fn move_toward(layout: &Layout, pit: usize, side: Side) -> Move {
     let owner = crate::rules::geometry::owner(pit);
@@ -105,6 +120,8 @@ fn pointer(
     game: Res<Game>,
     phase: Res<Phase>,
     layout: Res<Layout>,
+    prefs: Res<Prefs>,
+    mut pending: ResMut<PendingSow>,
     mut selection: ResMut<Selection>,
     mut drag: ResMut<Drag>,
 ) {
@@ -130,7 +147,12 @@ fn pointer(
         if let Some(pit) = selection.0 {
             for side in [Side::Left, Side::Right] {
                 if layout.arrow_hit(pit, side, point) {
-                    commands.trigger(PlayMove(move_toward(&layout, pit, side)));
+                    sow(
+                        &mut commands,
+                        &prefs,
+                        &mut pending,
+                        move_toward(&layout, pit, side),
+                    );
                     selection.0 = None;
                     return;
                 }
@@ -148,7 +170,12 @@ fn pointer(
         let along = (now - start).dot(layout.screen_axis());
         if along.abs() > DRAG_THRESHOLD {
             let side = if along < 0.0 { Side::Left } else { Side::Right };
-            commands.trigger(PlayMove(move_toward(&layout, pit, side)));
+            sow(
+                &mut commands,
+                &prefs,
+                &mut pending,
+                move_toward(&layout, pit, side),
+            );
             selection.0 = None;
             drag.0 = None;
         }
@@ -164,9 +191,13 @@ fn keyboard(
     game: Res<Game>,
     phase: Res<Phase>,
     layout: Res<Layout>,
+    prefs: Res<Prefs>,
+    on_control: Res<FocusOnControl>,
+    mut pending: ResMut<PendingSow>,
     mut selection: ResMut<Selection>,
 ) {
-    if keys.any_just_pressed([KeyCode::Space, KeyCode::KeyS]) {
+    // Space presses a button in focus instead (the focus module does).
+    if keys.just_pressed(KeyCode::KeyS) || keys.just_pressed(KeyCode::Space) && !on_control.0 {
         commands.trigger(Skip);
     }
     // Up and down pick pits too, for the upright board.
@@ -192,15 +223,32 @@ fn keyboard(
         if keys.just_pressed(key)
             && let Some(pit) = selection.0
         {
-            commands.trigger(PlayMove(move_toward(&layout, pit, side)));
+            sow(
+                &mut commands,
+                &prefs,
+                &mut pending,
+                move_toward(&layout, pit, side),
+            );
             selection.0 = None;
         }
     }
 }
 
-fn clear_when_not_waiting(phase: Res<Phase>, game: Res<Game>, mut selection: ResMut<Selection>) {
-    if selection.0.is_some() && (*phase != Phase::Waiting || !game.human_to_move()) {
+fn clear_when_not_waiting(
+    phase: Res<Phase>,
+    game: Res<Game>,
+    mut selection: ResMut<Selection>,
+    mut pending: ResMut<PendingSow>,
+) {
+    let waiting = *phase == Phase::Waiting && game.human_to_move();
+    if selection.0.is_some() && !waiting {
         selection.0 = None;
+    }
+    // A move held for confirmation is dropped with its position (a new game, an undo).
+    if let Some(mv) = pending.0
+        && (!waiting || !game.pos().is_legal(mv))
+    {
+        pending.0 = None;
     }
 }
 

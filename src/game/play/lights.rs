@@ -10,10 +10,10 @@ use bevy::prelude::*;
 use crate::game::board::art::{Art, INK, PLAYER_COLOURS};
 use crate::game::board::layout::Layout;
 use crate::game::board::pebbles::Places;
-use crate::game::board::wood::{PitGlow, RowGlow, StoreGlow};
+use crate::game::board::wood::{PitGlow, RowGlow, SideMark, StoreGlow};
 use crate::game::play::ai_turn::Thinking;
 use crate::game::play::animation::Script;
-use crate::game::state::{Game, Phase, Screen};
+use crate::game::state::{Game, Motion, Phase, Screen};
 use crate::rules::{Direction, Move};
 
 /// A pit is about to be captured by `player`: it flashes in their colour for `FLASH`.
@@ -69,8 +69,12 @@ fn active_player(game: &Game, phase: Phase, script: &Script, screen: Screen) -> 
     }
 }
 
-/// A slow breath between 0 and 1, `per_second` times a second.
-fn breath(time: &Time, per_second: f32) -> f32 {
+/// A slow breath between 0 and 1, `per_second` times a second; held still halfway when motion
+/// is reduced.
+fn breath(time: &Time, per_second: f32, motion: &Motion) -> f32 {
+    if motion.reduced {
+        return 0.5;
+    }
     0.5 - 0.5 * (time.elapsed_secs() * per_second * std::f32::consts::TAU).cos()
 }
 
@@ -81,6 +85,7 @@ fn strength(layout: &Layout) -> f32 {
 
 fn light_turn(
     time: Res<Time>,
+    motion: Res<Motion>,
     layout: Res<Layout>,
     game: Res<Game>,
     phase: Res<Phase>,
@@ -89,6 +94,7 @@ fn light_turn(
     thinking: Query<(), With<Thinking>>,
     mut rows: Query<(&RowGlow, &mut Sprite, &mut Visibility), Without<StoreGlow>>,
     mut stores: Query<(&StoreGlow, &mut Sprite, &mut Visibility), Without<RowGlow>>,
+    mut marks: Query<(&SideMark, &mut Visibility), (Without<RowGlow>, Without<StoreGlow>)>,
 ) {
     let active = active_player(&game, *phase, &script, *screen.get());
     let thinking = !thinking.is_empty();
@@ -105,10 +111,20 @@ fn light_turn(
             PLAYER_COLOURS[*player].with_alpha(alpha),
         );
     }
+    // The side's shape beyond its row shows with the row's light: the turn not by colour alone.
+    for (mark, mut visibility) in &mut marks {
+        if mark.on_row {
+            visibility.set_if_neq(if active == Some(mark.player) {
+                Visibility::Inherited
+            } else {
+                Visibility::Hidden
+            });
+        }
+    }
     for (StoreGlow(player), mut sprite, mut visibility) in &mut stores {
         // The mover's store is lit, and breathes while the computer thinks.
         let alpha = match active == Some(*player) {
-            true if thinking => ((0.35 + 0.6 * breath(&time, 0.8)) * k.sqrt()).min(1.0),
+            true if thinking => ((0.35 + 0.6 * breath(&time, 0.8, &motion)) * k.sqrt()).min(1.0),
             true => 0.95,
             false => 0.0,
         };
@@ -140,6 +156,7 @@ fn set_colour(sprite: &mut Sprite, visibility: &mut Visibility, colour: Color) {
 /// capturer's.
 fn light_pits(
     time: Res<Time>,
+    motion: Res<Motion>,
     layout: Res<Layout>,
     game: Res<Game>,
     phase: Res<Phase>,
@@ -156,7 +173,7 @@ fn light_pits(
     }
     let pos = game.pos();
     let show = *phase == Phase::Waiting && game.human_to_move();
-    let pulse = ((0.35 + 0.35 * breath(&time, 0.6)) * strength(&layout)).min(1.0);
+    let pulse = ((0.35 + 0.35 * breath(&time, 0.6, &motion)) * strength(&layout)).min(1.0);
     for (PitGlow(index), mut sprite, mut visibility) in &mut glows {
         let flash = flashes.0.iter().find(|(c, _)| c.pit == *index);
         let colour = if let Some((captured, timer)) = flash {

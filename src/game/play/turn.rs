@@ -161,6 +161,7 @@ fn play_move(
     mut script: ResMut<Script>,
     mut message: ResMut<Message>,
     prefs: Res<Prefs>,
+    motion: Res<crate::game::state::Motion>,
 ) {
     if *phase != Phase::Waiting {
         return;
@@ -171,7 +172,7 @@ fn play_move(
         return;
     };
     message.0.clear();
-    let animated = prefs.speed.factor() > 0.0;
+    let animated = motion.factor(prefs.speed) > 0.0;
     if !animated {
         // No animation to narrate the move: say what it last did worth saying.
         let last = outcome

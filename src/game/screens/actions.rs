@@ -8,8 +8,8 @@ use crate::game::platform::persist::{Export, SavedGame};
 use crate::game::play::hint::AskHint;
 use crate::game::play::sound::Sfx;
 use crate::game::state::{
-    Game, LoadGame, Message, NewGame, Note, Overlay, Phase, PlayMove, Prefs, Screen, Skip,
-    TimeTravel,
+    Game, LoadGame, Message, NewGame, Note, Overlay, PendingSow, Phase, PlayMove, Prefs, Screen,
+    Skip, TimeTravel,
 };
 use crate::rules::Move;
 use crate::session::{Lang, Mode, ScoreView, Speed, TimeControl};
@@ -62,6 +62,18 @@ pub enum Action {
     Lesson,
     /// From the title: how to play in three pictures.
     Intro,
+    /// From the menu: the accessibility settings.
+    OpenAccess,
+    /// Step the text size by -1 or +1 (100 % to 200 %).
+    TextSize(i8),
+    Contrast,
+    /// Motion: as the system asks, full, reduced.
+    Motion,
+    ConfirmMoves,
+    LargeTargets,
+    /// The move held for confirmation: play it, or choose again.
+    ConfirmSow,
+    CancelSow,
 }
 
 /// Whether the list of moves is shown.
@@ -119,6 +131,7 @@ fn shortcuts(mut commands: Commands, keys: Res<ButtonInput<KeyCode>>, mut ctx: C
     let overlay = *ctx.overlay.get();
     if keys.just_pressed(KeyCode::Escape) {
         match overlay {
+            Overlay::None if ctx.pending.0.is_some() => ctx.act(&mut commands, Action::CancelSow),
             Overlay::None if ctx.selection.0.is_some() => ctx.selection.0 = None,
             Overlay::None if *ctx.screen.get() == Screen::Playing => {
                 ctx.act(&mut commands, Action::OpenMenu);
@@ -158,6 +171,7 @@ struct Ctx<'w> {
     choice: ResMut<'w, MatchChoice>,
     selection: ResMut<'w, crate::game::play::input::Selection>,
     message: ResMut<'w, Message>,
+    pending: ResMut<'w, PendingSow>,
 }
 
 impl Ctx<'_> {
@@ -294,6 +308,34 @@ impl Ctx<'_> {
                     self.next_overlay.set(Overlay::Flip);
                 }
             }
+            Action::OpenAccess => self.next_overlay.set(Overlay::Access),
+            Action::TextSize(step) => {
+                let sizes = crate::session::TEXT_SIZES;
+                let i = sizes
+                    .iter()
+                    .position(|&s| s == prefs.text_size)
+                    .unwrap_or(0);
+                let i = (i as isize + isize::from(step)).clamp(0, sizes.len() as isize - 1);
+                prefs.text_size = sizes[i as usize];
+            }
+            Action::Contrast => prefs.high_contrast = !prefs.high_contrast,
+            Action::Motion => {
+                prefs.reduce_motion = match prefs.reduce_motion {
+                    None => Some(false),
+                    Some(false) => Some(true),
+                    Some(true) => None,
+                }
+            }
+            Action::ConfirmMoves => prefs.confirm_sow = !prefs.confirm_sow,
+            Action::LargeTargets => prefs.large_targets = !prefs.large_targets,
+            Action::ConfirmSow => {
+                if let Some(mv) = self.pending.0.take()
+                    && *self.phase == Phase::Waiting
+                {
+                    commands.trigger(PlayMove(mv));
+                }
+            }
+            Action::CancelSow => self.pending.0 = None,
             Action::FlipYes => {
                 self.next_overlay.set(Overlay::None);
                 commands.trigger(PlayMove(Move::Swap));
@@ -312,6 +354,11 @@ impl Ctx<'_> {
                 .as_ref()
                 .is_some_and(|c| *c != MatchChoice::of(&self.prefs));
         let playing = *self.screen.get() == Screen::Playing;
+        // The accessibility panel opens from the menu, and goes back to it.
+        if overlay == Overlay::Access {
+            self.next_overlay.set(Overlay::Menu);
+            return;
+        }
         if changed && playing && self.game.in_progress() {
             self.next_overlay.set(Overlay::ConfirmNewGame);
         } else if changed && playing {

@@ -88,6 +88,7 @@ const THINKING_SIZE: f32 = 20.0;
 fn spawn_board_texts(mut commands: Commands, art: Res<Art>) {
     commands.spawn((
         MessageLine,
+        crate::game::state::BoardLabel,
         Text2d::new(""),
         TextFont {
             font: art.font.clone().into(),
@@ -103,6 +104,7 @@ fn spawn_board_texts(mut commands: Commands, art: Res<Art>) {
     ));
     commands.spawn((
         ThinkingLabel,
+        crate::game::state::BoardLabel,
         Text2d::new(""),
         TextFont {
             font: art.font.clone().into(),
@@ -292,6 +294,7 @@ fn show_message(
 /// than the world), wrapped to the world's width.
 fn place_message(
     layout: Res<Layout>,
+    text_scale: Res<crate::game::state::TextScale>,
     room: Res<crate::game::state::PanelRoom>,
     projection: Single<&Projection, With<Camera2d>>,
     mut line: Query<
@@ -307,7 +310,7 @@ fn place_message(
         };
     let at = Vec3::new(0.0, bottom + 10.0, 10.0);
     let width = Some(layout.world().x - 40.0);
-    let size = FontSize::Px(MESSAGE_SIZE * layout.text_scale());
+    let size = FontSize::Px(MESSAGE_SIZE * layout.text_scale() * text_scale.0);
     for (mut font, mut bounds, mut transform) in &mut line {
         if font.font_size != size {
             font.font_size = size;
@@ -323,6 +326,7 @@ fn place_message(
 
 fn show_thinking(
     thinking: Query<(), With<Thinking>>,
+    text_scale: Res<crate::game::state::TextScale>,
     prefs: Res<Prefs>,
     game: Res<Game>,
     layout: Res<Layout>,
@@ -342,7 +346,7 @@ fn show_thinking(
     } else {
         Visibility::Visible
     };
-    let size = FontSize::Px(THINKING_SIZE * layout.text_scale());
+    let size = FontSize::Px(THINKING_SIZE * layout.text_scale() * text_scale.0);
     for (mut visibility, mut text, mut font, mut transform, mut colour) in &mut label {
         colour.set_if_neq(TextColor(PLAYER_COLOURS[game.pos().to_move()]));
         visibility.set_if_neq(shown);

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use crate::game::board::art::Art;
 use crate::game::screens::actions::{Action, clock_label, level_label};
 use crate::game::screens::ui::{self, button, panel, row, small_button, text};
-use crate::game::state::{Game, Overlay, Prefs};
+use crate::game::state::{Game, Motion, Overlay, Prefs};
 use crate::rules::{MandarinStart, Refill};
 use crate::session::Lang;
 
@@ -21,7 +21,11 @@ pub(in crate::game) fn plugin(app: &mut App) {
         Update,
         (
             pause_behind_panels.run_if(state_changed::<Overlay>),
-            build.run_if(state_changed::<Overlay>.or_eager(resource_changed::<Prefs>)),
+            build.run_if(
+                state_changed::<Overlay>
+                    .or_eager(resource_changed::<Prefs>)
+                    .or_eager(resource_changed::<Motion>),
+            ),
         )
             .in_set(crate::game::state::GameSet::Show),
     );
@@ -42,6 +46,7 @@ fn build(
     prefs: Res<Prefs>,
     game: Res<Game>,
     art: Res<Art>,
+    motion: Res<Motion>,
     roots: Query<Entity, With<PanelRoot>>,
 ) {
     for root in &roots {
@@ -57,6 +62,7 @@ fn build(
         Overlay::Menu => menu(&mut commands, &art, &prefs),
         Overlay::Intro => super::intro::card(&mut commands, &art, prefs.lang()),
         Overlay::Help => help(&mut commands, &art, &prefs),
+        Overlay::Access => access(&mut commands, &art, &prefs, &motion),
         Overlay::ConfirmNewGame => question(
             &mut commands,
             &art,
@@ -220,9 +226,64 @@ fn menu(commands: &mut Commands, art: &Art, prefs: &Prefs) -> Entity {
             .with_children(|r| {
                 r.spawn(button(art, Action::NewGame, lang.tr("menu.new_game")));
                 r.spawn(button(art, Action::OpenHelp, lang.tr("menu.help")));
+                r.spawn(button(art, Action::OpenAccess, lang.tr("menu.access")));
                 r.spawn(button(art, Action::Export, lang.tr("menu.export")));
                 r.spawn(button(art, Action::ImportHow, lang.tr("menu.import")));
                 r.spawn(button(art, Action::Back, lang.tr("menu.back")));
+            });
+        })
+        .id()
+}
+
+/// Text size, contrast, motion, confirming moves, button size; the keys; the sides' shapes.
+fn access(commands: &mut Commands, art: &Art, prefs: &Prefs, motion: &Motion) -> Entity {
+    let lang = prefs.lang();
+    let on_off = |on: bool| lang.tr(if on { "switch.on" } else { "switch.off" });
+    let reduced_word = |reduced: bool| {
+        lang.tr(if reduced {
+            "access.motion.reduced"
+        } else {
+            "access.motion.full"
+        })
+    };
+    let motion_label = match prefs.reduce_motion {
+        None => lang.trf(
+            "access.motion.system",
+            &[("state", &reduced_word(motion.system_reduced))],
+        ),
+        Some(reduced) => reduced_word(reduced).to_owned(),
+    };
+    commands
+        .spawn(panel(760.0))
+        .with_children(|p| {
+            p.spawn(ui::title(art, lang.tr("access.title"), 26.0));
+            setting(p, art, lang.tr("access.text_size"), |r| {
+                stepper(r, art, format!("{}%", prefs.text_size), Action::TextSize);
+            });
+            setting(p, art, lang.tr("access.contrast"), |r| {
+                r.spawn(button(art, Action::Contrast, on_off(prefs.high_contrast)));
+            });
+            setting(p, art, lang.tr("access.motion"), |r| {
+                r.spawn(button(art, Action::Motion, motion_label));
+            });
+            setting(p, art, lang.tr("access.confirm"), |r| {
+                r.spawn(button(art, Action::ConfirmMoves, on_off(prefs.confirm_sow)));
+            });
+            setting(p, art, lang.tr("access.targets"), |r| {
+                r.spawn(button(
+                    art,
+                    Action::LargeTargets,
+                    on_off(prefs.large_targets),
+                ));
+            });
+            p.spawn(text(art, lang.tr("access.side_marks"), 15.0));
+            p.spawn(text(art, lang.tr("help.keys"), 15.0));
+            p.spawn(Node {
+                justify_content: JustifyContent::Center,
+                ..row()
+            })
+            .with_children(|r| {
+                r.spawn(button(art, Action::Back, lang.tr("help.close")));
             });
         })
         .id()
@@ -278,7 +339,7 @@ fn help(commands: &mut Commands, art: &Art, prefs: &Prefs) -> Entity {
                 .into_iter()
                 .map(|key| lang.tr(key).to_owned())
                 .chain(majority)
-                .chain([limit])
+                .chain([limit, lang.tr("help.keys").to_owned()])
             {
                 p.spawn(text(art, line, 16.0));
             }

@@ -3,6 +3,7 @@
 //! built from.
 
 pub mod actions;
+pub mod confirm;
 pub mod hud;
 pub mod intro;
 pub mod lesson;

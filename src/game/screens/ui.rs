@@ -20,6 +20,8 @@ const PANEL: Color = Color::srgba(0.10, 0.06, 0.03, 0.985);
 const MOUSE_HEIGHT: f32 = 40.0;
 const FINGER_HEIGHT: f32 = 44.0;
 const PHONE_SIDE: f32 = 600.0;
+/// With "large buttons" on: for hands that tremble or fingers that are wide.
+const LARGE_HEIGHT: f32 = 64.0;
 
 /// A button sized for the screen it is on: `square` ones as wide as tall.
 #[derive(Component)]
@@ -84,9 +86,11 @@ fn hold_until_fonts(
     }
 }
 
-/// How tall a button is in a window of `size` logical pixels.
-fn button_height(size: Vec2) -> f32 {
-    if size.min_element() < PHONE_SIDE {
+/// How tall a button is in a window of `size` logical pixels (of the interface's scale).
+fn button_height(size: Vec2, large: bool) -> f32 {
+    if large {
+        LARGE_HEIGHT
+    } else if size.min_element() < PHONE_SIDE {
         FINGER_HEIGHT
     } else {
         MOUSE_HEIGHT
@@ -98,11 +102,14 @@ fn button_height(size: Vec2) -> f32 {
 /// laid out again).
 fn size_touch_targets(
     window: Single<Ref<Window>, With<PrimaryWindow>>,
+    prefs: Res<crate::game::state::Prefs>,
+    scale: Res<UiScale>,
     mut targets: Query<(Ref<TouchTarget>, &mut Node)>,
 ) {
-    let height = px(button_height(window.size()));
+    let height = px(button_height(window.size() / scale.0, prefs.large_targets));
+    let changed = window.is_changed() || prefs.is_changed();
     for (target, mut node) in &mut targets {
-        if !window.is_changed() && !target.is_added() || node.min_height == height {
+        if !changed && !target.is_added() || node.min_height == height {
             continue;
         }
         node.min_height = height;
@@ -235,12 +242,15 @@ const NARROW: f32 = 700.0;
 /// their words (and their padding), so that a bar fits on one line and leaves the board clear.
 fn collapse_to_glyphs(
     window: Single<&Window, With<PrimaryWindow>>,
+    scale: Res<UiScale>,
     mut words: Query<&mut Node, (With<ButtonWords>, Without<Button>)>,
     mut buttons: Query<(&mut Node, &Children), With<Button>>,
     added: Query<(), Added<ButtonWords>>,
     mut was_narrow: Local<Option<bool>>,
 ) {
-    let narrow = window.width() < NARROW || window.height() < PHONE_SIDE;
+    // In the interface's own pixels: a larger text size narrows the window for it.
+    let size = window.size() / scale.0;
+    let narrow = size.x < NARROW || size.y < PHONE_SIDE;
     if *was_narrow == Some(narrow) && added.is_empty() {
         return;
     }
@@ -280,9 +290,16 @@ pub fn small_button(art: &Art, action: impl Component, label: &str) -> impl Bund
     )
 }
 
-/// A full-window layer that centres its one child and dims the board behind it.
+/// The root of a panel over the screen (a dialog): while one shows, the keyboard's focus stays
+/// inside the topmost.
+#[derive(Component, Default)]
+pub struct Modal;
+
+/// A full-window layer that centres its one child and dims the board behind it. It is a
+/// dialog: the keyboard stays inside it while it shows.
 pub fn backdrop(dim: f32) -> impl Bundle {
     (
+        Modal,
         Node {
             position_type: PositionType::Absolute,
             width: percent(100),
