@@ -19,12 +19,17 @@ pub struct LiveRegion;
 #[derive(Event, Debug, Clone, PartialEq)]
 pub struct Announce(pub String);
 
-/// What was said last, and how many times anything was said (a test reads both).
+/// What was said last, how many times anything was said, and the last few announcements
+/// (a test reads them).
 #[derive(Resource, Default, Debug, Clone, PartialEq)]
 pub struct Announcer {
     pub said: String,
     pub count: u64,
+    pub recent: std::collections::VecDeque<String>,
 }
+
+/// How many announcements `Announcer::recent` keeps.
+const RECENT: usize = 16;
 
 /// The keys that read the board, and what each reads.
 pub const READING_KEYS: [(KeyCode, Reading); 5] = [
@@ -97,6 +102,10 @@ fn say(
     } else {
         text.clone()
     };
+    if announcer.recent.len() == RECENT {
+        announcer.recent.pop_front();
+    }
+    announcer.recent.push_back(text.clone());
     announcer.said = text;
     for mut node in &mut regions {
         node.set_label(spoken.clone());

@@ -13,9 +13,9 @@ use bevy::input_focus::{FocusCause, InputFocus, InputFocusVisible};
 use bevy::prelude::*;
 
 use crate::game::screens::ui::Modal;
-use crate::game::state::{FocusOnControl, GameSet, Overlay, Screen};
+use crate::game::state::{FocusOnControl, Overlay, Screen};
 
-/// Something the keyboard can reach: every button, and the board's pits and sowing buttons.
+/// Something the keyboard can reach besides the buttons: the board's pits and sowing buttons.
 #[derive(Component, Default)]
 pub struct Focusable;
 
@@ -37,6 +37,9 @@ struct Pressing(Option<Entity>);
 #[derive(Resource, Default)]
 struct FocusMemory {
     index: usize,
+    /// The panel on top, and where the focus was under it when it opened.
+    modal: Option<Entity>,
+    under: Vec<usize>,
     /// The screen and panel the walk belonged to: on a change, the focus starts afresh.
     place: Option<(Screen, Overlay)>,
 }
@@ -59,11 +62,13 @@ pub(in crate::game) fn plugin(app: &mut App) {
             .after(bevy::input::InputSystems)
             .after(bevy::ui::UiSystems::Focus),
     );
+    // After the frame's panels were built or rebuilt (their commands applied), before the tree
+    // goes to the screen reader.
     app.add_systems(
-        Update,
-        (mark_buttons, keep_focus, ring)
+        PostUpdate,
+        (keep_focus, ring)
             .chain()
-            .in_set(GameSet::Show),
+            .before(bevy::a11y::AccessibilitySystems::Update),
     );
 }
 
@@ -79,7 +84,7 @@ pub struct FocusOrder<'w, 's> {
     >,
     children: Query<'w, 's, &'static Children>,
     shown: Query<'w, 's, (Option<&'static Visibility>, Option<&'static Node>)>,
-    focusable: Query<'w, 's, (), With<Focusable>>,
+    focusable: Query<'w, 's, (), Or<(With<Focusable>, With<Button>)>>,
 }
 
 impl FocusOrder<'_, '_> {
@@ -95,6 +100,11 @@ impl FocusOrder<'_, '_> {
 
     /// The focusable entities in the order Tab visits them.
     pub fn walk(&self) -> Vec<Entity> {
+        self.walk_and_top().0
+    }
+
+    /// The walk, and the panel on top that keeps it (if one does).
+    fn walk_and_top(&self) -> (Vec<Entity>, Option<Entity>) {
         let mut roots: Vec<(bool, i32, Entity)> = self
             .roots
             .iter()
@@ -103,14 +113,18 @@ impl FocusOrder<'_, '_> {
             .collect();
         roots.sort_by_key(|&(modal, group, e)| (modal, group, e.index()));
         // A panel on top keeps the keyboard to itself: the last opened.
-        if let Some(&(true, _, top)) = roots.last() {
-            roots = vec![(true, 0, top)];
-        }
+        let top = match roots.last() {
+            Some(&(true, _, top)) => {
+                roots = vec![(true, 0, top)];
+                Some(top)
+            }
+            _ => None,
+        };
         let mut out = Vec::new();
         for (_, _, root) in roots {
             self.collect(root, &mut out);
         }
-        out
+        (out, top)
     }
 
     fn collect(&self, entity: Entity, out: &mut Vec<Entity>) {
@@ -125,16 +139,6 @@ impl FocusOrder<'_, '_> {
                 self.collect(child, out);
             }
         }
-    }
-}
-
-/// Every button can be reached from the keyboard.
-fn mark_buttons(
-    mut commands: Commands,
-    buttons: Query<Entity, (Added<Button>, Without<Focusable>)>,
-) {
-    for button in &buttons {
-        commands.entity(button).try_insert(Focusable);
     }
 }
 
@@ -171,6 +175,7 @@ fn keys(
     mut focus: ResMut<InputFocus>,
     mut visible: ResMut<InputFocusVisible>,
     mut on_control: ResMut<FocusOnControl>,
+    mut memory: ResMut<FocusMemory>,
     mut buttons: Query<&mut Interaction>,
     mut pressing: ResMut<Pressing>,
     mut activated: MessageWriter<Activated>,
@@ -195,6 +200,8 @@ fn keys(
             (Some(i), false) => (i + n - 1) % n,
         };
         focus.set(walk[next], FocusCause::Navigated);
+        // Remembered at once: a panel rebuilt this frame gives the focus back here.
+        memory.index = next;
         visible.0 = true;
     }
     let focused = focus.get().filter(|f| walk.contains(f));
@@ -247,11 +254,31 @@ fn keep_focus(
     mut memory: ResMut<FocusMemory>,
     fallback: Query<Entity, With<crate::game::access::announce::LiveRegion>>,
 ) {
-    let walk = order.walk();
+    let (walk, top) = order.walk_and_top();
     let place = Some((*screen.get(), *overlay.get()));
     let here = focus.get().and_then(|f| walk.iter().position(|&e| e == f));
+    // A panel opening on the same screen (the end of a game, a question) takes the focus to
+    // its first control; closing, it gives it back where it was.
+    // (A panel rebuilt in place, one dialog for another, keeps the focus where it was.)
+    if memory.modal.is_some() != top.is_some() && memory.place == place {
+        let opened = top.is_some();
+        memory.modal = top;
+        if opened {
+            let index = memory.index;
+            memory.under.push(index);
+            memory.index = 0;
+        } else {
+            memory.index = memory.under.pop().unwrap_or(0);
+        }
+        if let Some(&first) = walk.get(memory.index.min(walk.len().saturating_sub(1))) {
+            focus.set(first, FocusCause::Navigated);
+        }
+        return;
+    }
     if memory.place != place {
         memory.place = place;
+        memory.modal = top;
+        memory.under.clear();
         memory.index = 0;
         if let Some(&first) = walk.first() {
             focus.set(first, FocusCause::Navigated);

@@ -7,7 +7,7 @@
 use bevy::a11y::AccessibilityNode;
 use bevy::prelude::*;
 
-use crate::game::screens::ui::{BUTTON_OFF, Modal};
+use crate::game::screens::ui::{BUTTON_OFF, Modal, SettingRow};
 use crate::game::state::Prefs;
 
 pub(in crate::game) fn plugin(app: &mut App) {
@@ -56,7 +56,8 @@ fn step_key(sign: &str) -> Option<&'static str> {
 }
 
 /// The nearest words before `entity` among its siblings and its ancestors' (the setting a
-/// stepping button belongs to).
+/// control belongs to). A value between two stepping buttons ("‹ 100% ›") is the setting's
+/// value, not its name: the second button looks past it.
 fn words_before(
     entity: Entity,
     parents: &Query<&ChildOf>,
@@ -69,18 +70,43 @@ fn words_before(
         let parent = parents.get(here).ok()?.parent();
         let siblings = children.get(parent).ok()?;
         let at = siblings.iter().position(|e| e == here)?;
-        for &before in siblings[..at].iter().rev() {
-            if buttons.contains(before) {
-                continue;
-            }
-            let words = words_under(before, children, texts);
-            if !words.is_empty() {
-                return Some(words);
+        let before = &siblings[..at];
+        let after_a_step = before
+            .iter()
+            .any(|&b| buttons.contains(b) && step_key(&words_under(b, children, texts)).is_some());
+        if !after_a_step {
+            for &before in before.iter().rev() {
+                if buttons.contains(before) {
+                    continue;
+                }
+                let words = words_under(before, children, texts);
+                if !words.is_empty() {
+                    return Some(words);
+                }
             }
         }
         here = parent;
     }
     None
+}
+
+/// Whether `entity` lies in a settings line (within two levels).
+fn in_setting_row(
+    entity: Entity,
+    parents: &Query<&ChildOf>,
+    rows: &Query<(), With<SettingRow>>,
+) -> bool {
+    let mut here = entity;
+    for _ in 0..2 {
+        let Ok(parent) = parents.get(here).map(ChildOf::parent) else {
+            return false;
+        };
+        if rows.contains(parent) {
+            return true;
+        }
+        here = parent;
+    }
+    false
 }
 
 fn name_buttons(
@@ -98,17 +124,23 @@ fn name_buttons(
     children: Query<&Children>,
     texts: Query<&Text>,
     buttons: Query<(), With<Button>>,
+    rows: Query<(), With<SettingRow>>,
 ) {
     let lang = prefs.lang();
     for (entity, node, colour) in &mut nodes {
         let words = words_under(entity, &children, &texts);
+        let setting = || words_before(entity, &parents, &children, &texts, &buttons);
         let name = match step_key(&words) {
-            Some(key) => match words_before(entity, &parents, &children, &texts, &buttons) {
+            Some(key) => match setting() {
                 Some(what) => lang.trf(key, &[("what", &what)]),
                 None => lang
                     .trf(key, &[("what", &"")])
                     .trim_start_matches(": ")
                     .to_owned(),
+            },
+            None if in_setting_row(entity, &parents, &rows) => match setting() {
+                Some(what) => format!("{what}: {words}"),
+                None => words,
             },
             None => words,
         };

@@ -122,10 +122,13 @@ fn setting(
     label: &str,
     controls: impl FnOnce(&mut ChildSpawnerCommands),
 ) {
-    p.spawn(Node {
-        justify_content: JustifyContent::SpaceBetween,
-        ..row()
-    })
+    p.spawn((
+        ui::SettingRow,
+        Node {
+            justify_content: JustifyContent::SpaceBetween,
+            ..row()
+        },
+    ))
     .with_children(|r| {
         r.spawn(text(art, label, 18.0));
         r.spawn(row()).with_children(controls);

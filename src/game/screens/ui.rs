@@ -290,6 +290,11 @@ pub fn small_button(art: &Art, action: impl Component, label: &str) -> impl Bund
     )
 }
 
+/// A line of a settings panel: its label, then its controls. A control's spoken name starts
+/// with the label ("Sound: On"), as its place on screen says.
+#[derive(Component, Default)]
+pub struct SettingRow;
+
 /// The root of a panel over the screen (a dialog): while one shows, the keyboard's focus stays
 /// inside the topmost.
 #[derive(Component, Default)]

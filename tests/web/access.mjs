@@ -1,0 +1,125 @@
+// The game as a blind player meets it in the browser, from the keyboard alone: the page's
+// mirror of the accessibility tree (Playwright's ARIA snapshot) at the title, in the settings
+// with the browser asking for reduced motion, and on the board; a whole game against the
+// computer played with the arrow keys and Z/X only, each move announced in the live region,
+// and the end read out. Prints what it checks; the snapshots and screenshots in the output.
+//
+// OAQ_NPM=DIR_WITH_NODE_MODULES node tests/web/access.mjs DIST_DIR OUT_DIR OAQ_SERVER_BINARY
+
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { CHROMIUM, openPage, setUp, startServer } from "./pages.mjs";
+
+const { dist, out, serverBinary, chromium } = await setUp("access");
+const { base, stop } = await startServer(serverBinary, dist);
+const browser = await chromium.launch(CHROMIUM);
+let failed = false;
+const check = (ok, what) => {
+  console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
+  if (!ok) failed = true;
+};
+const errors = [];
+
+try {
+  // The browser asks for reduced motion; the computer plays at level 1.
+  const page = await openPage(
+    browser,
+    "A",
+    { viewport: { width: 1280, height: 720 }, reducedMotion: "reduce" },
+    { out, errors, settings: "(seen_intro: true, level: 1)" },
+  );
+  await page.goto(base);
+  await page.until('[data-screen="title"]', 240);
+  const mirror = page.locator("#oaq-a11y");
+  await mirror.waitFor({ state: "attached", timeout: 60000 });
+  const snapshot = async (name) => {
+    const text = await mirror.ariaSnapshot();
+    await writeFile(join(out, `${name}.aria.yml`), text);
+    return text;
+  };
+  // The focus is the page's focus: which mirrored element has it, and its words.
+  const focused = () =>
+    page.evaluate(() => {
+      const e = document.activeElement;
+      return e && e.closest("#oaq-a11y") ? e.textContent || e.getAttribute("aria-label") : "";
+    });
+  const tabTo = async (name, tries = 30) => {
+    for (let i = 0; i < tries; i++) {
+      if ((await focused()) === name) return true;
+      await page.keyboard.press("Tab");
+      await page.waitForTimeout(120);
+    }
+    return (await focused()) === name;
+  };
+  const announced = () => page.locator('#oaq-a11y [role="status"]').textContent();
+
+  const title = await snapshot("title");
+  check(/button "Play"/.test(title) && /button "Play online"/.test(title),
+    "the title's buttons are in the page's tree");
+  check(/dialog/.test(title), "the title is a dialog");
+
+  // Settings → Accessibility, from the keyboard.
+  check(await tabTo("Settings"), "Tab reaches Settings");
+  await page.keyboard.press("Enter");
+  await page.until('[data-overlay="menu"]', 20);
+  check(await tabTo("Accessibility"), "Tab reaches Accessibility inside the menu");
+  await page.keyboard.press("Enter");
+  await page.waitForTimeout(500);
+  const access = await snapshot("access");
+  check(/button "Motion: As the system asks \(Reduced\)"/.test(access),
+    "the browser's prefers-reduced-motion is followed");
+  check(/button "Text size: next"/.test(access), "the text size's buttons are named");
+  await page.shot("access.png");
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Escape");
+  await page.until('[data-overlay="none"]', 20);
+
+  // Play, from the keyboard.
+  check(await tabTo("Play"), "Tab reaches Play");
+  await page.keyboard.press("Enter");
+  await page.until('[data-screen="playing"]', 30);
+  await page.waitForTimeout(500);
+  const board = await snapshot("board");
+  check(/grid "The board"/.test(board), "the board is a grid");
+  check(/gridcell "your pit 3, 5 stones"/.test(board), "its cells are named pits");
+  let moves = 0;
+  let first = "";
+  for (let i = 0; i < 400; i++) {
+    const phase = await page.attr("data-phase");
+    if (phase === "over") break;
+    if (phase !== "waiting" || (await page.attr("data-human")) !== "1") {
+      await page.waitForTimeout(150);
+      continue;
+    }
+    await page.keyboard.press("ArrowRight");
+    await page.until(':not([data-selected="none"])', 10);
+    await page.keyboard.press("x");
+    moves += 1;
+    await page.waitForTimeout(200);
+    if (moves === 1) {
+      first = await announced();
+      await page.shot("board-after-move.png");
+      await snapshot("board-after-move");
+    }
+  }
+  check(/^You sowed your pit \d/.test(first.trim()), `the move was announced: "${first.trim()}"`);
+  await page.until('[data-phase="over"]', 60);
+  await page.waitForTimeout(500);
+  const end = (await announced()).trim();
+  check(/The game is over/.test(end), `the end was announced: "${end.slice(0, 120)}…"`);
+  const over = await snapshot("over");
+  check(/button "Play again"/.test(over), "the end panel's buttons are in the tree");
+  check(moves >= 3, `a whole game played from the keyboard (${moves} moves)`);
+  await page.keyboard.press("c");
+  await page.waitForTimeout(300);
+  check(/points/.test(await announced()), "C reads the scores");
+  await page.shot("over.png");
+  check(errors.length === 0, `no page errors ${errors.join("; ")}`);
+} catch (e) {
+  console.log(`FAIL ${e.stack ?? e}`);
+  failed = true;
+} finally {
+  await browser.close();
+  await stop();
+}
+process.exit(failed ? 1 : 0);
