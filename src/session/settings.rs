@@ -396,8 +396,34 @@ mod tests {
             server: "wss://oaq.example:8443/ws".into(),
             seen_intro: true,
             child: Some(true),
+            text_size: 175,
+            high_contrast: true,
+            reduce_motion: Some(true),
+            confirm_sow: true,
+            large_targets: true,
         };
         assert_eq!(Settings::from_ron(&settings.to_ron()).unwrap(), settings);
+    }
+
+    #[test]
+    fn a_text_size_off_the_scale_is_refused_by_name() {
+        let text = Settings::default()
+            .to_ron()
+            .replace("text_size: 100", "text_size: 400");
+        let error = Settings::from_ron(&text).unwrap_err();
+        assert!(error.to_string().starts_with("text_size: 400 is not one of"), "{error}");
+        // A settings file from before the accessibility settings still reads, with defaults.
+        let old = Settings::default()
+            .to_ron()
+            .lines()
+            .filter(|l| {
+                !["text_size", "high_contrast", "reduce_motion", "confirm_sow", "large_targets"]
+                    .iter()
+                    .any(|k| l.trim_start().starts_with(k))
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert_eq!(Settings::from_ron(&old).unwrap(), Settings::default());
     }
 
     #[test]
