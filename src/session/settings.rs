@@ -411,15 +411,26 @@ mod tests {
             .to_ron()
             .replace("text_size: 100", "text_size: 400");
         let error = Settings::from_ron(&text).unwrap_err();
-        assert!(error.to_string().starts_with("text_size: 400 is not one of"), "{error}");
+        assert!(
+            error
+                .to_string()
+                .starts_with("text_size: 400 is not one of"),
+            "{error}"
+        );
         // A settings file from before the accessibility settings still reads, with defaults.
         let old = Settings::default()
             .to_ron()
             .lines()
             .filter(|l| {
-                !["text_size", "high_contrast", "reduce_motion", "confirm_sow", "large_targets"]
-                    .iter()
-                    .any(|k| l.trim_start().starts_with(k))
+                ![
+                    "text_size",
+                    "high_contrast",
+                    "reduce_motion",
+                    "confirm_sow",
+                    "large_targets",
+                ]
+                .iter()
+                .any(|k| l.trim_start().starts_with(k))
             })
             .collect::<Vec<_>>()
             .join("\n");

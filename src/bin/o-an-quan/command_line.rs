@@ -87,6 +87,9 @@ struct Options {
     /// With --screenshot: shoot in the middle of the move after `--after` moves.
     #[arg(long, value_enum)]
     moment: Option<MomentArg>,
+    /// Show the keyboard's focus ring from the start, as after a Tab.
+    #[arg(long)]
+    focus_ring: bool,
     /// Window size, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x720")]
     size: String,
@@ -141,6 +144,8 @@ enum PanelArg {
     Menu,
     Help,
     Flip,
+    /// The accessibility settings.
+    Access,
     /// The review of the game played so far.
     Review,
     /// The puzzles screen.
@@ -226,6 +231,9 @@ pub fn run() -> AppExit {
     start.window.resolution = WindowResolution::new(width, height);
     start.asset_root = asset_root();
     let mut app = game::start::app(start);
+    if options.focus_ring {
+        app.insert_resource(bevy::input_focus::InputFocusVisible(true));
+    }
     if let Some(path) = options.screenshot {
         app.insert_resource(CapturePlan {
             path,
@@ -240,6 +248,7 @@ pub fn run() -> AppExit {
                 PanelArg::Menu => Some(Overlay::Menu),
                 PanelArg::Help => Some(Overlay::Help),
                 PanelArg::Flip => Some(Overlay::Flip),
+                PanelArg::Access => Some(Overlay::Access),
                 PanelArg::Review | PanelArg::Puzzles | PanelArg::Lesson => None,
             }),
             screen: options.panel.and_then(|p| match p {

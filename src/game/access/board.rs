@@ -51,6 +51,8 @@ fn on_board(screen: Screen) -> bool {
 fn cell_node() -> Node {
     Node {
         position_type: PositionType::Absolute,
+        // The focus ring follows the pits' rounded corners.
+        border_radius: BorderRadius::all(px(16)),
         ..default()
     }
 }
@@ -77,11 +79,13 @@ fn build_grid(
     let lang = prefs.lang();
     let mut grid = accesskit::Node::new(accesskit::Role::Grid);
     grid.set_label(lang.tr("a11y.board"));
-    // The rows from the far side of the table to the player's own, each left to right as seen.
+    // The player's own row first (where the keyboard starts), then the others; each left to
+    // right as seen.
     let along = |pit: usize| layout.pit_center(pit).dot(layout.screen_axis());
     let near = layout.near_side();
-    let mut rows: Vec<usize> = (0..players).filter(|&p| p != near).collect();
-    rows.push(near);
+    let rows: Vec<usize> = std::iter::once(near)
+        .chain((0..players).filter(|&p| p != near))
+        .collect();
     commands
         .spawn((
             BoardGrid(players),
@@ -181,6 +185,7 @@ fn name_cells(
 fn place_cells(
     layout: Res<Layout>,
     selection: Res<Selection>,
+    scale: Res<UiScale>,
     cameras: Query<(&Camera, &GlobalTransform)>,
     mut cells: Query<(&PitCell, &mut Node), Without<SowButton>>,
     mut buttons: Query<(&SowButton, &mut Node), Without<PitCell>>,
@@ -192,7 +197,8 @@ fn place_cells(
     let rect = |centre: Vec2, size: Vec2| -> Option<(Vec2, Vec2)> {
         let a = to_screen(centre - size / 2.0)?;
         let b = to_screen(centre + size / 2.0)?;
-        Some((a.min(b), (a - b).abs()))
+        // The window's points, in the interface's (larger with a larger text size).
+        Some((a.min(b) / scale.0, (a - b).abs() / scale.0))
     };
     let set = |node: &mut Node, (at, size): (Vec2, Vec2)| {
         let (left, top, width, height) = (px(at.x), px(at.y), px(size.x), px(size.y));

@@ -11,6 +11,7 @@ use bevy::a11y::{AccessibilityNode, ActionRequest};
 use bevy::ecs::system::SystemParam;
 use bevy::input_focus::{FocusCause, InputFocus, InputFocusVisible};
 use bevy::prelude::*;
+use bevy::ui::UiGlobalTransform;
 
 use crate::game::screens::ui::Modal;
 use crate::game::state::{FocusOnControl, Overlay, Screen};
@@ -69,6 +70,11 @@ pub(in crate::game) fn plugin(app: &mut App) {
         (keep_focus, ring)
             .chain()
             .before(bevy::a11y::AccessibilitySystems::Update),
+    );
+    // Once laid out: the panel scrolls the focused control into sight.
+    app.add_systems(
+        PostUpdate,
+        scroll_into_view.after(bevy::ui::UiSystems::Layout),
     );
 }
 
@@ -339,5 +345,50 @@ fn ring(
                 color: RING,
             },
         ));
+    }
+}
+
+/// A control the keyboard reaches in a panel taller than the window is scrolled into sight.
+fn scroll_into_view(
+    focus: Res<InputFocus>,
+    parents: Query<&ChildOf>,
+    nodes: Query<(&ComputedNode, &UiGlobalTransform)>,
+    mut panels: Query<&mut ScrollPosition, With<crate::game::screens::ui::Scrolls>>,
+    mut last: Local<Option<Entity>>,
+) {
+    let Some(target) = focus.get() else {
+        return;
+    };
+    // Each new focus once: the player may scroll away from it with the wheel.
+    if *last == Some(target) {
+        return;
+    }
+    let Ok((node, at)) = nodes.get(target) else {
+        return;
+    };
+    if node.size.y <= 0.0 {
+        // Not laid out yet: next frame.
+        return;
+    }
+    *last = Some(target);
+    let mut here = target;
+    while let Ok(parent) = parents.get(here).map(ChildOf::parent) {
+        here = parent;
+        let (Ok(mut scroll), Ok((panel, panel_at))) = (panels.get_mut(here), nodes.get(here))
+        else {
+            continue;
+        };
+        // In physical pixels, centres; the scroll is in logical ones.
+        let k = panel.inverse_scale_factor;
+        let top =
+            (at.translation.y - node.size.y / 2.0) - (panel_at.translation.y - panel.size.y / 2.0);
+        let bottom = top + node.size.y;
+        let margin = 12.0 / k.max(f32::EPSILON);
+        if top < margin {
+            scroll.y = (scroll.y + (top - margin) * k).max(0.0);
+        } else if bottom > panel.size.y - margin {
+            scroll.y += (bottom - panel.size.y + margin) * k;
+        }
+        break;
     }
 }

@@ -34,6 +34,11 @@ pub(in crate::game) fn plugin(app: &mut App) {
         Update,
         (size_touch_targets, collapse_to_glyphs).in_set(crate::game::state::GameSet::Show),
     );
+    app.add_message::<bevy::input::mouse::MouseWheel>();
+    app.add_systems(
+        Update,
+        wheel_scroll.in_set(crate::game::state::GameSet::Input),
+    );
     app.init_resource::<FontsArrived>();
     app.add_systems(
         PostUpdate,
@@ -318,7 +323,13 @@ pub fn backdrop(dim: f32) -> impl Bundle {
     )
 }
 
-/// The dark rounded panel of dialogs and menus, at most `width` wide.
+/// A panel whose content may be taller than the window (large text, a phone): it scrolls, by
+/// the wheel and to keep the keyboard's focus in sight.
+#[derive(Component, Default)]
+pub struct Scrolls;
+
+/// The dark rounded panel of dialogs and menus, at most `width` wide; it scrolls when its
+/// content is taller than the window.
 pub fn panel(width: f32) -> impl Bundle {
     (
         Node {
@@ -329,11 +340,41 @@ pub fn panel(width: f32) -> impl Bundle {
             width: px(width),
             max_width: percent(96),
             max_height: percent(96),
+            overflow: Overflow::scroll_y(),
             border_radius: BorderRadius::all(px(18)),
             ..default()
         },
+        Scrolls,
+        ScrollPosition::default(),
         BackgroundColor(PANEL),
     )
+}
+
+/// How far one notch of a mouse wheel scrolls a panel, in points.
+const WHEEL_LINE: f32 = 40.0;
+
+/// The wheel scrolls every shown panel that scrolls (there is one at a time on top).
+fn wheel_scroll(
+    mut wheel: MessageReader<bevy::input::mouse::MouseWheel>,
+    mut panels: Query<(&mut ScrollPosition, &Node), With<Scrolls>>,
+) {
+    use bevy::input::mouse::MouseScrollUnit;
+    let dy: f32 = wheel
+        .read()
+        .map(|w| match w.unit {
+            MouseScrollUnit::Line => w.y * WHEEL_LINE,
+            MouseScrollUnit::Pixel => w.y,
+        })
+        .sum();
+    if dy == 0.0 {
+        return;
+    }
+    for (mut scroll, node) in &mut panels {
+        if node.display != Display::None {
+            // The layout keeps it within the content.
+            scroll.y = (scroll.y - dy).max(0.0);
+        }
+    }
 }
 
 /// The row of buttons along the top of a screen, at its right.
