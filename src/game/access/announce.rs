@@ -97,7 +97,7 @@ fn say(
         return;
     }
     announcer.count += 1;
-    let spoken = if announcer.count % 2 == 0 {
+    let spoken = if announcer.count.is_multiple_of(2) {
         format!("{text}\u{a0}")
     } else {
         text.clone()

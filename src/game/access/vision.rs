@@ -103,12 +103,9 @@ const SIDES_APART: f32 = 20.0;
 #[test]
 fn the_sides_stay_apart_in_every_colour_vision() {
     for vision in Vision::ALL {
-        for a in 0..PLAYER_COLOURS.len() {
-            for b in a + 1..PLAYER_COLOURS.len() {
-                let (ca, cb) = (
-                    vision.see(linear(PLAYER_COLOURS[a])),
-                    vision.see(linear(PLAYER_COLOURS[b])),
-                );
+        for (a, &first) in PLAYER_COLOURS.iter().enumerate() {
+            for (b, &second) in PLAYER_COLOURS.iter().enumerate().skip(a + 1) {
+                let (ca, cb) = (vision.see(linear(first)), vision.see(linear(second)));
                 let d = delta_e(ca, cb);
                 assert!(
                     d >= SIDES_APART,

@@ -300,7 +300,7 @@ fn draw_board(
             Transform::from_translation(layout.badge_position(index).extend(5.0)),
         ));
     }
-    for player in 0..layout.players() {
+    for (player, &colour) in PLAYER_COLOURS.iter().enumerate().take(layout.players()) {
         let (middle, angle, size) = layout.row_rect(player);
         commands.spawn((
             BoardPart,
@@ -326,7 +326,7 @@ fn draw_board(
             Sprite {
                 image: art.glyph(Glyph::side(player)),
                 custom_size: Some(Vec2::splat(26.0 * layout.count_scale().sqrt())),
-                color: PLAYER_COLOURS[player],
+                color: colour,
                 ..default()
             },
             Visibility::Hidden,
