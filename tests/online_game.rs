@@ -127,6 +127,18 @@ fn one_move(apps: &mut [&mut App], code: &str) -> usize {
         animated.iter().all(|&a| a),
         "the move is animated on every board, the mover's and the others' ({animated:?})"
     );
+    // A screen reader hears the opponent's move at the other player's board.
+    let other = 1 - mover;
+    let heard = &apps[other]
+        .world()
+        .resource::<o_an_quan::game::access::announce::Announcer>()
+        .recent;
+    assert!(
+        heard
+            .iter()
+            .any(|s| s.contains("Your opponent sowed your opponent's pit")),
+        "{heard:?}"
+    );
     mover
 }
 

@@ -26,6 +26,9 @@ pub struct Announcer {
     pub said: String,
     pub count: u64,
     pub recent: std::collections::VecDeque<String>,
+    /// Said this frame, not yet in the live region: several in one frame (a move and the
+    /// computer's answer at once) are read as one, none lost.
+    waiting: Vec<String>,
 }
 
 /// How many announcements `Announcer::recent` keeps.
@@ -56,6 +59,10 @@ pub(in crate::game) fn plugin(app: &mut App) {
     app.add_observer(say);
     app.add_observer(move_played);
     app.add_systems(
+        PostUpdate,
+        speak.before(bevy::a11y::AccessibilitySystems::Update),
+    );
+    app.add_systems(
         Update,
         reading_keys
             .run_if(
@@ -85,17 +92,24 @@ fn spawn_live_region(mut commands: Commands, prefs: Res<Prefs>) {
     ));
 }
 
-/// The live region speaks when its name changes: the same words again get an invisible mark
-/// (a no-break space) so that they are read again.
-fn say(
-    announce: On<Announce>,
+/// Queue words for the live region.
+fn say(announce: On<Announce>, mut announcer: ResMut<Announcer>) {
+    let text = announce.0.trim();
+    if !text.is_empty() {
+        announcer.waiting.push(text.to_owned());
+    }
+}
+
+/// The live region speaks when its name changes: the frame's words, once; the same words again
+/// get an invisible mark (a no-break space) so that they are read again.
+fn speak(
     mut announcer: ResMut<Announcer>,
     mut regions: Query<&mut AccessibilityNode, With<LiveRegion>>,
 ) {
-    let text = announce.0.trim().to_owned();
-    if text.is_empty() {
+    if announcer.waiting.is_empty() {
         return;
     }
+    let text = std::mem::take(&mut announcer.waiting).join(" ");
     announcer.count += 1;
     let spoken = if announcer.count.is_multiple_of(2) {
         format!("{text}\u{a0}")

@@ -13,7 +13,13 @@ use crate::game::state::Prefs;
 pub(in crate::game) fn plugin(app: &mut App) {
     app.add_systems(
         PostUpdate,
-        (name_buttons, name_texts, name_dialogs, hide_pictures)
+        (
+            name_buttons,
+            name_texts,
+            name_dialogs,
+            group_rows,
+            hide_unshown,
+        )
             .after(bevy::ui::UiSystems::PostLayout)
             .before(bevy::a11y::AccessibilitySystems::Update),
     );
@@ -254,15 +260,63 @@ fn name_dialogs(
     }
 }
 
-/// A button's picture says nothing its name does not: hidden from the screen reader.
-fn hide_pictures(
-    mut pictures: Query<(Entity, &mut AccessibilityNode), (With<ImageNode>, Without<Button>)>,
+/// What is not on screen (a hidden button, a panel's closed part) is not in the screen
+/// reader's tree either; nor is a button's picture, which says nothing its name does not.
+fn hide_unshown(
+    mut nodes: Query<
+        (Entity, &mut AccessibilityNode, Has<ImageNode>),
+        (With<Node>, Without<Button>),
+    >,
+    mut buttons_nodes: Query<(Entity, &mut AccessibilityNode), With<Button>>,
     parents: Query<&ChildOf>,
+    shown: Query<(Option<&Visibility>, Option<&Node>)>,
     buttons: Query<(), With<Button>>,
 ) {
-    for (entity, mut node) in &mut pictures {
-        if !node.is_hidden() && in_button(entity, &parents, &buttons) {
-            node.set_hidden();
+    let is_shown = |entity: Entity| {
+        let mut here = Some(entity);
+        while let Some(e) = here {
+            if let Ok((visibility, node)) = shown.get(e)
+                && (visibility == Some(&Visibility::Hidden)
+                    || node.is_some_and(|n| n.display == Display::None))
+            {
+                return false;
+            }
+            here = parents.get(e).ok().map(ChildOf::parent);
+        }
+        true
+    };
+    let set = |node: &mut AccessibilityNode, hidden: bool| {
+        if node.is_hidden() != hidden {
+            if hidden {
+                node.set_hidden();
+            } else {
+                node.clear_hidden();
+            }
+        }
+    };
+    for (entity, mut node, picture) in &mut nodes {
+        let hidden = !is_shown(entity) || picture && in_button(entity, &parents, &buttons);
+        set(&mut node, hidden);
+    }
+    for (entity, mut node) in &mut buttons_nodes {
+        set(&mut node, !is_shown(entity));
+    }
+}
+
+/// A row of buttons (the bar, a dialog's answers) is a group, so that a screen reader meets its
+/// buttons in the order they are shown.
+fn group_rows(
+    mut commands: Commands,
+    rows: Query<(Entity, &Children), (With<Node>, Without<AccessibilityNode>, Without<Button>)>,
+    buttons: Query<(), With<Button>>,
+) {
+    for (entity, children) in &rows {
+        if children.iter().filter(|&c| buttons.contains(c)).count() >= 2 {
+            commands
+                .entity(entity)
+                .try_insert(AccessibilityNode::from(accesskit::Node::new(
+                    accesskit::Role::Group,
+                )));
         }
     }
 }
