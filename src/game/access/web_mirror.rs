@@ -218,6 +218,13 @@ fn to_page(
     focus: Res<InputFocus>,
 ) {
     let gone: Vec<Entity> = removed.read().collect();
+    // The page's focus fell to its body (its element was removed): the game's focus again.
+    let dropped = document()
+        .and_then(|d| d.active_element().zip(d.body()))
+        .is_some_and(|(active, body)| active.is_same_node(Some(body.as_ref())));
+    if dropped {
+        mirror.focused = None;
+    }
     let focus_moved = mirror.focused != focus.get();
     if changed.is_empty() && gone.is_empty() && !focus_moved && !mirror.elements.is_empty() {
         return;
@@ -236,6 +243,10 @@ fn to_page(
     // Make and fill. A picture inside a button, or anything hidden, is left out.
     for (entity, node, _, _) in &nodes {
         if skipped(node) {
+            // Hidden now: out of the page too.
+            if let Some((element, _)) = mirror.elements.remove(&entity) {
+                element.remove();
+            }
             continue;
         }
         let said = describe(node);
@@ -291,20 +302,22 @@ fn to_page(
     }
 }
 
-/// Make `kids` the element children of `parent`, in order, touching the page only when they
-/// are not already (moving an element would take the focus from it).
+/// Make `kids` the element children of `parent`, in order, moving as little as possible: an
+/// element moved in the page loses the focus, so the ones already in place stay untouched (a
+/// new one is inserted where it belongs, one gone is removed).
 fn arrange(parent: &Element, kids: &[Element]) {
     let current = parent.children();
-    let same = current.length() as usize == kids.len()
-        && kids.iter().enumerate().all(|(i, kid)| {
-            current
-                .item(i as u32)
-                .is_some_and(|c| c.is_same_node(Some(kid)))
-        });
-    if same {
-        return;
+    for (i, kid) in kids.iter().enumerate() {
+        match current.item(i as u32) {
+            Some(here) if here.is_same_node(Some(kid)) => {}
+            here => {
+                let _ = parent.insert_before(kid, here.as_ref().map(|h| h.as_ref()));
+            }
+        }
     }
-    for kid in kids {
-        let _ = parent.append_child(kid);
+    while current.length() as usize > kids.len() {
+        if let Some(extra) = current.item(kids.len() as u32) {
+            extra.remove();
+        }
     }
 }
