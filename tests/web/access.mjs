@@ -11,7 +11,7 @@
 
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CHROMIUM, openPage, setUp, startServer } from "./pages.mjs";
+import { CHROMIUM, openPage, playFirstLegal, setUp, startServer, toOnline } from "./pages.mjs";
 
 const { dist, out, serverBinary, chromium } = await setUp("access");
 const { base, stop } = await startServer(serverBinary, dist);
@@ -22,6 +22,19 @@ const check = (ok, what) => {
   if (!ok) failed = true;
 };
 const errors = [];
+
+/// Keep every announcement of `page`'s live region in `window.oaqSaid`, as it changes.
+const listen = (page) =>
+  page.evaluate(() => {
+    window.oaqSaid = [];
+    const watch = () => {
+      const region = document.querySelector('#oaq-a11y [role="status"]');
+      if (!region) return setTimeout(watch, 100);
+      new MutationObserver(() => window.oaqSaid.push(region.textContent.trim()))
+        .observe(region, { childList: true, characterData: true, subtree: true });
+    };
+    watch();
+  });
 
 try {
   // The browser asks for reduced motion; the computer plays at level 1.
@@ -56,17 +69,7 @@ try {
     await writeFile(join(out, `${name}.aria.yml`), text + "\n");
     return text;
   };
-  // Every announcement, as the live region changes.
-  await page.evaluate(() => {
-    window.oaqSaid = [];
-    const watch = () => {
-      const region = document.querySelector('#oaq-a11y [role="status"]');
-      if (!region) return setTimeout(watch, 100);
-      new MutationObserver(() => window.oaqSaid.push(region.textContent.trim()))
-        .observe(region, { childList: true, characterData: true, subtree: true });
-    };
-    watch();
-  });
+  await listen(page);
   // The focus is the page's focus: which mirrored element has it, and its words.
   const focused = () =>
     page.evaluate(() => {
@@ -146,6 +149,37 @@ try {
   await page.waitForTimeout(300);
   check(/points/.test(await announced()), "C reads the scores");
   await page.shot("over.png");
+
+  // Online: A opens a room (by mouse); B, who plays by keyboard and ear, follows its link.
+  const desktop = { viewport: { width: 1280, height: 720 } };
+  const a = await openPage(browser, "online-A", desktop, { out, errors });
+  await toOnline(a, base);
+  await a.mouse.click(773, 406); // "Create a room".
+  await a.until('[data-room-phase="waiting"]', 30);
+  const code = await a.attr("data-room");
+  const b = await openPage(browser, "online-B", desktop, { out, errors });
+  await b.goto(`${base}?room=${code}`);
+  await b.until('[data-screen="playing"][data-room-phase="playing"]', 240);
+  await a.until('[data-screen="playing"][data-room-phase="playing"]', 30);
+  await b.waitForTimeout(500);
+  await listen(b);
+  for (let ply = 0; ply < 4; ply++) {
+    if ((await b.attr("data-human")) === "1") {
+      await b.keyboard.press("ArrowRight");
+      await b.until(':not([data-selected="none"])', 10);
+      await b.keyboard.press("x");
+    } else {
+      await playFirstLegal(a);
+    }
+    await a.until(`[data-ply="${ply + 1}"][data-phase="waiting"]`, 30);
+    await b.until(`[data-ply="${ply + 1}"][data-phase="waiting"]`, 30);
+  }
+  const heard = await b.evaluate(() => window.oaqSaid);
+  await writeFile(join(out, "online-heard.txt"), heard.join("\n") + "\n");
+  check(heard.some((s) => s.includes("Your opponent sowed your opponent's pit")),
+    "online, B hears A's moves");
+  check(heard.some((s) => s.startsWith("You sowed your pit")), "and their own, played by keyboard");
+  await b.shot("online-b.png");
   check(errors.length === 0, `no page errors ${errors.join("; ")}`);
 } catch (e) {
   console.log(`FAIL ${e.stack ?? e}`);
