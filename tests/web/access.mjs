@@ -137,7 +137,7 @@ try {
   const said = await page.evaluate(() => window.oaqSaid);
   first = said.find((s) => s.startsWith("You sowed")) ?? "";
   check(/^You sowed your pit \d/.test(first), `the move was announced: "${first}"`);
-  check(said.some((s) => s.startsWith("The computer sowed")), "the computer's moves too");
+  check(said.some((s) => s.includes("The computer sowed")), "the computer's moves too");
   await page.until('[data-phase="over"]', 60);
   await page.waitForTimeout(500);
   const end = (await announced()).trim();
