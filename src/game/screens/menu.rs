@@ -157,7 +157,16 @@ fn menu(commands: &mut Commands, art: &Art, prefs: &Prefs) -> Entity {
     commands
         .spawn(panel(700.0))
         .with_children(|p| {
-            p.spawn(ui::title(art, lang.tr("menu.title"), 26.0));
+            // The title, and the accessibility settings at its right: first in reach, and no
+            // extra line in a menu that must fit a landscape phone.
+            p.spawn(Node {
+                justify_content: JustifyContent::SpaceBetween,
+                ..row()
+            })
+            .with_children(|r| {
+                r.spawn(ui::title(art, lang.tr("menu.title"), 26.0));
+                r.spawn(button(art, Action::OpenAccess, lang.tr("menu.access")));
+            });
             setting(p, art, lang.tr("menu.mode"), |r| {
                 stepper(r, art, lang.tr(prefs.mode.key()).to_owned(), Action::Mode);
             });
@@ -229,7 +238,6 @@ fn menu(commands: &mut Commands, art: &Art, prefs: &Prefs) -> Entity {
             .with_children(|r| {
                 r.spawn(button(art, Action::NewGame, lang.tr("menu.new_game")));
                 r.spawn(button(art, Action::OpenHelp, lang.tr("menu.help")));
-                r.spawn(button(art, Action::OpenAccess, lang.tr("menu.access")));
                 r.spawn(button(art, Action::Export, lang.tr("menu.export")));
                 r.spawn(button(art, Action::ImportHow, lang.tr("menu.import")));
                 r.spawn(button(art, Action::Back, lang.tr("menu.back")));
