@@ -289,8 +289,19 @@ fn to_page(
         .filter_map(|e| mirror.elements.get(e).map(|(e, _)| e.clone()))
         .collect();
     arrange(&root, &tops);
-    // The game's focus is the page's (without scrolling the page).
-    if focus_moved {
+    // The game's focus is the page's (without scrolling the page), unless the player is in one
+    // of the page's own fields (a name, a room's code): the focus stays there.
+    let in_field = document.active_element().is_some_and(|active| {
+        let body = document.body();
+        let ours = active.id() == "game"
+            || active.closest("#oaq-a11y").ok().flatten().is_some()
+            || body.is_some_and(|b| active.is_same_node(Some(b.as_ref())));
+        !ours
+    });
+    if focus_moved && in_field {
+        mirror.focused = focus.get();
+    }
+    if focus_moved && !in_field {
         mirror.focused = focus.get();
         if let Some((element, _)) = focus.get().and_then(|f| mirror.elements.get(&f))
             && let Ok(element) = element.clone().dyn_into::<HtmlElement>()
