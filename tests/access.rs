@@ -9,7 +9,7 @@ mod headless;
 use bevy::a11y::{AccessibilityNode, ActionRequest};
 use bevy::input_focus::InputFocus;
 use bevy::prelude::*;
-use headless::{app_with, phase, pos};
+use headless::{app_with, phase, pos, press};
 use o_an_quan::game::access::announce::{Announcer, LiveRegion};
 use o_an_quan::game::access::board::{PitCell, SowButton};
 use o_an_quan::game::state::PendingSow;
@@ -35,18 +35,6 @@ fn frames(app: &mut App, n: usize) {
     for _ in 0..n {
         app.update();
     }
-}
-
-/// Press and release `key`, and let two frames see it.
-fn press(app: &mut App, key: KeyCode) {
-    app.world_mut()
-        .resource_mut::<ButtonInput<KeyCode>>()
-        .press(key);
-    app.update();
-    let mut keys = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
-    keys.release(key);
-    keys.clear();
-    app.update();
 }
 
 /// The role and name of every node of `role`.

@@ -8,7 +8,7 @@ mod headless;
 use std::time::Duration;
 
 use bevy::prelude::*;
-use headless::{app_with, assert_sprites_match, phase, pos, press_button};
+use headless::{app_with, assert_sprites_match, phase, pos, press, press_button};
 use o_an_quan::ai::Level;
 use o_an_quan::game::ai_turn::Mark;
 use o_an_quan::game::layout::Layout;
@@ -91,17 +91,6 @@ fn a_whole_computer_game_keeps_the_sprites_equal_to_the_rules() {
         shown.iter().any(|(_, t)| *t == headline),
         "{headline:?} not among {shown:?}"
     );
-}
-
-fn press(app: &mut App, key: KeyCode) {
-    app.world_mut()
-        .resource_mut::<ButtonInput<KeyCode>>()
-        .press(key);
-    app.update();
-    let mut keys = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
-    keys.release(key);
-    keys.clear();
-    app.update();
 }
 
 /// Two players, no animation, the board upright when `tall`: each player in turn presses

@@ -56,6 +56,18 @@ pub fn press_button<A: Component + PartialEq + std::fmt::Debug>(app: &mut App, a
     app.update();
 }
 
+/// Press and release `key`, and let two frames see it.
+pub fn press(app: &mut App, key: KeyCode) {
+    app.world_mut()
+        .resource_mut::<ButtonInput<KeyCode>>()
+        .press(key);
+    app.update();
+    let mut keys = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
+    keys.release(key);
+    keys.clear();
+    app.update();
+}
+
 pub fn pos(app: &App) -> Position {
     *app.world().resource::<Game>().pos()
 }
