@@ -187,6 +187,21 @@ fn keys(
     mut activated: MessageWriter<Activated>,
     board: Query<(), With<crate::game::access::board::BoardControl>>,
 ) {
+    // The walk is made only when a key that uses it is pressed (not every frame); Space's
+    // meaning (`FocusOnControl`) is settled here before the board reads it.
+    let used = [
+        KeyCode::Tab,
+        KeyCode::Enter,
+        KeyCode::NumpadEnter,
+        KeyCode::Space,
+        KeyCode::ArrowDown,
+        KeyCode::ArrowRight,
+        KeyCode::ArrowUp,
+        KeyCode::ArrowLeft,
+    ];
+    if !keys.any_just_pressed(used) {
+        return;
+    }
     let walk = order.walk();
     let here = focus.get().and_then(|f| walk.iter().position(|&e| e == f));
     let shift = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
