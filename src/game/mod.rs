@@ -1,6 +1,45 @@
 //! The Bevy game: the board, a sprite per stone, three ways to move, the computer's turns off
 //! the frame, the move shown event by event, and around it the title screen, the menu, hints,
 //! undo, sound and the saved game. The rules state is a resource; the screen only ever shows it.
+//!
+//! # How a move flows
+//!
+//! One way, from input to pixels, never back:
+//!
+//! 1. **Input** (`play::input`: a click, a drag, a key, a screen reader's request through
+//!    `access::board`), the computer (`play::ai_turn`: a [`crate::ai::Thinker`] polled on
+//!    Bevy's async compute pool, or in slices of about 8 ms a frame in the browser) or the
+//!    online opponent (`online::table`, from the server's log) triggers [`state::PlayMove`].
+//! 2. **The rules**: `play::turn` plays it on [`Game`] (the match's [`crate::session::History`],
+//!    the only copy of the position) with [`crate::rules::Position::play`]; an illegal move is
+//!    ignored and changes nothing. The move's [`crate::rules::Event`]s start the animation's
+//!    script, [`Phase`] becomes `Animating`, and [`state::MovePlayed`] is triggered with them:
+//!    the sound, the capture flashes, the announcement for screen readers, the saved game and
+//!    the online client each observe it.
+//! 3. **Tweens**: `play::animation` turns the events one by one into `bevy_tweening` tweens of
+//!    the stone sprites (a pit lifted, stones dropped along an arc, a relay, captured stones
+//!    flying to the store), at the chosen speed (none at all with reduced motion).
+//! 4. **Sprites**: when the script ends (or is skipped), [`state::MoveShown`] snaps every sprite
+//!    to the rules state (`board::pebbles::sync`), whatever the animation did, and the turn
+//!    passes: [`Phase`] back to `Waiting`, or `Over`.
+//!
+//! A new game, undo or redo bumps [`Game::generation`], so a computer move thought out for an
+//! older position is dropped when it arrives.
+//!
+//! # Plugin order
+//!
+//! [`plugin`] adds everything but Bevy's own plugins, each folder importing only those before
+//! it: `state` (the resources, events, phases and [`GameSet`]s every plugin shares) ← `board`
+//! (the layout, the art drawn at start-up, the board, its pebbles, the text on it) ← `play`
+//! (input, the turn, the animation, the computer, clocks, hints, sound, lights) ← `platform`
+//! (saving and loading, idle frames, the browser's page hooks and files) ← `screens` (title,
+//! menu, bar and message line, review, puzzles, lesson, dialogs, the UI helpers) ← `online`
+//! (the connection, the protocol's state, the room's game on the board, the online pages) ←
+//! `access` (screen readers, the keyboard's focus, the settings for eyes and hands). Within a
+//! frame the systems run in [`GameSet`] order, chained: `Input`, `Think`, `Animate`, `Show`.
+//! `start` builds the app for the desktop, the browser and the phones.
+//!
+//! What each screen does, the options and the keys: `docs/game.md`.
 
 // Lower folders never import higher ones: state ← board ← play ← platform ← screens ← online
 // ← access.

@@ -20,6 +20,8 @@
 //!     }
 //! );
 //! ```
+//!
+#![doc = include_str!("../../docs/protocol.md")]
 
 use std::fmt;
 

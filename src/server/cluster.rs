@@ -10,7 +10,7 @@
 //!   player connected to another node, and sign-outs (a revoked device);
 //! - presence (`oaq:here:PLAYER`, the node a player is connected to, renewed while they are).
 //!
-//! - the pools of quick pairing (`oaq:pool:KEY:…`, see [`pools`]).
+//! - the pools of quick pairing (`oaq:pool:KEY:…`, in `cluster::pools`).
 //!
 //! The store stays the truth: a node that misses a message reads the log from PostgreSQL.
 

@@ -3,6 +3,30 @@
 //! server's memory with every connection idle in its room, then has every room play random legal
 //! moves for a while and reports the round trip of each move (sent → the room's `moved` back).
 //! Bounded: at most 20,000 connections and 600 s; it stops by itself and stops its server.
+//!
+//! The command starts its own server (this program, on a fresh SQLite file, a free loopback
+//! port), opens N connections in N/2 rooms, measures the server's memory with every connection
+//! idle in its room, then has every room play random legal moves (each player thinking half to one
+//! and a half times `--think-ms`; a finished game starts a rematch) and reports the round trip of
+//! each move, from sending it to seeing it come back as the room's `moved`. Bounded to 20,000
+//! connections and 600 s; it stops its server. On this machine (2 cores, server and clients
+//! sharing them), `--connections 5000 --seconds 20`:
+//!
+//! | think time | connections held | moves/s | round trip median | p99 | worst | idle memory |
+//! |---|---|---|---|---|---|---|
+//! | 3 s | 5000 of 5000 | 771 | 0.65 ms | 19.2 ms | 32 ms | 19.2 KiB per connection |
+//! | 1 s | 5000 of 5000 | 2406 | 1.58 ms | 38.2 ms | 62 ms | 19.2 KiB per connection |
+//!
+//! After the hardening (caps per address, the accept loop with its header deadline, bounded
+//! Redis and store waits, metrics), each player from its own loopback address (127.0.1.1,
+//! 127.0.1.2, …, so the per-address caps see as many clients as players), `--connections 5000
+//! --seconds 15 --think-ms 1000`, the test build of `oaq-server`: 5000 of 5000 connections held,
+//! 2396 moves/s, round trip median 1.10 ms, p99 12.1 ms, worst 74 ms, 0 errors, 19.2 KiB per idle
+//! connection (107,800 KiB for 5,000).
+//!
+//! Opening the 5,000 connections and 2,500 rooms took 8 s. Before group commit, one transaction a
+//! move held 2,160 moves/s with a 63 ms median; before the jitter, players who all moved on the
+//! same beat measured the beat (500 ms medians).
 
 use std::process::Stdio;
 use std::sync::Arc;

@@ -19,6 +19,23 @@ pub struct Entry {
 }
 
 /// The moves of one match, and the way back through them.
+///
+/// Undo takes back the human's move and the computer's reply together; redo plays them again:
+///
+/// ```
+/// use o_an_quan::rules::presets;
+/// use o_an_quan::session::{History, Seat};
+/// let mut history =
+///     History::new("basic", presets::get("basic").unwrap().rules, vec![Seat::Human, Seat::Computer(4)]);
+/// let start = *history.position();
+/// history.play("2+".parse().unwrap()).unwrap();
+/// let reply = history.position().legal_moves()[0]; // the computer's
+/// history.play(reply).unwrap();
+/// assert_eq!(history.undo(), 2);
+/// assert_eq!(*history.position(), start);
+/// assert_eq!(history.redo(), 2);
+/// assert_eq!(history.moves().count(), 2);
+/// ```
 #[derive(Clone, Debug)]
 pub struct History {
     /// Id of the rule set's preset, for the menu and saved games.

@@ -1,5 +1,63 @@
 //! `oaq`: the command-line tool of the Ô ăn quan engine: rule sets, replays, perft, and the
 //! computer opponent's protocol, matches, tuning and benchmark, and the web app's icons.
+//!
+//! # Commands
+//!
+//! Build it without the game, in seconds: `cargo build --release --no-default-features --bin oaq`
+//! (then `target/release/oaq ...`).
+//!
+//! ```sh
+//! oaq rules                                   # list the presets
+//! oaq rules show mature-quan                  # print one as RON
+//! oaq replay --rules table-flip --moves "2- swap 8+"
+//! oaq replay --rules standard --position '{"pits":[0,2,2,1,1,0,1,2,2,2,1,0],"stores":[{"stones":36},{}]}' --moves "4+"
+//! oaq perft --rules standard --depth 8
+//! oaq ai --rules standard --level hard < positions.jsonl   # one state JSON per line in, one answer per line out
+//! oaq ai --rules basic --level master --threads 2 < positions.jsonl   # Master on two cores (default: all)
+//! oaq match --rules basic --a hard --b medium --games 200 --seed 1   # paired margin, W/D/L
+//! oaq match --rules basic --a master --b hard --time-scale 0.1        # Master at a tenth of its time
+//! oaq match --rules basic --a 7 --b 7 --a-weights fitted.ron          # an evaluation against the shipped one
+//! oaq match --rules basic --a master --b master --b-reductions off --time-scale 0.1   # a search feature on against off
+//! oaq fit --rules basic --seed 1 --games 2000 --depth 8 --out fitted.ron   # weights by least squares on self-play
+//! oaq tune --rules standard --seed 7 --out weights.ron                # weights by trial matches
+//! oaq stability --rules basic --depth 6                               # depth d against d + 2, capture search on/off
+//! oaq book build --rules basic --seconds 20                           # the opening book (resumes if stopped)
+//! oaq endgame --rules basic --stones 30 --down-to 6                   # how often Master's time proves the result
+//! oaq endgame --rules basic --stones 40 --down-to 6 --outcome         # the same for who wins, not by how much
+//! oaq rate --rules basic --games 60 --span 3 --time-scale 0.1 --out assets/ai/ratings.ron   # every level on one scale
+//! oaq review --rules basic --moves "2- 8- 3+ 9-" --depth 10           # every move judged, one JSON line each
+//! oaq puzzles generate --seed 1 --count 180 > assets/puzzles/puzzles.ron   # the puzzle set (23 s)
+//! oaq puzzles check                                                   # every shipped puzzle searched again
+//! oaq bench --seconds 1
+//! oaq bench --depth 15                                                # time to a depth instead
+//! oaq bench --depth 15 --no-reductions                                # without late move reductions
+//! oaq icons --out web/icons                   # paint the web app's icons (the shipped ones are its output)
+//! ```
+//!
+//! Every number is checked as it is read, and a value out of range is refused with the range
+//! before anything runs (exit status 2): `match` and `tune` `--games` an even number from 2 to
+//! 100,000, `--jobs` 1–256, `perft --depth` 1–12 (each move more multiplies the time by about six
+//! and a half), `tune --depth` 1–12 and `--rounds` up to 10,000, `ai --threads` 1–64, `bench
+//! --seconds` above 0 and at most 600. Negative numbers reach the check (`--seconds -1` says what
+//! is wrong, not "unexpected argument"); `tune --out` is checked before the first round; an error
+//! quotes a bad value cut to its first 40 characters.
+//!
+//! `ai` answers `{"move": "3+", "score": expected final margin in points, "depth", "nodes", "ms"}`,
+//! or `{"error": "..."}` for a line it cannot read (not JSON, not a position, not UTF-8, or over 64
+//! KiB), and goes on with the next line. `match` plays
+//! each random two-move opening twice with the seats swapped (games end by the rule set's move
+//! limit) and prints
+//! wins, draws and losses, the mean score difference per game and the paired margin (per opening,
+//! the mean of A's two margins) with 95% intervals and the share of openings where it is positive,
+//! zero and negative, and the mean and longest time per move, with a progress bar on a terminal.
+//! `--a-weights`/`--b-weights FILE` and `fit --from` read weights as `fit --out` writes them (a
+//! file that is not weights is refused by name); `--time-scale` is 0.01–1.
+//!
+//! `replay` prints one JSON object per line with exactly the fields `ply`, `to_move`, `pits`,
+//! `quan`, `stores` (`stones`, `mandarins`, `owes`), `scores`, `over`, `forfeit`, `swapped`: the
+//! state the next player faces, after any refill. `--position` takes the same object (only `pits`
+//! is required). An illegal or unreadable move stops with exit status 2 and a message naming the
+//! move, the ply and the legal moves; the lines before it stay printed.
 
 mod ai_cmd;
 mod arena;

@@ -1,6 +1,26 @@
 //! What a correspondence room does beyond a live one: its clocks stop while any of its players
 //! is on vacation, it says "your turn" to a mover who is not looking at the board, and it
 //! describes itself for its players' lists.
+//!
+//! **Games by days** ("correspondence"): a room's clock `{"days":N}`, N one of 1, 2, 3, 5, 7,
+//! 14. The server stamps each move; the mover has N days for it and the clock is set back to N
+//! days after each move (`GameClock::per_move`). A player is away between moves as a rule: no
+//! `away` is written, a claim is refused, and the first moves abort after their days as any
+//! game's do. A restart changes nothing: the clock runs in calendar time from the log's stamps
+//! (a live game's `resumed` gives back the server's downtime; a game by days has none to give).
+//! `my_games` lists a player's games by days (each room asked for whose turn it is and the time
+//! left: ours to move first, the most urgent first); when a move is made and the next mover is
+//! not at that board, they hear `your_turn` wherever they are connected, and by push when they
+//! are not. 50 games a player at most (`--correspondence-per-player`), counted at `create`, at a
+//! join and when a challenge by days is accepted. An open game by days keeps its creator's seat
+//! while they go elsewhere (only `leave` gives it up).
+//! **Vacations**: `vacation` with a number of days (out of `--vacation-days` a year; the
+//! allowance renews each year) stops the clocks of every game by days the player is in, both
+//! sides' (`paused`, then `resumed` where the pause began); `0` comes back early and returns the
+//! days not taken; a vacation that runs out ends by itself (each node looks a twentieth of a day
+//! at a time; the store gives each player back to one node). A move made during a pause is
+//! allowed and sets the mover's clock back to full; the other's does not start until the pause
+//! ends.
 
 use crate::net::correspondence::MyGame;
 use crate::net::protocol::{Notice, RoomEvent, ServerMessage};
