@@ -1,8 +1,12 @@
 //! Speed of the rules engine: move generation plus play over random positions of every preset,
-//! in moves played per second.
+//! in moves played per second; and perft of `basic` against a plain copy-make engine written
+//! from the rule text (the baseline: `perft_basic` and `perft_basic_plain`, side by side).
+
+#[path = "../tests/reference/plain.rs"]
+mod plain;
 
 use divan::counter::ItemsCount;
-use o_an_quan::rules::{Position, presets};
+use o_an_quan::rules::{Position, perft, presets};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
@@ -48,4 +52,19 @@ fn generate_and_play_every_move(bencher: divan::Bencher, id: &str) {
         }
         checksum
     });
+}
+
+/// Depth 7 of `basic` from the start, counted by both engines alike (`tests/perft.rs` checks
+/// the plain engine's counts and moves against the engine's).
+const PERFT_DEPTH: u32 = 7;
+
+#[divan::bench]
+fn perft_basic() -> u64 {
+    let start = Position::new(presets::get("basic").expect("preset exists").rules);
+    perft(divan::black_box(&start), PERFT_DEPTH)
+}
+
+#[divan::bench]
+fn perft_basic_plain() -> u64 {
+    plain::Plain::start().perft(divan::black_box(PERFT_DEPTH))
 }

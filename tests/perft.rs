@@ -41,3 +41,50 @@ fn the_reference_implementation_counts_the_same() {
         }
     }
 }
+
+#[test]
+fn the_plain_basic_engine_counts_the_same() {
+    let (_, counts) = COUNTS.iter().find(|(id, _)| *id == "basic").unwrap();
+    let start = reference::plain::Plain::start();
+    for depth in 1..=6 {
+        assert_eq!(
+            start.perft(depth),
+            counts[depth as usize - 1],
+            "depth {depth}"
+        );
+    }
+}
+
+/// Through whole random games (refills, forfeits, the end): at every ply the plain engine's
+/// legal moves and perft agree with the engine's.
+#[test]
+fn the_plain_basic_engine_agrees_through_random_games() {
+    use o_an_quan::rules::{Direction, Move};
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+    let mut rng = StdRng::seed_from_u64(33);
+    for _ in 0..60 {
+        let mut pos = Position::new(support::rules("basic"));
+        let mut plain = reference::plain::Plain::start();
+        loop {
+            assert_eq!(plain.perft(3), perft(&pos, 3), "ply {}", pos.ply());
+            let moves = plain.moves();
+            assert_eq!(moves.len(), pos.legal_moves().len(), "ply {}", pos.ply());
+            if moves.is_empty() {
+                break;
+            }
+            let (pit, step) = moves[rng.random_range(0..moves.len())];
+            let dir = if step == 1 {
+                Direction::CounterClockwise
+            } else {
+                Direction::Clockwise
+            };
+            pos.play(Move::Sow {
+                pit: pit as u8,
+                dir,
+            })
+            .unwrap();
+            plain.play((pit, step));
+        }
+    }
+}

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod plain;
+
 use o_an_quan::rules::{Direction, MandarinStart, Move, Position, Refill, RuleSet, Setup, Store};
 
 #[derive(Clone, Debug)]
