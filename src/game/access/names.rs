@@ -18,7 +18,7 @@ pub(in crate::game) fn plugin(app: &mut App) {
             name_texts,
             name_dialogs,
             group_rows,
-            hide_unshown,
+            hide_unshown.run_if(tree_or_display_changed),
         )
             .after(bevy::ui::UiSystems::PostLayout)
             .before(bevy::a11y::AccessibilitySystems::Update),
@@ -258,6 +258,22 @@ fn name_dialogs(
             }
         }
     }
+}
+
+/// Whether anything `hide_unshown` reads has changed since it last looked: most frames (a move
+/// being animated) change none of it, and its walk up every node's parents is not free.
+fn tree_or_display_changed(
+    changed: Query<
+        (),
+        Or<(
+            Changed<Visibility>,
+            Changed<Node>,
+            Changed<ChildOf>,
+            Changed<AccessibilityNode>,
+        )>,
+    >,
+) -> bool {
+    !changed.is_empty()
 }
 
 /// What is not on screen (a hidden button, a panel's closed part) is not in the screen
