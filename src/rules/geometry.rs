@@ -86,7 +86,7 @@ pub fn owner(index: usize) -> usize {
 }
 
 /// Ring index of the mandarin pit that follows player `player`'s row.
-pub fn mandarin_pit(player: usize) -> usize {
+pub const fn mandarin_pit(player: usize) -> usize {
     player * SLOTS_PER_PLAYER + ROW_LEN
 }
 

@@ -102,34 +102,65 @@ pub const MAX_MOVES: usize = 2 * ROW_LEN + 1;
 #[derive(Clone, Copy, Debug)]
 pub struct MoveList {
     moves: [Move; MAX_MOVES],
-    len: usize,
+    len: u8,
 }
 
 impl MoveList {
-    pub(crate) fn new() -> MoveList {
+    pub(crate) const fn new() -> MoveList {
         MoveList {
             moves: [Move::Swap; MAX_MOVES],
             len: 0,
         }
     }
 
-    pub(crate) fn push(&mut self, m: Move) {
-        self.moves[self.len] = m;
+    pub(crate) const fn push(&mut self, m: Move) {
+        self.moves[self.len as usize] = m;
         self.len += 1;
     }
 }
+
+/// The sowing moves of a row, by its owner and by which of its pits hold stones (bit k for the
+/// row's pit k): both directions from each stocked pit, left to right, clockwise first. Read
+/// whole by `Position::legal_moves` instead of built move by move.
+pub(super) static ROW_MOVES: [[MoveList; 1 << ROW_LEN]; geometry::MAX_PLAYERS] = {
+    let mut table = [[MoveList::new(); 1 << ROW_LEN]; geometry::MAX_PLAYERS];
+    let mut player = 0;
+    while player < geometry::MAX_PLAYERS {
+        let mut stocked = 0;
+        while stocked < 1 << ROW_LEN {
+            let mut k = 0;
+            while k < ROW_LEN {
+                if stocked >> k & 1 == 1 {
+                    let pit = (player * geometry::SLOTS_PER_PLAYER + k) as u8;
+                    table[player][stocked].push(Move::Sow {
+                        pit,
+                        dir: Direction::Clockwise,
+                    });
+                    table[player][stocked].push(Move::Sow {
+                        pit,
+                        dir: Direction::CounterClockwise,
+                    });
+                }
+                k += 1;
+            }
+            stocked += 1;
+        }
+        player += 1;
+    }
+    table
+};
 
 impl Deref for MoveList {
     type Target = [Move];
 
     fn deref(&self) -> &[Move] {
-        &self.moves[..self.len]
+        &self.moves[..usize::from(self.len)]
     }
 }
 
 impl DerefMut for MoveList {
     fn deref_mut(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+        &mut self.moves[..usize::from(self.len)]
     }
 }
 

@@ -1,7 +1,7 @@
 //! The small stones in every pit, laid out so that a whole hand is sown, and a whole row
 //! checked, with a few word operations instead of a loop per stone.
 
-use super::geometry::{Direction, MAX_RING, ROW_LEN, SLOTS_PER_PLAYER};
+use super::geometry::{Direction, MAX_RING, ROW_LEN};
 
 const WORDS: usize = MAX_RING.div_ceil(8);
 
@@ -9,23 +9,6 @@ const WORDS: usize = MAX_RING.div_ceil(8);
 // little-endian machine (every target the game ships on).
 #[cfg(target_endian = "big")]
 compile_error!("the pit layout assumes a little-endian target");
-
-/// `EXPAND[b]` has byte i set to 1 for every bit i set in `b`.
-const EXPAND: [u64; 256] = {
-    let mut table = [0u64; 256];
-    let mut b = 0;
-    while b < 256 {
-        let mut bit = 0;
-        while bit < 8 {
-            if (b >> bit) & 1 == 1 {
-                table[b] |= 1 << (8 * bit);
-            }
-            bit += 1;
-        }
-        b += 1;
-    }
-    table
-};
 
 /// Stones per ring index, a byte each, packed into words; bytes past the ring stay 0. No pit
 /// ever holds more than the 105 stones of the largest game, so adding ones byte by byte inside a
@@ -48,85 +31,246 @@ impl Pits {
         &bytemuck::cast_slice::<u64, u8>(&self.0)[..ring_len]
     }
 
+    // Single pits are read and written as bytes in memory: one instruction each, where
+    // shifting them out of a word would take four.
     #[inline(always)]
     pub(super) fn get(&self, index: usize) -> u8 {
-        (self.0[index / 8] >> (8 * (index % 8))) as u8
+        bytemuck::cast_slice::<u64, u8>(&self.0)[index]
     }
 
     #[inline(always)]
     pub(super) fn set(&mut self, index: usize, stones: u8) {
-        let (w, shift) = (index / 8, 8 * (index % 8));
-        self.0[w] = self.0[w] & !(0xFF << shift) | u64::from(stones) << shift;
+        bytemuck::cast_slice_mut::<u64, u8>(&mut self.0)[index] = stones;
     }
 
     /// Empty `index` and return what it held.
     #[inline(always)]
     pub(super) fn take(&mut self, index: usize) -> u8 {
-        let (w, shift) = (index / 8, 8 * (index % 8));
-        let word = self.0[w];
-        self.0[w] = word & !(0xFF << shift);
-        (word >> shift) as u8
+        std::mem::take(&mut bytemuck::cast_slice_mut::<u64, u8>(&mut self.0)[index])
     }
 
     /// Bit k set for each citizen pit `k` (0..5, left to right) of `player` that holds stones.
     #[inline(always)]
     pub(super) fn row_stocked(&self, player: usize) -> u32 {
         const LOW: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-        let mut bits = 0u32;
-        for (w, &word) in self.0.iter().enumerate() {
-            // The top bit of each byte says whether the byte is non-zero (bytes stay below 128).
-            let high = (((word & LOW) + LOW) | word) & !LOW;
-            // Gather the eight top bits into one byte.
-            let byte = ((high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
-            bits |= byte << (8 * w);
-        }
-        bits >> (player * SLOTS_PER_PLAYER) & ((1 << ROW_LEN) - 1)
+        // The row's five bytes and up to three after them, shifted out of the words they lie in.
+        // Whole words, not the bytes where they lie: a load that straddles two stores just made
+        // (the move's last write of the pits) would wait for both to retire.
+        let word = match player {
+            0 => self.0[0],
+            1 => self.0[0] >> 48 | self.0[1] << 16,
+            _ => self.0[1] >> 32 | self.0[2] << 32,
+        };
+        // The top bit of each byte says whether the byte is non-zero (bytes stay below 128).
+        let high = (((word & LOW) + LOW) | word) & !LOW;
+        // Gather the eight top bits into one byte.
+        let byte = ((high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
+        byte & ((1 << ROW_LEN) - 1)
     }
 
-    /// Drop `count` stones one per pit, starting at `first` and walking `dir` round a ring of
-    /// `ring_len` pits, lapping it as often as needed. Returns the pit of the last stone
-    /// (`count` must be at least 1).
+    /// Drop `hand` stones one per pit, starting at the pit after `from` and walking `dir` round
+    /// a ring of `LEN` pits, lapping it as often as needed. Returns the pit after the last stone:
+    /// the one the rules look at next. `hand` must be at least 1.
+    ///
+    /// One table look-up gives the whole hand's stones (a byte per pit) and where it ends; only
+    /// the words the ring covers are touched.
     #[inline(always)]
-    pub(super) fn sow(
-        &mut self,
-        first: usize,
-        count: u8,
-        dir: Direction,
-        ring_len: usize,
-    ) -> usize {
-        let count = usize::from(count);
-        let (laps, rest) = if count < ring_len {
-            (0, count)
-        } else {
-            (count / ring_len, count % ring_len)
-        };
-        let run = (1u64 << rest) - 1;
-        // The run of pits reached after the laps, on a doubled ring so that it never wraps, then
-        // folded back onto the ring.
-        let (doubled, last) = match dir {
-            Direction::CounterClockwise => (run << first, first + rest + ring_len - 1),
-            Direction::Clockwise => (
-                run << (first + 1 + ring_len - rest),
-                first + 1 + ring_len - rest,
-            ),
-        };
-        let ring = (1u64 << ring_len) - 1;
-        let mask = (doubled | (doubled >> ring_len)) & ring;
-        for (w, word) in self.0.iter_mut().enumerate() {
-            let byte = |m: u64| EXPAND[((m >> (8 * w)) & 0xFF) as usize];
-            *word += byte(mask) + laps as u64 * byte(ring);
+    pub(super) fn sow<const LEN: usize>(&mut self, from: usize, hand: u8, dir: Direction) -> usize {
+        let table = &SowTable::<LEN>::TABLE;
+        let laps = table.laps[usize::from(hand)];
+        let rest = usize::from(hand) - usize::from(laps) * LEN;
+        let step = &table.steps[dir as usize][from][rest];
+        for w in 0..LEN.div_ceil(8) {
+            self.0[w] += step.add[w] + u64::from(laps) * table.lap[w];
         }
-        // `last` is below 3 rings: bring it onto the ring without a division.
-        let last = if last >= ring_len {
-            last - ring_len
-        } else {
-            last
-        };
-        if last >= ring_len {
-            last - ring_len
-        } else {
-            last
+        usize::from(step.next)
+    }
+}
+
+/// The pits as the relay loop of one ring length holds them while it sows: each board gets the
+/// form that is fastest for it.
+pub(super) trait Ring: Copy {
+    /// Pits on the ring.
+    const LEN: usize;
+    fn load(pits: &Pits) -> Self;
+    fn store(self, pits: &mut Pits);
+    fn get(&self, index: usize) -> u8;
+    /// Empty `index` and return what it held.
+    fn take(&mut self, index: usize) -> u8;
+    /// As [`Pits::sow`].
+    fn sow(&mut self, from: usize, hand: u8, dir: Direction) -> usize;
+}
+
+/// The two-player ring: its twelve bytes in two words, which stay in registers for the whole
+/// move. Held in memory, a pit emptied by a byte store and then read back within a wide add
+/// stalls the load until the store retires, once per relay.
+#[derive(Clone, Copy)]
+pub(super) struct Ring12 {
+    /// Pits 0..8.
+    low: u64,
+    /// Pits 8..12.
+    high: u64,
+}
+
+impl Ring12 {
+    /// The word that holds `index`, and the shift of its byte there.
+    #[inline(always)]
+    fn word(&self, index: usize) -> (u64, u32) {
+        let word = if index < 8 { self.low } else { self.high };
+        (word, 8 * (index % 8) as u32)
+    }
+}
+
+impl Ring for Ring12 {
+    const LEN: usize = 12;
+
+    #[inline(always)]
+    fn load(pits: &Pits) -> Ring12 {
+        Ring12 {
+            low: pits.0[0],
+            high: pits.0[1],
         }
+    }
+
+    #[inline(always)]
+    fn store(self, pits: &mut Pits) {
+        pits.0[0] = self.low;
+        pits.0[1] = self.high;
+    }
+
+    #[inline(always)]
+    fn get(&self, index: usize) -> u8 {
+        let (word, shift) = self.word(index);
+        (word >> shift) as u8
+    }
+
+    #[inline(always)]
+    fn take(&mut self, index: usize) -> u8 {
+        let (word, shift) = self.word(index);
+        let stones = (word >> shift) as u8;
+        // Subtracting what is there empties the pit in whichever word holds it; masks, not a
+        // branch, pick the word (the branch would be a coin toss).
+        let out = u64::from(stones) << shift;
+        let in_low = u64::from(index < 8).wrapping_neg();
+        self.low -= out & in_low;
+        self.high -= out & !in_low;
+        stones
+    }
+
+    #[inline(always)]
+    fn sow(&mut self, from: usize, hand: u8, dir: Direction) -> usize {
+        let table = &SowTable::<12>::TABLE;
+        // Most hands are shorter than a lap: no division on their way.
+        let (laps, rest) = if usize::from(hand) < Self::LEN {
+            (0, usize::from(hand))
+        } else {
+            (usize::from(hand) / Self::LEN, usize::from(hand) % Self::LEN)
+        };
+        let step = &table.steps[dir as usize][from][rest];
+        self.low += step.add[0] + laps as u64 * table.lap[0];
+        self.high += step.add[1] + laps as u64 * table.lap[1];
+        usize::from(step.next)
+    }
+}
+
+/// The three-player ring, in memory: eighteen bytes do not fit two registers, and this board
+/// is played far less.
+#[derive(Clone, Copy)]
+pub(super) struct Ring18(Pits);
+
+impl Ring for Ring18 {
+    const LEN: usize = 18;
+
+    #[inline(always)]
+    fn load(pits: &Pits) -> Ring18 {
+        Ring18(*pits)
+    }
+
+    #[inline(always)]
+    fn store(self, pits: &mut Pits) {
+        *pits = self.0;
+    }
+
+    #[inline(always)]
+    fn get(&self, index: usize) -> u8 {
+        self.0.get(index)
+    }
+
+    #[inline(always)]
+    fn take(&mut self, index: usize) -> u8 {
+        self.0.take(index)
+    }
+
+    #[inline(always)]
+    fn sow(&mut self, from: usize, hand: u8, dir: Direction) -> usize {
+        self.0.sow::<18>(from, hand, dir)
+    }
+}
+
+/// A hand of fewer stones than a lap, sown from after one pit in one direction.
+#[derive(Clone, Copy)]
+struct Step {
+    /// One stone in each pit the hand reaches, a byte per pit as in [`Pits`].
+    add: [u64; WORDS],
+    /// The pit after the last stone.
+    next: u8,
+}
+
+/// Every [`Step`] of a ring of `LEN` pits, and how many whole laps a hand makes.
+struct SowTable<const LEN: usize> {
+    /// By direction (as `Direction as usize`), the pit emptied, and the stones past whole laps.
+    steps: [[[Step; LEN]; LEN]; 2],
+    /// `laps[hand]`: whole laps of the ring in a hand of `hand` stones.
+    laps: [u8; 256],
+    /// One stone in every pit of the ring.
+    lap: [u64; WORDS],
+}
+
+impl<const LEN: usize> SowTable<LEN> {
+    const TABLE: SowTable<LEN> = SowTable::build();
+
+    const fn build() -> SowTable<LEN> {
+        let empty = Step {
+            add: [0; WORDS],
+            next: 0,
+        };
+        let mut steps = [[[empty; LEN]; LEN]; 2];
+        let mut d = 0;
+        while d < 2 {
+            // Direction 0 is clockwise: one step back round the ring.
+            let stride = if d == 0 { LEN - 1 } else { 1 };
+            let mut from = 0;
+            while from < LEN {
+                let mut rest = 0;
+                while rest < LEN {
+                    let step = &mut steps[d][from][rest];
+                    let mut at = from;
+                    let mut k = 0;
+                    while k < rest {
+                        at = (at + stride) % LEN;
+                        step.add[at / 8] += 1 << (8 * (at % 8));
+                        k += 1;
+                    }
+                    step.next = ((at + stride) % LEN) as u8;
+                    rest += 1;
+                }
+                from += 1;
+            }
+            d += 1;
+        }
+        let mut laps = [0; 256];
+        let mut hand = 0;
+        while hand < 256 {
+            laps[hand] = (hand / LEN) as u8;
+            hand += 1;
+        }
+        let mut lap = [0; WORDS];
+        let mut i = 0;
+        while i < LEN {
+            lap[i / 8] += 1 << (8 * (i % 8));
+            i += 1;
+        }
+        SowTable { steps, laps, lap }
     }
 }
 
@@ -134,37 +278,52 @@ impl Pits {
 mod tests {
     use super::*;
 
-    /// The obvious way: one stone at a time.
-    fn sow_slowly(pits: &mut [u8], first: usize, count: u8, dir: Direction) -> usize {
+    /// The obvious way: one stone at a time. Returns the pit after the last.
+    fn sow_slowly(pits: &mut [u8], from: usize, count: u8, dir: Direction) -> usize {
         let n = pits.len();
-        let mut at = first;
-        for i in 0..count {
-            if i > 0 {
-                at = match dir {
-                    Direction::CounterClockwise => (at + 1) % n,
-                    Direction::Clockwise => (at + n - 1) % n,
-                };
-            }
+        let step = |at: usize| match dir {
+            Direction::CounterClockwise => (at + 1) % n,
+            Direction::Clockwise => (at + n - 1) % n,
+        };
+        let mut at = from;
+        for _ in 0..count {
+            at = step(at);
             pits[at] += 1;
         }
-        at
+        step(at)
+    }
+
+    /// Both forms of the two-player ring must agree.
+    fn sow(pits: &mut Pits, ring_len: usize, from: usize, count: u8, dir: Direction) -> usize {
+        match ring_len {
+            12 => {
+                let mut ring = Ring12::load(pits);
+                let next = ring.sow(from, count, dir);
+                assert_eq!(next, pits.sow::<12>(from, count, dir));
+                let mut stored = Pits::empty();
+                ring.store(&mut stored);
+                assert_eq!(stored, *pits);
+                next
+            }
+            _ => pits.sow::<18>(from, count, dir),
+        }
     }
 
     #[test]
     fn sowing_a_run_matches_sowing_stone_by_stone() {
         for ring_len in [12, 18] {
-            for first in 0..ring_len {
-                for count in 1..=60u8 {
+            for from in 0..ring_len {
+                for count in 1..=105u8 {
                     for dir in Direction::ALL {
                         let start: Vec<u8> = (0..ring_len as u8).map(|i| i % 4).collect();
                         let mut fast = Pits::from_slice(&start);
                         let mut slow = start.clone();
-                        let last = fast.sow(first, count, dir, ring_len);
-                        assert_eq!(last, sow_slowly(&mut slow, first, count, dir));
+                        let next = sow(&mut fast, ring_len, from, count, dir);
+                        assert_eq!(next, sow_slowly(&mut slow, from, count, dir));
                         assert_eq!(
                             fast.as_slice(ring_len),
                             &slow[..],
-                            "{ring_len} {first} {count} {dir}"
+                            "{ring_len} {from} {count} {dir}"
                         );
                         assert!(fast.as_slice(8 * WORDS)[ring_len..].iter().all(|&b| b == 0));
                     }

@@ -3,9 +3,9 @@
 use super::error::{IllegalReason, PlayError, PositionError};
 use super::event::{Event, EventSink, NoEvents};
 use super::geometry::{self, Direction, MAX_PLAYERS};
-use super::moves::{Move, MoveList};
+use super::moves::{Move, MoveList, ROW_MOVES};
 use super::outcome::Outcome;
-use super::pits::Pits;
+use super::pits::{Pits, Ring, Ring12, Ring18};
 use super::ruleset::{MandarinStart, RuleSet};
 use super::setup::Setup;
 
@@ -241,25 +241,13 @@ impl Position {
     }
 
     /// Every move the player to move may make.
+    #[inline(always)]
     pub fn legal_moves(&self) -> MoveList {
-        let mut moves = MoveList::new();
         if self.over {
-            return moves;
+            return MoveList::new();
         }
-        let first = geometry::row(self.to_move()).start;
-        let mut stocked = self.pits.row_stocked(self.to_move());
-        while stocked != 0 {
-            let pit = (first + stocked.trailing_zeros() as usize) as u8;
-            stocked &= stocked - 1;
-            moves.push(Move::Sow {
-                pit,
-                dir: Direction::Clockwise,
-            });
-            moves.push(Move::Sow {
-                pit,
-                dir: Direction::CounterClockwise,
-            });
-        }
+        let player = self.to_move();
+        let mut moves = ROW_MOVES[player][self.pits.row_stocked(player) as usize];
         if self.can_swap() {
             moves.push(Move::Swap);
         }
@@ -332,12 +320,25 @@ impl Position {
                 self.swapped = true;
                 sink.push(Event::Swap);
             }
-            Move::Sow { pit, dir } => {
-                self.sow_and_capture(usize::from(pit), dir, sink);
-                self.ply = self.ply.saturating_add(1);
-                self.recent = (self.recent << 8 | u64::from(mv.code())) & NO_HISTORY;
-                self.finish_turn(sink);
-            }
+            // The ring's form chosen here, once, for all the move's work.
+            Move::Sow { pit, dir } => match self.players() {
+                2 => self.sow_turn::<S, Ring12>(mv, usize::from(pit), dir, sink),
+                _ => self.sow_turn::<S, Ring18>(mv, usize::from(pit), dir, sink),
+            },
         }
+    }
+
+    #[inline(always)]
+    fn sow_turn<S: EventSink, R: Ring>(
+        &mut self,
+        mv: Move,
+        pit: usize,
+        dir: Direction,
+        sink: &mut S,
+    ) {
+        self.sow_and_capture::<S, R>(pit, dir, sink);
+        self.ply = self.ply.saturating_add(1);
+        self.recent = (self.recent << 8 | u64::from(mv.code())) & NO_HISTORY;
+        self.finish_turn::<S, R>(sink);
     }
 }

@@ -4,7 +4,7 @@ use std::collections::HashSet;
 
 use super::event::{Event, EventSink, TurnEnd};
 use super::geometry::{self, Direction};
-use super::pits::Pits;
+use super::pits::{Pits, Ring};
 use super::position::Position;
 use super::ruleset::MandarinStart;
 
@@ -19,7 +19,7 @@ const RELAYS_BEFORE_CYCLE_CHECK: u32 = 1_000;
 
 /// Decides, at each relay pick-up, whether relay sowing may go on.
 trait RelayGuard {
-    fn check(&mut self, pits: &Pits, at: usize) -> Relay;
+    fn check<R: Ring>(&mut self, pits: &R, at: usize) -> Relay;
 }
 
 enum Relay {
@@ -38,7 +38,7 @@ struct CountRelays {
 
 impl RelayGuard for CountRelays {
     #[inline(always)]
-    fn check(&mut self, _: &Pits, _: usize) -> Relay {
+    fn check<R: Ring>(&mut self, _: &R, _: usize) -> Relay {
         self.count += 1;
         if self.count > self.limit {
             Relay::Recheck
@@ -55,8 +55,10 @@ struct FindCycle {
 }
 
 impl RelayGuard for FindCycle {
-    fn check(&mut self, pits: &Pits, at: usize) -> Relay {
-        if self.seen.insert((*pits, at)) {
+    fn check<R: Ring>(&mut self, pits: &R, at: usize) -> Relay {
+        let mut board = Pits::empty();
+        pits.store(&mut board);
+        if self.seen.insert((board, at)) {
             Relay::Continue
         } else {
             Relay::Cycle
@@ -64,7 +66,23 @@ impl RelayGuard for FindCycle {
     }
 }
 
-/// Where the hand is and which way it walks.
+/// Whether ring index `index` (below [`geometry::MAX_RING`]) is a mandarin pit: a bit test,
+/// where [`geometry::is_mandarin`] divides.
+#[inline(always)]
+fn is_mandarin_pit(index: usize) -> bool {
+    const MANDARIN_PITS: u32 = {
+        let mut bits = 0;
+        let mut p = 0;
+        while p < geometry::MAX_PLAYERS {
+            bits |= 1 << geometry::mandarin_pit(p);
+            p += 1;
+        }
+        bits
+    };
+    MANDARIN_PITS >> index & 1 != 0
+}
+
+/// Which way the hand walks round a ring of `len` pits.
 #[derive(Clone, Copy)]
 struct Walk {
     stride: usize,
@@ -80,19 +98,22 @@ impl Walk {
 }
 
 impl Position {
-    /// Sow from citizen pit `pit` in `dir`, relay, and capture, ending the move's board work.
-    pub(super) fn sow_and_capture<S: EventSink>(
+    /// Sow from citizen pit `pit` in `dir` round the ring `R`, relay, and capture,
+    /// ending the move's board work.
+    #[inline(always)]
+    pub(super) fn sow_and_capture<S: EventSink, R: Ring>(
         &mut self,
         pit: usize,
         dir: Direction,
         sink: &mut S,
     ) {
-        self.sow_guarded(pit, dir, sink, RELAYS_BEFORE_CYCLE_CHECK);
+        self.sow_guarded::<S, R>(pit, dir, sink, RELAYS_BEFORE_CYCLE_CHECK);
     }
 
     /// `sow_and_capture` with the fast path's relay budget as a parameter, so that tests can
     /// force the exact path.
-    pub(super) fn sow_guarded<S: EventSink>(
+    #[inline(always)]
+    pub(super) fn sow_guarded<S: EventSink, R: Ring>(
         &mut self,
         pit: usize,
         dir: Direction,
@@ -105,30 +126,38 @@ impl Position {
             count: 0,
             limit: relays_before_check,
         };
-        if self.sow(pit, dir, sink, &mut fast).is_err() {
+        if self
+            .sow::<S, CountRelays, R>(pit, dir, sink, &mut fast)
+            .is_err()
+        {
             sink.rewind(mark);
-            let finished = self.sow(pit, dir, sink, &mut FindCycle::default());
-            debug_assert!(finished.is_ok(), "the exact path never asks for a recheck");
+            self.sow_exactly::<S, R>(pit, dir, sink);
         }
+    }
+
+    /// The slow path, out of line: it never runs in practice (see [`RELAYS_BEFORE_CYCLE_CHECK`]).
+    #[inline(never)]
+    #[cold]
+    fn sow_exactly<S: EventSink, R: Ring>(&mut self, pit: usize, dir: Direction, sink: &mut S) {
+        let finished = self.sow::<S, FindCycle, R>(pit, dir, sink, &mut FindCycle::default());
+        debug_assert!(finished.is_ok(), "the exact path never asks for a recheck");
     }
 
     /// Returns `Err(())`, with the position untouched, when the guard asks for a recheck.
     #[inline(always)]
-    fn sow<S: EventSink, G: RelayGuard>(
+    fn sow<S: EventSink, G: RelayGuard, R: Ring>(
         &mut self,
         pit: usize,
         dir: Direction,
         sink: &mut S,
         guard: &mut G,
     ) -> Result<(), ()> {
-        let len = geometry::ring_len(self.players());
         let walk = Walk {
-            stride: dir.stride(len),
-            len,
+            stride: dir.stride(R::LEN),
+            len: R::LEN,
         };
-        // The relay loop works on a local copy of the pits, which the compiler keeps in
-        // registers: going through memory would put a store-to-load delay on every step.
-        let mut pits = self.pits;
+        // The relay loop works on a local copy of the pits, in the ring's own form.
+        let mut pits = R::load(&self.pits);
         let mut at = pit;
         if let Relay::Cycle = guard.check(&pits, at) {
             unreachable!("the first state cannot repeat");
@@ -138,73 +167,79 @@ impl Position {
             pit: at as u8,
             count: hand,
         });
-        loop {
-            let first = walk.next(at);
-            at = pits.sow(first, hand, dir, len);
+        // One branch a hand: whether it relays. Where it stopped is sorted out after the loop.
+        let (next, stones) = loop {
+            let next = pits.sow(at, hand, dir);
             if S::RECORDS {
-                let mut drop = first;
+                let mut drop = at;
                 for _ in 0..hand {
-                    sink.push(Event::Drop { pit: drop as u8 });
                     drop = walk.next(drop);
+                    sink.push(Event::Drop { pit: drop as u8 });
                 }
             }
-            let next = walk.next(at);
             let stones = pits.get(next);
-            if geometry::is_mandarin(next) {
-                if (stones > 0) | self.has_piece_at(next) {
-                    self.pits = pits;
+            if (stones == 0) | is_mandarin_pit(next) {
+                break (next, stones);
+            }
+            match guard.check(&pits, next) {
+                Relay::Continue => {}
+                Relay::Cycle => {
+                    pits.store(&mut self.pits);
                     sink.push(Event::TurnEnd {
-                        reason: TurnEnd::MandarinPit { pit: next as u8 },
+                        reason: TurnEnd::Cycle,
                     });
                     return Ok(());
                 }
-            } else if stones > 0 {
-                match guard.check(&pits, next) {
-                    Relay::Continue => {}
-                    Relay::Cycle => {
-                        self.pits = pits;
-                        sink.push(Event::TurnEnd {
-                            reason: TurnEnd::Cycle,
-                        });
-                        return Ok(());
-                    }
-                    Relay::Recheck => return Err(()),
-                }
-                at = next;
-                hand = pits.take(at);
-                sink.push(Event::Relay {
-                    pit: at as u8,
-                    count: hand,
-                });
-                continue;
+                Relay::Recheck => return Err(()),
             }
-            self.pits = pits;
-            self.capture_chain(next, walk, sink);
-            return Ok(());
+            at = next;
+            hand = pits.take(at);
+            sink.push(Event::Relay {
+                pit: at as u8,
+                count: hand,
+            });
+        };
+        if is_mandarin_pit(next) & ((stones > 0) | self.has_piece_at(next)) {
+            sink.push(Event::TurnEnd {
+                reason: TurnEnd::MandarinPit { pit: next as u8 },
+            });
+        } else {
+            self.capture_chain(&mut pits, next, walk, sink);
         }
+        pits.store(&mut self.pits);
+        Ok(())
     }
 
     /// `empty` is an empty pit right after the last stone: capture what follows it, and go on
-    /// while an empty pit is followed by a pit with something in it.
+    /// while an empty pit is followed by a pit with something in it. Works on the ring's own
+    /// form of the pits, which the caller stores back.
     #[inline(always)]
-    fn capture_chain<S: EventSink>(&mut self, mut empty: usize, walk: Walk, sink: &mut S) {
+    fn capture_chain<S: EventSink, R: Ring>(
+        &mut self,
+        pits: &mut R,
+        mut empty: usize,
+        walk: Walk,
+        sink: &mut S,
+    ) {
         let mover = self.to_move();
+        let is_empty =
+            |pits: &R, quan: u32, pit: usize| (pits.get(pit) == 0) & (quan >> pit & 1 == 0);
         loop {
             let target = walk.next(empty);
-            if self.is_empty_pit(target) {
+            if is_empty(pits, self.quan, target) {
                 sink.push(Event::TurnEnd {
                     reason: TurnEnd::TwoEmpty { pit: empty as u8 },
                 });
                 return;
             }
-            let mandarin_pit = geometry::is_mandarin(target);
-            if mandarin_pit && self.is_protected(target) {
+            let mandarin_pit = is_mandarin_pit(target);
+            if mandarin_pit && self.is_protected_holding(target, pits.get(target)) {
                 sink.push(Event::TurnEnd {
                     reason: TurnEnd::Protected { pit: target as u8 },
                 });
                 return;
             }
-            let stones = self.pits.take(target);
+            let stones = pits.take(target);
             let mandarin = self.has_piece_at(target);
             let store = &mut self.stores[mover];
             store.stones += i16::from(stones);
@@ -218,7 +253,7 @@ impl Position {
                 mandarin,
             });
             let after = walk.next(target);
-            if !self.is_empty_pit(after) {
+            if !is_empty(pits, self.quan, after) {
                 sink.push(Event::TurnEnd {
                     reason: TurnEnd::Blocked { pit: after as u8 },
                 });
@@ -230,6 +265,12 @@ impl Position {
 
     /// Whether mandarin pit `pit` cannot be captured on this move.
     pub(crate) fn is_protected(&self, pit: usize) -> bool {
+        self.is_protected_holding(pit, self.pits.get(pit))
+    }
+
+    /// `is_protected` for mandarin pit `pit` holding `stones` small stones.
+    #[inline(always)]
+    fn is_protected_holding(&self, pit: usize, stones: u8) -> bool {
         let Some(protection) = self.rules.protection else {
             return false;
         };
@@ -243,36 +284,48 @@ impl Position {
                 .is_none_or(|plies| self.ply < u32::from(plies))
             && protection
                 .min_stones
-                .is_none_or(|min| u16::from(self.pits.get(pit)) < min)
+                .is_none_or(|min| u16::from(stones) < min)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::pits::{Ring12, Ring18};
     use crate::rules::{Position, RuleSet};
 
+    /// Both guards, on both boards: the same position, the same events.
     #[test]
     fn the_exact_path_plays_like_the_fast_path() {
         let mut seed = 1u64;
-        let rules = RuleSet::default();
-        for _ in 0..300 {
-            let mut pos = Position::new(rules);
-            while !pos.is_over() && pos.ply() < 200 {
-                let moves = pos.legal_moves();
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let mv = moves[(seed >> 33) as usize % moves.len()];
-                if let crate::rules::Move::Sow { pit, dir } = mv {
-                    let (mut fast, mut exact) = (pos, pos);
-                    let (mut fast_events, mut exact_events) = (Vec::new(), Vec::new());
-                    fast.sow_guarded(usize::from(pit), dir, &mut fast_events, u32::MAX);
-                    exact.sow_guarded(usize::from(pit), dir, &mut exact_events, 0);
-                    assert_eq!(fast, exact);
-                    assert_eq!(fast_events, exact_events);
+        for rules in [
+            RuleSet::default(),
+            crate::rules::presets::get("mature-quan-3p").unwrap().rules,
+        ] {
+            for _ in 0..200 {
+                let mut pos = Position::new(rules);
+                while !pos.is_over() && pos.ply() < 200 {
+                    let moves = pos.legal_moves();
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let mv = moves[(seed >> 33) as usize % moves.len()];
+                    if let crate::rules::Move::Sow { pit, dir } = mv {
+                        let (mut fast, mut exact) = (pos, pos);
+                        let (mut fast_events, mut exact_events) = (Vec::new(), Vec::new());
+                        let pit = usize::from(pit);
+                        if pos.players() == 2 {
+                            fast.sow_guarded::<_, Ring12>(pit, dir, &mut fast_events, u32::MAX);
+                            exact.sow_guarded::<_, Ring12>(pit, dir, &mut exact_events, 0);
+                        } else {
+                            fast.sow_guarded::<_, Ring18>(pit, dir, &mut fast_events, u32::MAX);
+                            exact.sow_guarded::<_, Ring18>(pit, dir, &mut exact_events, 0);
+                        }
+                        assert_eq!(fast, exact);
+                        assert_eq!(fast_events, exact_events);
+                    }
+                    pos.play_unchecked(mv);
                 }
-                pos.play_unchecked(mv);
             }
         }
     }
@@ -282,18 +335,19 @@ mod tests {
         let mut guard = FindCycle::default();
         let mut pits = Pits::empty();
         pits.set(3, 4);
-        assert!(matches!(guard.check(&pits, 3), Relay::Continue));
-        assert!(matches!(guard.check(&pits, 4), Relay::Continue));
+        let ring = |pits: &Pits| Ring12::load(pits);
+        assert!(matches!(guard.check(&ring(&pits), 3), Relay::Continue));
+        assert!(matches!(guard.check(&ring(&pits), 4), Relay::Continue));
         pits.set(4, 1);
-        assert!(matches!(guard.check(&pits, 3), Relay::Continue));
+        assert!(matches!(guard.check(&ring(&pits), 3), Relay::Continue));
         pits.set(4, 0);
-        assert!(matches!(guard.check(&pits, 3), Relay::Cycle));
+        assert!(matches!(guard.check(&ring(&pits), 3), Relay::Cycle));
     }
 
     #[test]
     fn the_fast_path_hands_over_when_its_budget_runs_out() {
         let mut guard = CountRelays { count: 0, limit: 2 };
-        let pits = Pits::empty();
+        let pits = Ring18::load(&Pits::empty());
         assert!(matches!(guard.check(&pits, 0), Relay::Continue));
         assert!(matches!(guard.check(&pits, 0), Relay::Continue));
         assert!(matches!(guard.check(&pits, 0), Relay::Recheck));

@@ -4,6 +4,7 @@
 use super::event::{EndReason, Event, EventSink, Loan};
 use super::geometry::{self, ROW_LEN};
 use super::limits::MAX_BOARD_STONES;
+use super::pits::Ring;
 use super::position::Position;
 use super::ruleset::Refill;
 
@@ -12,8 +13,9 @@ const REFILL: i16 = ROW_LEN as i16;
 
 impl Position {
     /// Everything that happens between a move's last capture and the next player's choice.
-    pub(super) fn finish_turn<S: EventSink>(&mut self, sink: &mut S) {
-        let players = self.players();
+    #[inline(always)]
+    pub(super) fn finish_turn<S: EventSink, R: Ring>(&mut self, sink: &mut S) {
+        let players = R::LEN / geometry::SLOTS_PER_PLAYER;
         // The next seat without a division: this runs after every move.
         let next = self.to_move() + 1;
         self.to_move = if next == players { 0 } else { next as u8 };
@@ -37,6 +39,7 @@ impl Position {
 
     /// The player whose score has reached the rule set's `win_at` (at most one can: it is more
     /// than half of all points).
+    #[inline(always)]
     fn winner_by_score(&self) -> Option<usize> {
         let target = i32::from(self.rules.win_at?);
         (0..self.players()).find(|&p| self.score(p) >= target)
