@@ -95,10 +95,17 @@ pub(super) trait Ring: Copy {
     fn load(pits: &Pits) -> Self;
     fn store(self, pits: &mut Pits);
     fn get(&self, index: usize) -> u8;
+    /// Empty `index`, which holds `stones` (as `get` just said).
+    fn empty(&mut self, index: usize, stones: u8);
     /// Empty `index` and return what it held.
-    fn take(&mut self, index: usize) -> u8;
-    /// As [`Pits::sow`].
-    fn sow(&mut self, from: usize, hand: u8, dir: Direction) -> usize;
+    #[inline(always)]
+    fn take(&mut self, index: usize) -> u8 {
+        let stones = self.get(index);
+        self.empty(index, stones);
+        stones
+    }
+    /// As [`Pits::sow`], and what the pit after the last stone then holds.
+    fn sow(&mut self, from: usize, hand: u8, dir: Direction) -> (usize, u8);
 }
 
 /// The two-player ring: its twelve bytes in two words, which stay in registers for the whole
@@ -145,20 +152,17 @@ impl Ring for Ring12 {
     }
 
     #[inline(always)]
-    fn take(&mut self, index: usize) -> u8 {
-        let (word, shift) = self.word(index);
-        let stones = (word >> shift) as u8;
+    fn empty(&mut self, index: usize, stones: u8) {
         // Subtracting what is there empties the pit in whichever word holds it; masks, not a
         // branch, pick the word (the branch would be a coin toss).
-        let out = u64::from(stones) << shift;
+        let out = u64::from(stones) << (8 * (index % 8));
         let in_low = u64::from(index < 8).wrapping_neg();
         self.low -= out & in_low;
         self.high -= out & !in_low;
-        stones
     }
 
     #[inline(always)]
-    fn sow(&mut self, from: usize, hand: u8, dir: Direction) -> usize {
+    fn sow(&mut self, from: usize, hand: u8, dir: Direction) -> (usize, u8) {
         let table = &SowTable::<12>::TABLE;
         // Most hands are shorter than a lap: no division on their way.
         let (laps, rest) = if usize::from(hand) < Self::LEN {
@@ -169,7 +173,8 @@ impl Ring for Ring12 {
         let step = &table.steps[dir as usize][from][rest];
         self.low += step.add[0] + laps as u64 * table.lap[0];
         self.high += step.add[1] + laps as u64 * table.lap[1];
-        usize::from(step.next)
+        let next = usize::from(step.next);
+        (next, self.get(next))
     }
 }
 
@@ -197,13 +202,14 @@ impl Ring for Ring18 {
     }
 
     #[inline(always)]
-    fn take(&mut self, index: usize) -> u8 {
-        self.0.take(index)
+    fn empty(&mut self, index: usize, _: u8) {
+        self.0.set(index, 0);
     }
 
     #[inline(always)]
-    fn sow(&mut self, from: usize, hand: u8, dir: Direction) -> usize {
-        self.0.sow::<18>(from, hand, dir)
+    fn sow(&mut self, from: usize, hand: u8, dir: Direction) -> (usize, u8) {
+        let next = self.0.sow::<18>(from, hand, dir);
+        (next, self.0.get(next))
     }
 }
 
@@ -298,8 +304,9 @@ mod tests {
         match ring_len {
             12 => {
                 let mut ring = Ring12::load(pits);
-                let next = ring.sow(from, count, dir);
+                let (next, stones) = ring.sow(from, count, dir);
                 assert_eq!(next, pits.sow::<12>(from, count, dir));
+                assert_eq!(stones, pits.get(next));
                 let mut stored = Pits::empty();
                 ring.store(&mut stored);
                 assert_eq!(stored, *pits);

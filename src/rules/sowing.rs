@@ -169,7 +169,7 @@ impl Position {
         });
         // One branch a hand: whether it relays. Where it stopped is sorted out after the loop.
         let (next, stones) = loop {
-            let next = pits.sow(at, hand, dir);
+            let (next, stones) = pits.sow(at, hand, dir);
             if S::RECORDS {
                 let mut drop = at;
                 for _ in 0..hand {
@@ -177,7 +177,6 @@ impl Position {
                     sink.push(Event::Drop { pit: drop as u8 });
                 }
             }
-            let stones = pits.get(next);
             if (stones == 0) | is_mandarin_pit(next) {
                 break (next, stones);
             }
@@ -193,7 +192,8 @@ impl Position {
                 Relay::Recheck => return Err(()),
             }
             at = next;
-            hand = pits.take(at);
+            hand = stones;
+            pits.empty(at, hand);
             sink.push(Event::Relay {
                 pit: at as u8,
                 count: hand,
@@ -226,20 +226,21 @@ impl Position {
             |pits: &R, quan: u32, pit: usize| (pits.get(pit) == 0) & (quan >> pit & 1 == 0);
         loop {
             let target = walk.next(empty);
-            if is_empty(pits, self.quan, target) {
+            // Each pit read once: what it holds decides, and is what is captured.
+            let stones = pits.get(target);
+            if (stones == 0) & !self.has_piece_at(target) {
                 sink.push(Event::TurnEnd {
                     reason: TurnEnd::TwoEmpty { pit: empty as u8 },
                 });
                 return;
             }
-            let mandarin_pit = is_mandarin_pit(target);
-            if mandarin_pit && self.is_protected_holding(target, pits.get(target)) {
+            if is_mandarin_pit(target) && self.is_protected_holding(target, stones) {
                 sink.push(Event::TurnEnd {
                     reason: TurnEnd::Protected { pit: target as u8 },
                 });
                 return;
             }
-            let stones = pits.take(target);
+            pits.empty(target, stones);
             let mandarin = self.has_piece_at(target);
             let store = &mut self.stores[mover];
             store.stones += i16::from(stones);
