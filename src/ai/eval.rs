@@ -244,12 +244,20 @@ fn direct_capture(pos: &Position, p: usize) -> i32 {
             continue;
         }
         for stride in [1, len - 1] {
-            let at = |offset: usize| (pit + offset * stride) % len;
+            // Walks the ring a pit at a time, without dividing.
+            let step = |i: usize| {
+                if i + stride >= len {
+                    i + stride - len
+                } else {
+                    i + stride
+                }
+            };
             let mut offset = n + 1;
+            let mut empty = (pit + offset * stride) % len;
             let mut taken = 0;
             // Each step: an empty pit, then something to take, all before the hand's own pits.
-            while offset + 1 < len && pos.is_empty_pit(at(offset)) {
-                let target = at(offset + 1);
+            while offset + 1 < len && pos.is_empty_pit(empty) {
+                let target = step(empty);
                 if pos.is_empty_pit(target)
                     || (geometry::is_mandarin(target) && pos.is_protected(target))
                 {
@@ -257,6 +265,7 @@ fn direct_capture(pos: &Position, p: usize) -> i32 {
                 }
                 taken += worth(target);
                 offset += 2;
+                empty = step(target);
             }
             best = best.max(taken);
         }
