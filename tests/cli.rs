@@ -734,3 +734,43 @@ fn puzzles_generate_reproducibly_and_check_against_the_engine() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `oaq-think`, the thinking worker's program, answering one request as the browser's worker
+/// does (`o_an_quan::ai::remote`): a level's move, and an error that names a bad request.
+#[test]
+fn think_answers_a_request_and_names_a_bad_one() {
+    use o_an_quan::ai::Level;
+    use o_an_quan::ai::remote::{Answer, Request};
+    use o_an_quan::rules::{Position, presets};
+    use std::io::Write;
+    use std::process::Stdio;
+    let think = |input: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_oaq-think"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let pos = Position::new(presets::get("standard").unwrap().rules);
+    let out = think(&Request::level(&pos, &Level::medium(), 3).to_json());
+    assert!(out.status.success());
+    let decision = Answer::from_json(stdout(&out).trim())
+        .unwrap()
+        .decision()
+        .unwrap();
+    assert!(pos.is_legal(decision.mv));
+    let out = think("{\"rules\": 4}");
+    assert!(!out.status.success());
+    let error: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert!(error["error"].as_str().unwrap().starts_with("request: "));
+    let out = think(&"x".repeat(10_000));
+    assert!(!out.status.success());
+    assert!(stdout(&out).contains("more than the 4096 a request may have"));
+}

@@ -16,9 +16,14 @@ const CACHE = `o-an-quan-${VERSION}`;
 // game's .wasm and .js) never change and are taken as they are; the others are asked again
 // only if changed (a revalidation: "304 Not Modified" when they are the same).
 const named_for_content = (file) => /-[0-9a-f]{16}\.(wasm|js)$/.test(file);
+// The computer's thinking worker (its script and module) is kept when the game first starts it,
+// not at install: a first visit, often on a phone's network, does not wait for it, and a game
+// that never meets the computer never downloads it. Until then, offline, the game thinks on
+// the page.
+const on_first_use = (file) => /^(think-worker|oaq-think)-/.test(file);
 
 self.addEventListener("install", (event) => {
-  const requests = FILES.filter((f) => f !== "./").map((f) => new Request(f, {
+  const requests = FILES.filter((f) => f !== "./" && !on_first_use(f)).map((f) => new Request(f, {
     cache: named_for_content(f) ? "force-cache" : "no-cache",
   }));
   event.waitUntil(
@@ -56,11 +61,17 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
   // The page answers every address of its folder (`?room=CODE` included) from the cache.
   const key = request.mode === "navigate" ? "./" : request;
-  event.respondWith(
-    caches.open(CACHE)
-      .then((cache) => cache.match(key, { ignoreSearch: request.mode === "navigate" }))
-      .then((kept) => kept ?? fetch(request)),
-  );
+  event.respondWith((async () => {
+    const cache = await caches.open(CACHE);
+    const kept = await cache.match(key, { ignoreSearch: request.mode === "navigate" });
+    if (kept) return kept;
+    const response = await fetch(request);
+    const file = url.pathname.split("/").pop();
+    if (response.ok && FILES.includes(file) && on_first_use(file)) {
+      await cache.put(request, response.clone());
+    }
+    return response;
+  })());
 });
 
 // A push from the server: its message, written in the player's language, shown; a later one

@@ -235,6 +235,7 @@ pub mod book;
 pub mod eval;
 mod levels;
 pub mod puzzle;
+pub mod remote;
 pub mod review;
 pub mod search;
 mod thinker;

@@ -188,6 +188,15 @@ impl Search {
         self.nodes
     }
 
+    /// The same search as a request a thinking worker answers (`super::remote`), unless it
+    /// cannot be said as one (other weights, a node limit) or has begun. The worker starts
+    /// with an empty table.
+    pub fn request(&self) -> Option<super::remote::Request> {
+        let plain =
+            self.weights == Weights::shipped() && self.limits.nodes.is_none() && self.nodes == 0;
+        plain.then(|| super::remote::Request::search(&self.root, &self.limits))
+    }
+
     /// Search about `node_budget` more nodes. Returns the report once the search is over (by its
     /// limits, a solved position or the cancel flag), `None` while there is more to do.
     pub fn step(&mut self, node_budget: u64) -> Option<Report> {

@@ -46,6 +46,8 @@ pub struct Thinker {
     /// Searches in all, the main one included.
     threads: usize,
     weights: Weights,
+    /// What `rng` was seeded with, for handing the same work to a thinking worker.
+    seed: u64,
 }
 
 impl Thinker {
@@ -91,6 +93,7 @@ impl Thinker {
             table,
             threads: 1,
             weights: Weights::shipped(),
+            seed,
         }
     }
 
@@ -128,6 +131,15 @@ impl Thinker {
             1
         };
         self
+    }
+
+    /// The same work as a request a thinking worker answers (`super::remote`), unless it was
+    /// changed in a way a request cannot say (other weights, reductions) or has begun.
+    pub fn request(&self) -> Option<super::remote::Request> {
+        let plain = self.weights == Weights::shipped()
+            && self.limits.reductions == self.level.depth.is_none()
+            && self.search.nodes() == 0;
+        plain.then(|| super::remote::Request::level(&self.pos, &self.level, self.seed))
     }
 
     /// Think about `node_budget` more nodes; the decision once there is one.

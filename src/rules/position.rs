@@ -216,6 +216,39 @@ impl Position {
         [bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5]]
     }
 
+    /// This position with `recent` as its last six moves (as `recent_moves` gives them): for a
+    /// position carried as its parts, which leave them out. Refused, with the reason, unless
+    /// each is a move this board has, or 0xFF (none) for the oldest, and there are no more of
+    /// them than moves played.
+    pub fn with_recent_moves(mut self, recent: [u8; 6]) -> Result<Position, String> {
+        let ring = geometry::ring_len(self.players());
+        let known = recent.iter().take_while(|&&code| code != 0xFF).count();
+        if recent[known..].iter().any(|&code| code != 0xFF) {
+            return Err("a move is older than a slot left empty (0xFF)".into());
+        }
+        if known as u32 > self.ply {
+            return Err(format!(
+                "{known} moves, but only {} have been played",
+                self.ply
+            ));
+        }
+        for &code in &recent[..known] {
+            match Move::from_code(code) {
+                Some(Move::Sow { pit, .. })
+                    if usize::from(pit) < ring && !geometry::is_mandarin(usize::from(pit)) => {}
+                _ => {
+                    return Err(format!(
+                        "{code} is not the code of a sowing move on this board"
+                    ));
+                }
+            }
+        }
+        self.recent = u64::from_le_bytes([
+            recent[0], recent[1], recent[2], recent[3], recent[4], recent[5], 0, 0,
+        ]);
+        Ok(self)
+    }
+
     /// Whether the players have exchanged sides by a table flip.
     pub fn swapped(&self) -> bool {
         self.swapped

@@ -259,7 +259,7 @@ try {
   check(true, "on a phone held upright, a tap on a pit and one on its arrow play the move");
   await onPhone('#game[data-human="1"][data-phase="waiting"]', 120);
   const phoneFrames = await phone.evaluate(() => window.frames_);
-  console.log(`phone, your move then Master thinks (2 s, in slices) and moves: ${summary(phoneFrames)}`);
+  console.log(`phone, your move then Master thinks (2 s, in its worker) and moves: ${summary(phoneFrames)}`);
   check(Number(await phone.getAttribute("#game", "data-ply")) === 2, "Master answered");
   await phone.screenshot({ path: join(out, "phone.png") });
   check(errors.length === 0, `no errors on the page ${errors.join("; ")}`);

@@ -31,8 +31,9 @@ if (!dist || !out || !serverBinary) {
 const repository = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 // What a first visit may put on the wire before the board is playable: 3.5 MiB when the web
 // build was slimmed (3.49 MiB then), 3.6 since players who know each other (friends, profiles,
-// challenges, chat: 3.53 MiB, about 1 % more).
-const BUDGET = 3.6 * 1048576;
+// challenges, chat: 3.53 MiB, about 1 % more), 3.65 since the game talks to its thinking
+// worker (3.60 MiB: the accessibility tree's mirror and the worker's client filled the rest).
+const BUDGET = 3.65 * 1048576;
 const PROFILES = [
   { name: "4G, 10 Mbit/s and 40 ms", down: 10e6, up: 5e6, latency: 40 },
   { name: "slow 4G (Lighthouse's mobile), 1.6 Mbit/s and 150 ms", down: 1.6e6, up: 0.75e6, latency: 150 },

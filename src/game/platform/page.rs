@@ -1,6 +1,8 @@
 //! In the browser: the game's state as attributes of its canvas (`data-screen`, `data-ply`,
 //! `data-phase`, `data-human` when a human is to move, `data-opponent` (`computer-LEVEL`, `online`, `people`), `data-legal` moves, `data-selected` for
-//! the picked pit's ring index, `data-resume`, `data-overlay` for the panel on top), for the page and for browser tests to read. They are written last in the
+//! the picked pit's ring index, `data-resume`, `data-overlay` for the panel on top; and
+//! `data-thought`, written by `play::ai_turn`, for the computer's last search: nodes, depth, time
+//! and where it ran), for the page and for browser tests to read. They are written last in the
 //! frame, once the panel they announce has been laid out, so a test that waits for one can
 //! click what it shows.
 

@@ -123,6 +123,22 @@ fn poll_thinking(
         if thinking.generation != game.generation || !game.pos().is_legal(decision.mv) {
             continue;
         }
+        // For the page and its tests: how the computer's last move was found, and where.
+        #[cfg(target_arch = "wasm32")]
+        if let Some(canvas) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id("game"))
+        {
+            let report = &decision.report;
+            let thought = format!(
+                "{} nodes, depth {}, {} ms, {}",
+                report.nodes,
+                report.depth,
+                report.elapsed.as_millis(),
+                thinking.job.place()
+            );
+            let _ = canvas.set_attribute("data-thought", &thought);
+        }
         chosen.mv = Some(decision.mv);
         let pause = 0.4 * motion.factor(prefs.speed);
         chosen.timer = Timer::new(Duration::from_secs_f32(pause), TimerMode::Once);

@@ -10,4 +10,6 @@ pub mod input;
 pub mod lights;
 pub mod off_frame;
 pub mod sound;
+#[cfg(target_arch = "wasm32")]
+pub mod think_worker;
 pub mod turn;

@@ -1,0 +1,200 @@
+// The thinking worker in a real browser (Debian's Chromium, driven by playwright-core):
+//  1. the built worker answers a search held to a depth exactly as the same request answered
+//     natively by `oaq-think` (the same best move, value, line and node count);
+//  2. Master's move in the worker (2 s), its nodes per move printed beside the native
+//     binary's for the same request;
+//  3. the game on a phone-sized page against Master thinks in the worker (the canvas's
+//     `data-thought` says where), with the frame rate while it thinks printed;
+//  4. with the worker's script unavailable, the game still answers, thinking on the page in
+//     slices (and says so), with the nodes and frame rate printed.
+//
+// OAQ_NPM=DIR_WITH_NODE_MODULES node tests/web/think.mjs DIST_DIR OUT_DIR OAQ_THINK_BINARY
+
+import { createServer } from "node:http";
+import { readFile, mkdir } from "node:fs/promises";
+import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { extname, join, normalize, resolve } from "node:path";
+
+const require = createRequire(join(resolve(process.env.OAQ_NPM ?? "."), "package.json"));
+const { chromium } = require("playwright-core");
+
+const [dist, out, native] = process.argv.slice(2);
+if (!dist || !out || !native) {
+  console.error("usage: node tests/web/think.mjs DIST_DIR OUT_DIR OAQ_THINK_BINARY");
+  process.exit(2);
+}
+await mkdir(out, { recursive: true });
+
+const types = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript",
+  ".wasm": "application/wasm",
+  ".ttf": "font/ttf",
+};
+const server = createServer(async (request, response) => {
+  const path = normalize(decodeURIComponent(new URL(request.url, "http://x").pathname));
+  // An empty page of the same origin, for starting the worker without the game.
+  if (path === "/blank.html") {
+    response.writeHead(200, { "content-type": types[".html"] });
+    response.end("<!doctype html><title>blank</title>");
+    return;
+  }
+  const file = join(dist, path.endsWith("/") ? path + "index.html" : path);
+  try {
+    const body = await readFile(file);
+    response.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
+    response.end(body);
+  } catch {
+    response.writeHead(404);
+    response.end();
+  }
+});
+await new Promise((ready) => server.listen(0, "127.0.0.1", ready));
+const url = `http://127.0.0.1:${server.address().port}/`;
+
+let failed = false;
+const check = (ok, what) => {
+  console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
+  if (!ok) failed = true;
+};
+
+// The worker the page names.
+const index = await readFile(join(dist, "index.html"), "utf8");
+const workerName = index.match(/oaqThinkWorker = "\.\/(think-worker-[0-9a-f]+\.js)"/)?.[1];
+check(Boolean(workerName), `the page names its thinking worker (${workerName})`);
+
+// Requests as `ai::remote` reads them: the classic rules, a position three moves in.
+const rules = {
+  players: 2, mandarin_start: "piece", protection: null, refill: "borrow",
+  repetition: false, table_flip: false, move_limit: 200, win_at: null,
+};
+const position = JSON.stringify({
+  ply: 3, to_move: 1, pits: [0, 1, 0, 0, 6, 1, 0, 1, 7, 7, 7, 2], quan: [true, true],
+  stores: [{ stones: 12, mandarins: 0, owes: [0, 0] }, { stones: 6, mandarins: 0, owes: [0, 0] }],
+});
+const recent = [1, 13, 2, 255, 255, 255]; // 1+, 6+, 2-: newest first
+const request = (work) => JSON.stringify({ rules, position, recent, work });
+const searchRequest = request({
+  search: {
+    depth: 9, time_ms: null, all_root_moves: false, book: false, quiescence: false,
+    reductions: false, outcome_only: false,
+  },
+});
+const masterRequest = request({ level: { level: 10, time_ms: 2000, seed: 5 } });
+const answerNatively = (text) => {
+  const run = spawnSync(native, [], { input: text, encoding: "utf8", timeout: 60_000 });
+  if (run.status !== 0) throw new Error(`oaq-think: ${run.stderr || run.stdout}`);
+  return JSON.parse(run.stdout);
+};
+
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: [
+    "--no-sandbox", "--disable-gpu", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-first-run", "--disable-quic",
+  ],
+});
+
+try {
+  // 1 and 2: the worker alone.
+  const blank = await browser.newPage();
+  await blank.goto(url + "blank.html");
+  const ask = (text) => blank.evaluate(async ([name, text]) => {
+    const worker = window.worker_ ?? (window.worker_ = new Worker(name));
+    return await new Promise((answered, refused) => {
+      const id = Math.floor(Math.random() * 1e9);
+      const timer = setTimeout(() => refused(new Error("no answer in 60 s")), 60_000);
+      worker.onmessage = (e) => {
+        if (e.data.id !== id) return;
+        clearTimeout(timer);
+        e.data.answer ? answered(JSON.parse(e.data.answer)) : refused(new Error(e.data.failed));
+      };
+      worker.postMessage({ id, request: text });
+    });
+  }, [workerName, text]);
+
+  const inWorker = await ask(searchRequest);
+  const here = answerNatively(searchRequest);
+  check(
+    inWorker.best === here.best && inWorker.score === here.score &&
+      inWorker.nodes === here.nodes && inWorker.pv.join(" ") === here.pv.join(" "),
+    `a depth-9 search in the worker is the native one: ${inWorker.best} ${inWorker.score}, ` +
+      `${inWorker.nodes} nodes (native ${here.best} ${here.score}, ${here.nodes} nodes); ` +
+      `${(inWorker.elapsed_us / 1000).toFixed(0)} ms in the worker, ` +
+      `${(here.elapsed_us / 1000).toFixed(0)} ms natively (${native})`,
+  );
+  const refused = await blank.evaluate(async (name) => {
+    const worker = new Worker(name);
+    return await new Promise((answered) => {
+      worker.onmessage = (e) => answered(e.data.answer);
+      worker.postMessage({ id: 1, request: "{\"rules\": 4}" });
+    });
+  }, workerName);
+  check(/"error":"request: /.test(refused), `a bad request gets an error that names it: ${refused}`);
+
+  const master = await ask(masterRequest);
+  const masterHere = answerNatively(masterRequest);
+  check(Boolean(master.chosen), `Master's move in the worker: ${master.chosen}`);
+  console.log(
+    `Master, 2 s a move: ${master.nodes} nodes, depth ${master.depth} in the worker; ` +
+      `${masterHere.nodes} nodes, depth ${masterHere.depth} natively (${native}): ` +
+      `the worker searches ${((100 * master.nodes) / masterHere.nodes).toFixed(0)} % of native's nodes`,
+  );
+
+  // 3 and 4: the game on a phone against Master, with the worker and without.
+  for (const withWorker of [true, false]) {
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true,
+    });
+    if (!withWorker) await context.route(/think-worker-/, (route) => route.fulfill({ status: 404 }));
+    const phone = await context.newPage();
+    const errors = [];
+    phone.on("pageerror", (e) => {
+      if (!String(e).includes("Using exceptions for control flow")) errors.push(String(e));
+    });
+    await phone.addInitScript(() => {
+      localStorage.setItem("o-an-quan/settings.ron", "(level: 10, language: en, seen_intro: true)");
+    });
+    const on = (selector, seconds) =>
+      phone.waitForSelector(selector, { timeout: seconds * 1000, state: "attached" });
+    const scale = 390 / 720;
+    const at = (x, y) => [195 + x * scale, 422 - y * scale];
+    await phone.goto(url);
+    await on('#game[data-screen="title"]', 240);
+    await phone.waitForTimeout(1500);
+    await phone.touchscreen.tap(195, 388);
+    await on('#game[data-screen="playing"]', 30);
+    await phone.waitForTimeout(1000);
+    await phone.touchscreen.tap(...at(66, 10));
+    await on('#game:not([data-selected="none"])', 30);
+    await phone.touchscreen.tap(...at(166, 67));
+    await on('#game[data-ply="1"]', 10);
+    // Frames from the end of the player's move's animation to the computer's answer.
+    await phone.waitForTimeout(1500);
+    await phone.evaluate(() => {
+      window.frames_ = [];
+      let last = performance.now();
+      const tick = (now) => { window.frames_.push(now - last); last = now; requestAnimationFrame(tick); };
+      requestAnimationFrame(tick);
+    });
+    await on('#game[data-ply="2"]', 120);
+    const frames = await phone.evaluate(() => window.frames_);
+    const thought = await phone.getAttribute("#game", "data-thought");
+    const mean = frames.reduce((a, b) => a + b, 0) / Math.max(1, frames.length);
+    const where = withWorker ? "worker" : "page";
+    check(thought?.endsWith(where), `Master thought on the ${where}: ${thought}`);
+    console.log(
+      `phone, Master thinking (${where}): ${frames.length} frames, ` +
+        `${(1000 / mean).toFixed(1)} fps, longest ${Math.max(...frames).toFixed(0)} ms`,
+    );
+    await phone.screenshot({ path: join(out, `phone-${where}.png`) });
+    check(errors.length === 0, `no errors on the page ${errors.join("; ")}`);
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  server.close();
+}
+process.exit(failed ? 1 : 0);
