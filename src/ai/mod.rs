@@ -10,7 +10,8 @@
 //! stones allow it (the report then says `solved`). On the 3-player board the search is paranoid
 //! (both opponents play against it); in Table Flip it weighs `swap` like any move, for the player who swaps. It runs on an
 //! explicit stack, so `Search::step(nodes)` can stop after any node and carry on later (the web
-//! build runs it in slices); budgets are depth, nodes, time and a cancel flag, and it always has a
+//! build runs it in slices where it has no thinking worker: [`remote`] says the work as a request
+//! a worker answers); budgets are depth, nodes, time and a cancel flag, and it always has a
 //! move. Master may search on every core (`Thinker::threads`): helper searches on other threads,
 //! starting at other depths, share a lock-free transposition table (each slot an entry packed in
 //! one word beside its key mixed with that word) while only the main search's answer counts. The

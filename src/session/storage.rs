@@ -98,6 +98,8 @@ impl Storage {
         let mut file = std::fs::File::create(&temporary)?;
         file.write_all(text.as_bytes())?;
         file.sync_all()?;
+        // Closed before the rename. (wasm32's `File` is a stub without `Drop`.)
+        #[allow(clippy::drop_non_drop)]
         drop(file);
         std::fs::rename(&temporary, self.path(name))
     }

@@ -136,7 +136,8 @@ impl<T: Send + 'static> Job<T> {
 }
 
 impl<T> Job<T> {
-    /// Where the work runs: `pool`, `page` (in slices) or `worker`.
+    /// Where the work runs: `pool`, `page` (in slices) or `worker`. Only the web's page shows it.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
     pub fn place(&self) -> &'static str {
         match self {
             Job::Task(_) => "pool",
