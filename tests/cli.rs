@@ -9,6 +9,25 @@ fn oaq(args: &[&str]) -> Output {
         .expect("oaq runs")
 }
 
+/// `program` with `args`, `input` written to its standard input, run to the end.
+fn with_input(program: &str, args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the program runs");
+    child
+        .stdin
+        .take()
+        .expect("its input is piped")
+        .write_all(input.as_bytes())
+        .expect("it reads its input");
+    child.wait_with_output().expect("it ends")
+}
+
 fn stdout(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()
 }
@@ -168,23 +187,13 @@ fn perft_prints_a_count_per_depth() {
 
 #[test]
 fn ai_answers_each_line_and_survives_bad_ones() {
-    use std::io::Write;
-    use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_oaq"))
-        .args(["ai", "--rules", "standard", "--level", "easy"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
     let start = stdout(&oaq(&["replay", "--rules", "standard", "--moves", ""]));
     let input = format!("{start}{{\"pits\": [1,2\nnot json\n{{\"pits\":[]}}\n{start}");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = with_input(
+        env!("CARGO_BIN_EXE_oaq"),
+        &["ai", "--rules", "standard", "--level", "easy"],
+        &input,
+    );
     assert!(out.status.success());
     let answers: Vec<serde_json::Value> = stdout(&out)
         .lines()
@@ -742,22 +751,7 @@ fn think_answers_a_request_and_names_a_bad_one() {
     use o_an_quan::ai::Level;
     use o_an_quan::ai::remote::{Answer, Request};
     use o_an_quan::rules::{Position, presets};
-    use std::io::Write;
-    use std::process::Stdio;
-    let think = |input: &str| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_oaq-think"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        child.wait_with_output().unwrap()
-    };
+    let think = |input: &str| with_input(env!("CARGO_BIN_EXE_oaq-think"), &[], input);
     let pos = Position::new(presets::get("standard").unwrap().rules);
     let out = think(&Request::level(&pos, &Level::medium(), 3).to_json());
     assert!(out.status.success());

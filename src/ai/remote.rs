@@ -448,8 +448,8 @@ mod tests {
             seed: 1,
         };
         assert_eq!(named(refused(&r)), "work.time_ms");
-        r.work = Work::Search {
-            depth: None,
+        let search = |depth| Work::Search {
+            depth,
             time_ms: None,
             all_root_moves: false,
             book: false,
@@ -457,16 +457,9 @@ mod tests {
             reductions: false,
             outcome_only: false,
         };
+        r.work = search(None);
         assert_eq!(named(refused(&r)), "work");
-        r.work = Work::Search {
-            depth: Some(MAX_DEPTH + 1),
-            time_ms: None,
-            all_root_moves: false,
-            book: false,
-            quiescence: false,
-            reductions: false,
-            outcome_only: false,
-        };
+        r.work = search(Some(MAX_DEPTH + 1));
         assert_eq!(named(refused(&r)), "work.depth");
         let mut r = good.clone();
         r.position = r.position.replace("\"pits\":[", "\"pits\":[99,");

@@ -12,20 +12,13 @@
 // OAQ_NPM=DIR_WITH_NODE_MODULES node tests/web/think.mjs DIST_DIR OUT_DIR OAQ_THINK_BINARY
 
 import { createServer } from "node:http";
-import { readFile, mkdir } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
-import { extname, join, normalize, resolve } from "node:path";
+import { extname, join, normalize } from "node:path";
+import { CHROMIUM, setUp } from "./pages.mjs";
 
-const require = createRequire(join(resolve(process.env.OAQ_NPM ?? "."), "package.json"));
-const { chromium } = require("playwright-core");
-
-const [dist, out, native] = process.argv.slice(2);
-if (!dist || !out || !native) {
-  console.error("usage: node tests/web/think.mjs DIST_DIR OUT_DIR OAQ_THINK_BINARY");
-  process.exit(2);
-}
-await mkdir(out, { recursive: true });
+// The third argument is the native `oaq-think` here, not a server.
+const { dist, out, serverBinary: native, chromium } = await setUp("think");
 
 const types = {
   ".html": "text/html; charset=utf-8",
@@ -89,14 +82,7 @@ const answerNatively = (text) => {
   return JSON.parse(run.stdout);
 };
 
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: [
-    "--no-sandbox", "--disable-gpu", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--no-first-run", "--disable-quic",
-  ],
-});
+const browser = await chromium.launch(CHROMIUM);
 
 try {
   // 1 and 2: the worker alone.
