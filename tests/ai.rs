@@ -477,6 +477,23 @@ fn a_review_gives_each_move_the_value_a_search_of_its_position_gives() {
     assert!(slices > 1, "a slice of 300 nodes cannot judge six moves");
     let review = reviewer.reviewed().to_vec();
     assert_eq!(review, Reviewer::new(start, &moves, 5).unwrap().run());
+    // Each move's search sent elsewhere, as the web's thinking worker gets it (a request and
+    // its answer as JSON), and judged by its answer: the same review.
+    let mut sent = Reviewer::new(start, &moves, 5).unwrap();
+    let mut searches = 0;
+    while let Some(search) = sent.next_search() {
+        let request = search.request().expect("a review's search can be sent");
+        let answer = o_an_quan::ai::remote::answer(&request.to_json()).unwrap();
+        let answer = o_an_quan::ai::remote::Answer::from_json(&answer).unwrap();
+        assert_eq!(
+            sent.judge(&answer.report().unwrap()),
+            searches + 1 == moves.len()
+        );
+        searches += 1;
+    }
+    assert!(sent.is_done());
+    assert_eq!(searches, moves.len());
+    assert_eq!(sent.reviewed(), &review[..]);
     let mut pos = start;
     for (m, &mv) in review.iter().zip(&moves) {
         let limits = Limits {

@@ -984,7 +984,7 @@ fn a_review_steps_through_the_game_with_the_sprites_equal_to_the_rules() {
     let history = app.world().resource::<Game>().history.clone();
     let end = pos(&app);
     press_button(&mut app, Action::Review);
-    // The analysis runs a slice a frame, until every move is judged.
+    // The analysis runs off the frame, a search a move, until every move is judged.
     run_until(&mut app, 20_000, |app| {
         *app.world().resource::<State<Screen>>().get() == Screen::Review
             && !app.world().resource::<o_an_quan::game::state::Working>().0

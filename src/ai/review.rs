@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 pub use super::eval::margin;
 use super::eval::{WIN, Weights, margin_hundredths};
-use super::search::{Limits, Search};
+use super::search::{Limits, Report, Search};
 use crate::rules::{Move, PlayError, Position};
 
 /// The depth a review searches by default: a few seconds for a whole game on one core.
@@ -221,19 +221,60 @@ impl Reviewer {
         &self.done
     }
 
+    /// The search that judges the next move not yet judged (`None` once all are): run it
+    /// anywhere (a thread, a worker, slices) and give its report to [`Reviewer::judge`].
+    pub fn next_search(&self) -> Option<Search> {
+        let &(pos, _) = self.turns.get(self.done.len())?;
+        let limits = Limits {
+            depth: Some(self.depth),
+            all_root_moves: true,
+            ..Limits::default()
+        };
+        Some(Search::new(pos, Weights::shipped(), limits))
+    }
+
+    /// Judge the next move by `report`, the report of the search `next_search` gave. Returns
+    /// `true` once every move is judged; with every move judged already, changes nothing.
+    pub fn judge(&mut self, report: &Report) -> bool {
+        let Some(&(pos, played)) = self.turns.get(self.done.len()) else {
+            return true;
+        };
+        let played_value = report
+            .moves
+            .iter()
+            .find(|&&(mv, _)| mv == played)
+            .map_or(report.score, |&(_, value)| value);
+        let (best, best_value) = report
+            .moves
+            .first()
+            .copied()
+            .unwrap_or((played, played_value));
+        self.done.push(MoveReview::judged(
+            &pos,
+            played,
+            (best, best_value),
+            played_value,
+            report.depth,
+            report.solved,
+        ));
+        self.is_done()
+    }
+
+    /// Whether every move is judged.
+    pub fn is_done(&self) -> bool {
+        self.done.len() == self.turns.len()
+    }
+
     /// Search about `node_budget` more nodes; `true` once every move is judged.
     pub fn step(&mut self, node_budget: u64) -> bool {
         let mut budget = node_budget;
-        while self.done.len() < self.turns.len() {
-            let (pos, played) = self.turns[self.done.len()];
-            let search = self.search.get_or_insert_with(|| {
-                let limits = Limits {
-                    depth: Some(self.depth),
-                    all_root_moves: true,
-                    ..Limits::default()
-                };
-                Search::new(pos, Weights::shipped(), limits)
-            });
+        while !self.is_done() {
+            if self.search.is_none() {
+                self.search = self.next_search();
+            }
+            let Some(search) = self.search.as_mut() else {
+                break;
+            };
             let before = search.nodes();
             let report = search.step(budget);
             budget = budget.saturating_sub(search.nodes() - before);
@@ -241,29 +282,12 @@ impl Reviewer {
                 return false;
             };
             self.search = None;
-            let played_value = report
-                .moves
-                .iter()
-                .find(|&&(mv, _)| mv == played)
-                .map_or(report.score, |&(_, value)| value);
-            let (best, best_value) = report
-                .moves
-                .first()
-                .copied()
-                .unwrap_or((played, played_value));
-            self.done.push(MoveReview::judged(
-                &pos,
-                played,
-                (best, best_value),
-                played_value,
-                report.depth,
-                report.solved,
-            ));
+            self.judge(&report);
             if budget == 0 {
                 break;
             }
         }
-        self.done.len() == self.turns.len()
+        self.is_done()
     }
 
     /// Review every move in one call.

@@ -7,7 +7,9 @@
 //     thinks from the first move) thinks in the worker (the canvas's `data-thought` says
 //     where and how far), with the frame rate while it thinks printed;
 //  4. with the worker's script unavailable, the game still answers, thinking on the page in
-//     slices (and says so), with the nodes and frame rate printed.
+//     slices (and says so), with the nodes and frame rate printed;
+//  5. a whole game against level 1, then its review: every move judged in the worker, and
+//     on the page in slices when the worker's script is unavailable (`data-analysis`).
 //
 // OAQ_NPM=DIR_WITH_NODE_MODULES node tests/web/think.mjs DIST_DIR OUT_DIR OAQ_THINK_BINARY
 
@@ -15,7 +17,7 @@ import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { spawnSync } from "node:child_process";
 import { extname, join, normalize } from "node:path";
-import { CHROMIUM, setUp } from "./pages.mjs";
+import { CHROMIUM, openPage, setUp } from "./pages.mjs";
 
 // The third argument is the native `oaq-think` here, not a server.
 const { dist, out, serverBinary: native, chromium } = await setUp("think");
@@ -182,6 +184,71 @@ try {
     await phone.screenshot({ path: join(out, `phone-${where}.png`) });
     check(errors.length === 0, `no errors on the page ${errors.join("; ")}`);
     await context.close();
+  }
+
+  // 5: a finished game's review, its moves judged one search each in the worker, and on the
+  // page in slices where the worker's script does not load.
+  for (const withWorker of [true, false]) {
+    const errors = [];
+    const page = await openPage(
+      browser,
+      "review",
+      { viewport: { width: 1280, height: 720 }, reducedMotion: "reduce" },
+      { out, errors, settings: "(level: 1, language: en, seen_intro: true)" },
+    );
+    if (!withWorker) {
+      await page.context().route(/think-worker-/, (route) => route.fulfill({ status: 404 }));
+    }
+    const [on, attr] = [page.until, page.attr];
+    await page.goto(url);
+    await on('[data-screen="title"]', 240);
+    await page.waitForTimeout(1500);
+    await page.mouse.click(640, 320); // Play
+    await on('[data-screen="playing"]', 30);
+    // The whole game from the keyboard: the first pit the arrows reach, sown with X.
+    for (let i = 0; i < 600 && (await attr("data-phase")) !== "over"; i++) {
+      if ((await attr("data-phase")) !== "waiting" || (await attr("data-human")) !== "1") {
+        await page.waitForTimeout(150);
+        continue;
+      }
+      await page.keyboard.press("ArrowRight");
+      await on(':not([data-selected="none"])', 10);
+      await page.keyboard.press("x");
+      await page.waitForTimeout(200);
+    }
+    await on('[data-phase="over"]', 60);
+    const plies = Number(await attr("data-ply"));
+    await page.waitForTimeout(800);
+    // The end panel's first button has the focus; Review is the next.
+    const focused = () => page.evaluate(() => document.activeElement?.textContent ?? "");
+    for (let i = 0; i < 6 && !(await focused()).startsWith("Review"); i++) {
+      await page.keyboard.press("Tab");
+      await page.waitForTimeout(150);
+    }
+    const button = await focused();
+    await page.screenshot({ path: join(out, `over-${withWorker ? "worker" : "page"}.png`) });
+    check(button.startsWith("Review"), `the end panel's Review button has the focus ("${button}")`);
+    await page.keyboard.press("Enter");
+    await on('[data-screen="review"]', 20);
+    const started = Date.now();
+    const where = withWorker ? "worker" : "page";
+    let analysis = "";
+    try {
+      await page.waitForFunction(
+        () => /^(\d+) of \1 moves/.test(document.getElementById("game").dataset.analysis ?? ""),
+        null,
+        { timeout: 180_000 },
+      );
+    } catch {}
+    analysis = (await attr("data-analysis")) ?? "";
+    check(
+      analysis === `${plies} of ${plies} moves, ${where}`,
+      `a ${plies}-move game reviewed ${withWorker ? "in the worker" : "on the page"}: ` +
+        `"${analysis}" in ${Date.now() - started} ms`,
+    );
+    await page.screenshot({ path: join(out, `review-${where}.png`) });
+    check(errors.length === 0, `no errors on the page ${errors.join("; ")}`);
+    await page.context().close();
   }
 } finally {
   await browser.close();

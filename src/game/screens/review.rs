@@ -1,32 +1,32 @@
-//! The review of a finished game: the engine judges every move off the frame (in slices, with
-//! its progress shown), a graph of the expected final margin after each move, the moves with
-//! their grades, and stepping through the game on the board: forward animates the move as in
-//! play, back snaps, Play runs the game at 0.5× to 4×, dragging along the graph scrubs, a click
-//! on a move jumps there, and the best move can be lit and played out as a variation.
+//! The review of a finished game: the engine judges every move off the frame (a search a
+//! move, in the thread pool or the web's thinking worker, with its progress shown), a graph of
+//! the expected final margin after each move, the moves with their grades, and stepping through
+//! the game on the board: forward animates the move as in play, back snaps, Play runs the game
+//! at 0.5× to 4×, dragging along the graph scrubs, a click on a move jumps there, and the best
+//! move can be lit and played out as a variation.
 
 use bevy::prelude::*;
 use bevy::ui::RelativeCursorPosition;
 use web_time::Instant;
 
+use crate::ai::Report;
 use crate::ai::review::{self, MoveReview, Quality, Reviewer};
 use crate::art::glyphs::Glyph;
 use crate::game::board::art::{Art, PLAYER_COLOURS};
 use crate::game::board::layout::Layout;
 use crate::game::play::animation::Pace;
-use crate::game::play::off_frame::FRAME_SHARE;
+use crate::game::play::off_frame::{FRAME_SHARE, Job};
 use crate::game::screens::hud::notation;
 use crate::game::screens::ui::{self, bold, icon_button, small_button, text, text_in};
 use crate::game::state::{
-    AnalysedGame, Analysis, Game, Message, OpenReview, PanelRoom, Phase, PlayMove, Prefs, Screen,
-    Settled, Skip, Wake, Working,
+    AnalysedGame, Analysis, Game, Launch, Message, OpenReview, PanelRoom, Phase, PlayMove, Prefs,
+    Screen, Settled, Skip, Wake, Working,
 };
 use crate::rules::Move;
 use crate::session::{History, Lang};
 
 /// The playback speeds, as multiples of the normal pace.
 const SPEEDS: [f32; 4] = [0.5, 1.0, 2.0, 4.0];
-/// Nodes a slice of the analysis searches between looks at the clock.
-const SLICE_NODES: u64 = 2048;
 /// The graph's scale: margins beyond this many points are drawn at the edge.
 const GRAPH_POINTS: f64 = 30.0;
 /// Moves the list shows around the current one.
@@ -44,6 +44,8 @@ pub struct Review {
     /// The engine's judgement of each move, as far as worked out.
     pub judged: Vec<MoveReview>,
     reviewer: Option<Reviewer>,
+    /// The search judging the next move, off the frame.
+    job: Option<Job<Report>>,
     /// The game is being played through, one move after another.
     pub playing: bool,
     /// Index in `SPEEDS`.
@@ -144,6 +146,7 @@ fn open(
     } else {
         Reviewer::new(*history.start(), &moves, review::DEFAULT_DEPTH).ok()
     };
+    review.job = None;
     review.at = moves.len();
     review.playing = false;
     review.show_best = false;
@@ -166,6 +169,8 @@ fn leave(
 ) {
     review.playing = false;
     review.reviewer = None;
+    // Work still out is dropped: a pool task is cancelled, a worker stopped.
+    review.job = None;
     pace.0 = 1.0;
     room.px = 0.0;
     if let Some(history) = review.game.take() {
@@ -176,12 +181,14 @@ fn leave(
     message.0.clear();
 }
 
-/// The engine judges the moves a slice at a time, never holding the frame longer than its share.
+/// The engine judges the moves one search each, off the frame: in the thread pool, or on the
+/// web in the thinking worker (in slices of the frame's share where there is none).
 fn analyse(
     mut review: ResMut<Review>,
     mut analysis: ResMut<Analysis>,
     mut wake: ResMut<Wake>,
     mut working: ResMut<Working>,
+    launch: Res<Launch>,
 ) {
     // The search's own progress is not news: the screen is redrawn only when a move is judged.
     let inner = review.bypass_change_detection();
@@ -192,16 +199,34 @@ fn analyse(
     working.set_if_neq(Working(true));
     wake.busy();
     let started = Instant::now();
-    let mut done = false;
-    while !done && started.elapsed() < FRAME_SHARE {
-        done = reviewer.step(SLICE_NODES);
-    }
-    // Only the moves judged in this slice are copied (a frame judges a few).
     let known = inner.judged.len().min(reviewer.reviewed().len());
+    let mut place = "";
+    // Quick searches finish several in a frame; the sliced ones share its time.
+    loop {
+        if inner.job.is_none() {
+            inner.job = reviewer
+                .next_search()
+                .map(|search| Job::start(search, launch.sliced_ai));
+        }
+        let Some(job) = inner.job.as_mut() else { break };
+        let left = FRAME_SHARE.saturating_sub(started.elapsed());
+        let Some(report) = job.poll(left) else { break };
+        place = job.place();
+        inner.job = None;
+        reviewer.judge(&report);
+        if left.is_zero() {
+            break;
+        }
+    }
+    let done = reviewer.is_done();
+    // Only the moves judged in this frame are copied (a frame judges a few).
     let judged_now = reviewer.reviewed().len() > known;
     inner
         .judged
         .extend_from_slice(&reviewer.reviewed()[known..]);
+    if judged_now {
+        show_progress(inner.judged.len(), reviewer.progress().1, place);
+    }
     if done {
         inner.reviewer = None;
         if let Some(game) = &inner.game {
@@ -215,6 +240,23 @@ fn analyse(
     if judged_now || done {
         review.set_changed();
     }
+}
+
+/// For the page and its tests: how far the analysis is, and where its last search ran
+/// (`data-analysis="12 of 30 moves, worker"`).
+fn show_progress(judged: usize, moves: usize, place: &str) {
+    #[cfg(target_arch = "wasm32")]
+    if let Some(canvas) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("game"))
+    {
+        let _ = canvas.set_attribute(
+            "data-analysis",
+            &format!("{judged} of {moves} moves, {place}"),
+        );
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = (judged, moves, place);
 }
 
 /// Put the board at `at` moves into the game, at once.
