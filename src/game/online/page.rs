@@ -55,10 +55,7 @@ fn publish(
     device: Res<PushDevice>,
     mut written: Local<Written>,
 ) {
-    let Some(canvas) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id("game"))
-    else {
+    let Some(canvas) = crate::game::platform::page::canvas() else {
         return;
     };
     let link_state = match link.state() {

@@ -27,6 +27,11 @@ pub(in crate::game) fn plugin(app: &mut App) {
     );
 }
 
+/// The game's canvas (`#game`), which carries the attributes; `None` on a page without it.
+pub fn canvas() -> Option<web_sys::Element> {
+    web_sys::window()?.document()?.get_element_by_id("game")
+}
+
 fn publish(
     game: Res<Game>,
     phase: Res<Phase>,
@@ -35,10 +40,7 @@ fn publish(
     selection: Res<Selection>,
     saved: Res<SavedGame>,
 ) {
-    let Some(canvas) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id("game"))
-    else {
+    let Some(canvas) = canvas() else {
         return;
     };
     let screen = match screen.get() {

@@ -125,10 +125,7 @@ fn poll_thinking(
         }
         // For the page and its tests: how the computer's last move was found, and where.
         #[cfg(target_arch = "wasm32")]
-        if let Some(canvas) = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.get_element_by_id("game"))
-        {
+        if let Some(canvas) = crate::game::platform::page::canvas() {
             let report = &decision.report;
             let thought = format!(
                 "{} nodes, depth {}, {} ms, {}",

@@ -246,10 +246,7 @@ fn analyse(
 /// (`data-analysis="12 of 30 moves, worker"`).
 fn show_progress(judged: usize, moves: usize, place: &str) {
     #[cfg(target_arch = "wasm32")]
-    if let Some(canvas) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id("game"))
-    {
+    if let Some(canvas) = crate::game::platform::page::canvas() {
         let _ = canvas.set_attribute(
             "data-analysis",
             &format!("{judged} of {moves} moves, {place}"),
