@@ -551,3 +551,152 @@ fn every_shipped_puzzle_is_the_engine_s_unique_best() {
         }
     }
 }
+
+/// Every position of a small endgame table, as a `basic` game at its start (so the move limit is
+/// as far as it goes), with the mover's store as the entry has it.
+fn table_positions(stones: u8) -> Vec<(Position, usize)> {
+    use o_an_quan::ai::tablebase::index::Indexer;
+    use o_an_quan::rules::Setup;
+    let basic = rules("basic");
+    let indexer = Indexer::new(stones);
+    let mut found = Vec::new();
+    for b in 0..indexer.len() {
+        let board = indexer.board(b);
+        let room = 70 - board.points();
+        for mover in 0..=room {
+            let mut setup = Setup::start(&basic);
+            setup.pits = board.pits.to_vec();
+            setup.quan = vec![board.pieces & 1 != 0, board.pieces & 2 != 0];
+            setup.stores = vec![store(mover as i16, 0), store((room - mover) as i16, 0)];
+            if let Ok(pos) = Position::from_setup(basic, &setup) {
+                found.push((pos, found.len()));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn an_endgame_table_agrees_with_every_search_that_finishes() {
+    use o_an_quan::ai::tablebase::build;
+    let table = build::table(3, 4000).unwrap();
+    let (mut exact, mut compared) = (0, 0);
+    for (pos, _) in table_positions(3) {
+        let Some((outcome, margin)) = table.probe(&pos) else {
+            continue;
+        };
+        exact += 1;
+        // Sampled: a search of each takes a while in a debug build.
+        if exact % 5 != 0 {
+            continue;
+        }
+        let limits = Limits {
+            depth: Some(40),
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        let report = Search::new(pos, Weights::shipped(), limits).run();
+        if report.solved {
+            compared += 1;
+            assert_eq!(
+                report.score,
+                WIN * outcome + 100 * margin,
+                "{:?}",
+                pos.setup()
+            );
+        }
+    }
+    // The table knows thousands of these positions, and searches finish on hundreds of them.
+    assert!(exact > 2000, "{exact} exact");
+    assert!(compared > 200, "{compared} compared");
+}
+
+#[test]
+fn a_shallow_search_with_the_table_proves_what_a_deep_one_proves() {
+    use o_an_quan::ai::tablebase::build;
+    let table = Arc::new(build::table(3, 4000).unwrap());
+    let mut proved = 0;
+    for (pos, i) in table_positions(2) {
+        if i % 3 != 0 {
+            continue;
+        }
+        let deep = Search::new(
+            pos,
+            Weights::shipped(),
+            Limits {
+                depth: Some(40),
+                nodes: Some(20_000),
+                ..Limits::default()
+            },
+        )
+        .run();
+        let shallow = Search::new(
+            pos,
+            Weights::shipped(),
+            Limits {
+                depth: Some(2),
+                tablebase: Some(table.clone()),
+                ..Limits::default()
+            },
+        )
+        .run();
+        if shallow.solved && deep.solved {
+            proved += 1;
+            assert_eq!(shallow.score, deep.score, "{:?}", pos.setup());
+        }
+    }
+    assert!(proved > 100, "{proved}");
+}
+
+#[test]
+fn an_endgame_table_builds_the_same_every_time_and_from_a_saved_round() {
+    use o_an_quan::ai::tablebase::{build, file};
+    let whole = file::write(&build::table(2, 4000).unwrap());
+    assert_eq!(whole, file::write(&build::table(2, 4000).unwrap()));
+    // Stopped after a few rounds and resumed from the saved round: the same table.
+    let mut first = build::Builder::new(2, &|_, _| {});
+    for _ in 0..5 {
+        first.step();
+    }
+    let (values, changed_at) = first.last_round();
+    let saved = file::write_round(2, first.round(), values, changed_at);
+    let mut resumed = build::Builder::new(2, &|_, _| {});
+    let (round, values, changed_at) = file::read_round(&saved, 2, resumed.entries()).unwrap();
+    resumed.resume(round, values, changed_at).unwrap();
+    let period = loop {
+        if let (Some(period), _) = resumed.step() {
+            break period;
+        }
+    };
+    let table = o_an_quan::ai::tablebase::Tablebase::new(
+        2,
+        resumed.round() - period as u32,
+        resumed.values(period),
+    )
+    .unwrap();
+    assert_eq!(file::write(&table), whole);
+}
+
+#[test]
+fn the_shipped_table_answers_only_where_its_values_hold() {
+    use o_an_quan::ai::tablebase::{self, Tablebase};
+    let table = tablebase::shipped().expect("the native build ships a table");
+    assert_eq!(table.stones(), 10);
+    let known = table_positions(2)
+        .into_iter()
+        .map(|(pos, _)| pos)
+        .find(|pos| table.probe(pos).is_some())
+        .expect("the table knows some 2-stone position");
+    let mut setup = known.setup();
+    // Closer to the move limit than the values hold: no answer.
+    setup.ply = known.rules().max_plies() - table.settled() + 1;
+    let late = Position::from_setup(*known.rules(), &setup).unwrap();
+    assert_eq!(table.probe(&late), None);
+    // Borrowing refills are other rules: no answer, and the levels and the hint ask for none.
+    let standard = rules("standard");
+    assert!(!Tablebase::serves(&standard));
+    let borrowed = Position::from_setup(standard, &known.setup()).unwrap();
+    assert_eq!(table.probe(&borrowed), None);
+    assert!(tablebase::for_rules(&standard).is_none());
+    assert!(tablebase::for_rules(known.rules()).is_some());
+}

@@ -36,6 +36,26 @@ fn stderr(out: &Output) -> String {
     String::from_utf8(out.stderr.clone()).unwrap()
 }
 
+/// `oaq match` given `file` by `flag` refuses it, with exit status 2 and a message saying `why`,
+/// before any game.
+fn match_refuses_a_file(flag: &str, file: &std::path::Path, why: &str) {
+    let refused = oaq(&[
+        "match",
+        "--rules",
+        "basic",
+        "--a",
+        "1",
+        "--b",
+        "1",
+        "--games",
+        "2",
+        flag,
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(stderr(&refused).contains(why), "{}", stderr(&refused));
+}
+
 #[test]
 fn rules_lists_every_preset_and_shows_one() {
     let out = oaq(&["rules"]);
@@ -479,23 +499,7 @@ fn match_reports_the_paired_margin_of_each_opening() {
     );
     let broken = dir.join("broken.ron");
     std::fs::write(&broken, "(row_stones: 1)").unwrap();
-    let refused = oaq(&[
-        "match",
-        "--rules",
-        "basic",
-        "--a",
-        "1",
-        "--b",
-        "1",
-        "--b-weights",
-        broken.to_str().unwrap(),
-    ]);
-    assert_eq!(refused.status.code(), Some(2));
-    assert!(
-        stderr(&refused).contains("not evaluation weights"),
-        "{}",
-        stderr(&refused)
-    );
+    match_refuses_a_file("--b-weights", &broken, "not evaluation weights");
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -767,4 +771,62 @@ fn think_answers_a_request_and_names_a_bad_one() {
     let out = think(&"x".repeat(10_000));
     assert!(!out.status.success());
     assert!(stdout(&out).contains("more than the 4096 a request may have"));
+}
+
+#[test]
+fn tablebase_build_resumes_from_its_saved_round_and_writes_a_table_match_reads() {
+    let dir = std::env::temp_dir().join(format!("oaq-tablebase-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t2.tb");
+    let out = path.to_str().unwrap();
+    // Stopped after 3 rounds: refused with where the round is kept, which the next run uses.
+    let stopped = oaq(&[
+        "tablebase",
+        "build",
+        "--stones",
+        "2",
+        "--out",
+        out,
+        "--rounds",
+        "3",
+    ]);
+    assert_eq!(stopped.status.code(), Some(2));
+    assert!(
+        stderr(&stopped).contains("t2.tb.partial"),
+        "{}",
+        stderr(&stopped)
+    );
+    let resumed = oaq(&["tablebase", "build", "--stones", "2", "--out", out]);
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert!(stdout(&resumed).contains("resumed at round 3"));
+    assert!(
+        stdout(&resumed).contains("positions exact"),
+        "{}",
+        stdout(&resumed)
+    );
+    assert!(!dir.join("t2.tb.partial").exists());
+    let whole = std::fs::read(&path).unwrap();
+    let again = oaq(&["tablebase", "build", "--stones", "2", "--out", out]);
+    assert!(again.status.success());
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        whole,
+        "the same table resumed or not"
+    );
+    // A table match cannot read is refused by name before any game.
+    let junk = dir.join("junk.tb");
+    std::fs::write(
+        &junk,
+        b"not a table at all, but long enough to have a header",
+    )
+    .unwrap();
+    match_refuses_a_file("--a-tablebase", &junk, "not an endgame table");
+    let too_many = oaq(&["tablebase", "build", "--stones", "21", "--out", out]);
+    assert_eq!(too_many.status.code(), Some(2));
+    assert!(
+        stderr(&too_many).contains("1..=20"),
+        "{}",
+        stderr(&too_many)
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -26,6 +26,10 @@ pub struct Level {
     /// The level answers the opening book's positions from the book.
     #[serde(default)]
     pub book: bool,
+    /// The level's search looks positions up in the shipped endgame table, where there is one
+    /// (`super::tablebase::shipped`).
+    #[serde(default)]
+    pub endgame_table: bool,
 }
 
 /// The levels' ratings, as `oaq rate` writes them (`assets/ai/ratings.ron`): one scale for

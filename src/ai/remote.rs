@@ -239,6 +239,8 @@ impl Request {
                     quiescence,
                     reductions,
                     outcome_only,
+                    // The worker has no table.
+                    tablebase: None,
                 })
             }
         };

@@ -228,6 +228,8 @@ impl Reviewer {
         let limits = Limits {
             depth: Some(self.depth),
             all_root_moves: true,
+            // Endings judged exactly where the shipped table knows them.
+            tablebase: super::tablebase::for_rules(pos.rules()),
             ..Limits::default()
         };
         Some(Search::new(pos, Weights::shipped(), limits))

@@ -19,6 +19,7 @@ use std::time::Duration;
 use web_time::Instant;
 
 use super::eval::{self, WIN, Weights};
+use super::tablebase::Tablebase;
 use super::tt::{Bound, Entry, Table};
 use super::zobrist;
 use crate::rules::{Move, MoveList, Position};
@@ -60,6 +61,9 @@ pub struct Limits {
     /// Finished games are worth only a win, a draw or a loss, not the margin: the search proves
     /// who wins (`Report::solved`) long before it could prove by how much.
     pub outcome_only: bool,
+    /// An endgame table: a position it knows exactly is worth its result, proved, without a
+    /// search (`super::tablebase`).
+    pub tablebase: Option<Arc<Tablebase>>,
 }
 
 /// What a search found.
@@ -192,8 +196,10 @@ impl Search {
     /// cannot be said as one (other weights, a node limit) or has begun. The worker starts
     /// with an empty table.
     pub fn request(&self) -> Option<super::remote::Request> {
-        let plain =
-            self.weights == Weights::shipped() && self.limits.nodes.is_none() && self.nodes == 0;
+        let plain = self.weights == Weights::shipped()
+            && self.limits.nodes.is_none()
+            && self.limits.tablebase.is_none()
+            && self.nodes == 0;
         plain.then(|| super::remote::Request::search(&self.root, &self.limits))
     }
 
@@ -409,6 +415,9 @@ impl Search {
         if pos.is_over() {
             return (self.final_value(pos, me), true);
         }
+        if let Some(value) = self.tablebase_value(pos, me) {
+            return (value, true);
+        }
         if depth == 0 {
             let value = if self.limits.quiescence {
                 self.quiesce(pos, alpha, beta, me, QUIESCENCE_PLIES)
@@ -492,6 +501,20 @@ impl Search {
         best
     }
 
+    /// The value to `me` of a position the endgame table knows, as `final_value` would give the
+    /// game's end.
+    #[inline]
+    fn tablebase_value(&self, pos: &Position, me: usize) -> Option<i32> {
+        let table = self.limits.tablebase.as_deref()?;
+        let (outcome, margin) = table.probe(pos)?;
+        let sign = if pos.to_move() == me { 1 } else { -1 };
+        Some(if self.limits.outcome_only {
+            sign * WIN * outcome
+        } else {
+            sign * (WIN * outcome + 100 * margin)
+        })
+    }
+
     /// The value of a finished game to `me`: with `Limits::outcome_only`, only who won.
     fn final_value(&self, pos: &Position, me: usize) -> i32 {
         if self.limits.outcome_only {
@@ -507,6 +530,12 @@ impl Search {
         if pos.is_over() {
             return Child::Known {
                 value: self.final_value(pos, me),
+                solved: true,
+            };
+        }
+        if let Some(value) = self.tablebase_value(pos, me) {
+            return Child::Known {
+                value,
                 solved: true,
             };
         }

@@ -50,6 +50,15 @@ pub struct Thinker {
     seed: u64,
 }
 
+/// The endgame table `level` searches with in `pos`'s game, if any.
+fn own_table(level: &Level, pos: &Position) -> Option<Arc<super::tablebase::Tablebase>> {
+    if level.endgame_table {
+        super::tablebase::for_rules(pos.rules())
+    } else {
+        None
+    }
+}
+
 impl Thinker {
     /// `seed` decides the level's misjudgements: the same seed, position and level give the same
     /// move whenever the search is bounded by depth rather than time.
@@ -83,6 +92,7 @@ impl Thinker {
             // depth; a level held to a depth keeps the full search its rating was measured with.
             reductions: level.depth.is_none(),
             outcome_only: false,
+            tablebase: own_table(&level, &pos),
         };
         Thinker {
             pos,
@@ -133,10 +143,23 @@ impl Thinker {
         self
     }
 
+    /// Look positions up in an endgame table during the search (`super::tablebase`).
+    pub fn tablebase(mut self, table: Option<Arc<super::tablebase::Tablebase>>) -> Thinker {
+        self.limits.tablebase = table;
+        self.restart()
+    }
+
     /// The same work as a request a thinking worker answers (`super::remote`), unless it was
-    /// changed in a way a request cannot say (other weights, reductions) or has begun.
+    /// changed in a way a request cannot say (other weights, reductions, a table) or has begun.
     pub fn request(&self) -> Option<super::remote::Request> {
+        // A level's own table is part of the level: the other side uses its own, if it has one.
+        let own_table = match (&self.limits.tablebase, own_table(&self.level, &self.pos)) {
+            (None, None) => true,
+            (Some(used), Some(own)) => Arc::ptr_eq(used, &own),
+            _ => false,
+        };
         let plain = self.weights == Weights::shipped()
+            && own_table
             && self.limits.reductions == self.level.depth.is_none()
             && self.search.nodes() == 0;
         plain.then(|| super::remote::Request::level(&self.pos, &self.level, self.seed))

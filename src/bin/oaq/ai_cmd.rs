@@ -32,6 +32,10 @@ const MAX_LINE: usize = 64 * 1024;
 
 pub fn run(args: Args) -> Result<(), Failure> {
     let rules = rules_arg::resolve(&args.rules)?;
+    // Loaded before the first line, so that an answer does not depend on how soon it was.
+    if o_an_quan::ai::tablebase::Tablebase::serves(&rules) {
+        o_an_quan::ai::tablebase::shipped();
+    }
     let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
     let mut number = 0;

@@ -24,6 +24,9 @@
 //! oaq book build --rules basic --seconds 20                           # the opening book (resumes if stopped)
 //! oaq endgame --rules basic --stones 30 --down-to 6                   # how often Master's time proves the result
 //! oaq endgame --rules basic --stones 40 --down-to 6 --outcome         # the same for who wins, not by how much
+//! oaq tablebase build --stones 10 --out assets/ai/endgame-10.tb      # the shipped endgame table (5 min, 2.4 GB; resumes if stopped)
+//! oaq tablebase check --file assets/ai/endgame-10.tb --positions 200  # what it knows of self-play endings, against the search
+//! oaq match --rules basic --a master --b master --b-tablebase off --time-scale 0.1   # Master with its table against without
 //! oaq rate --rules basic --games 60 --span 3 --time-scale 0.1 --out assets/ai/ratings.ron   # every level on one scale
 //! oaq review --rules basic --moves "2- 8- 3+ 9-" --depth 10           # every move judged, one JSON line each
 //! oaq puzzles generate --seed 1 --count 180 > assets/puzzles/puzzles.ron   # the puzzle set (23 s)
@@ -38,7 +41,9 @@
 //! before anything runs (exit status 2): `match` and `tune` `--games` an even number from 2 to
 //! 100,000, `--jobs` 1–256, `perft --depth` 1–12 (each move more multiplies the time by about six
 //! and a half), `tune --depth` 1–12 and `--rounds` up to 10,000, `ai --threads` 1–64, `bench
-//! --seconds` above 0 and at most 600. Negative numbers reach the check (`--seconds -1` says what
+//! --seconds` above 0 and at most 600, `tablebase build --stones` 1–20 and `--rounds` 1–65,535,
+//! `tablebase check --positions` 1–10,000; a table file that is not one, or is cut short or
+//! damaged, is refused by name. Negative numbers reach the check (`--seconds -1` says what
 //! is wrong, not "unexpected argument"); `tune --out` is checked before the first round; an error
 //! quotes a bad value cut to its first 40 characters.
 //!
@@ -78,6 +83,7 @@ mod review_cmd;
 mod rules_arg;
 mod rules_cmd;
 mod stability_cmd;
+mod tablebase_cmd;
 mod tune_cmd;
 mod weights_arg;
 
@@ -111,6 +117,8 @@ enum Command {
     Stability(stability_cmd::Args),
     /// From how many stones on the board a search proves the exact result in its time.
     Endgame(endgame_cmd::Args),
+    /// Endgame tables: `oaq tablebase build --stones N --out FILE`.
+    Tablebase(tablebase_cmd::Args),
     /// Judge every move of a game: its value, the best move and the points given away.
     Review(review_cmd::Args),
     /// Make the puzzle set from engine self-play, or check a puzzle file.
@@ -175,6 +183,7 @@ fn main() -> ExitCode {
         Command::Review(args) => review_cmd::run(args),
         Command::Puzzles(args) => puzzles_cmd::run(args),
         Command::Endgame(args) => endgame_cmd::run(args),
+        Command::Tablebase(args) => tablebase_cmd::run(args),
         Command::Stability(args) => stability_cmd::run(args),
         Command::Bench(args) => bench_cmd::run(args),
         Command::Icons(args) => icons_cmd::run(args),

@@ -48,6 +48,13 @@ pub struct Args {
     /// Late move reductions for B.
     #[arg(long)]
     b_reductions: Option<Switch>,
+    /// The endgame table A looks positions up in: a file (`oaq tablebase build` writes one) or
+    /// `off` (default: the level's own, the shipped table for Master on `basic`).
+    #[arg(long)]
+    a_tablebase: Option<std::path::PathBuf>,
+    /// The endgame table for B.
+    #[arg(long)]
+    b_tablebase: Option<std::path::PathBuf>,
 }
 
 /// A search feature turned on or off.
@@ -62,6 +69,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
     if rules.players != 2 {
         return Err(Failure("match plays 2-player rule sets".into()));
     }
+    // Loaded before the first game, so that no result depends on how soon it was.
+    if o_an_quan::ai::tablebase::Tablebase::serves(&rules) {
+        o_an_quan::ai::tablebase::shipped();
+    }
     let openings = arena::openings(rules, args.games / 2, args.seed);
     let jobs = arena::jobs(args.jobs);
     let levels = [args.a, args.b].map(|level| scaled(level, args.time_scale));
@@ -70,6 +81,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
         weights_arg::read(args.b_weights.as_deref())?,
     ];
     let reductions = [args.a_reductions, args.b_reductions];
+    let tables = [
+        crate::tablebase_cmd::choice(args.a_tablebase.as_deref())?,
+        crate::tablebase_cmd::choice(args.b_tablebase.as_deref())?,
+    ];
     let results = arena::play_all(
         &openings,
         jobs,
@@ -78,6 +93,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
             let seed =
                 args.seed ^ (game as u64).wrapping_mul(0x9E37_79B9) ^ u64::from(pos.ply()) << 40;
             let thinker = Thinker::new(*pos, levels[engine], seed, None).weights(weights[engine]);
+            let thinker = match &tables[engine] {
+                Some(table) => thinker.tablebase(table.clone()),
+                None => thinker,
+            };
             match reductions[engine] {
                 Some(switch) => thinker.reductions(matches!(switch, Switch::On)),
                 None => thinker,

@@ -19,6 +19,10 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<(), Failure> {
     let start = args.game.start()?;
+    // Loaded first, so that the review does not depend on how soon it was.
+    if o_an_quan::ai::tablebase::Tablebase::serves(start.rules()) {
+        o_an_quan::ai::tablebase::shipped();
+    }
     let moves = args
         .game
         .moves

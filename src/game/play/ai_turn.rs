@@ -66,6 +66,7 @@ pub(in crate::game) fn plugin(app: &mut App) {
             .run_if(resource_changed::<Layout>)
             .in_set(crate::game::state::GameSet::Show),
     );
+    app.add_systems(OnEnter(Screen::Playing), prepare_endgame_table);
     app.add_observer(forget::<NewGame>)
         .add_observer(forget::<LoadGame>)
         .add_observer(forget::<TimeTravel>);
@@ -103,6 +104,12 @@ fn start_thinking(
         generation: game.generation,
         cancel,
     });
+}
+
+/// Start loading the endgame table in the background as a game it serves begins, so that it is
+/// ready by the ending (Master and the hint use it; nothing waits for it).
+fn prepare_endgame_table(game: Res<Game>) {
+    let _ = crate::ai::tablebase::for_rules(game.pos().rules());
 }
 
 fn poll_thinking(

@@ -103,8 +103,9 @@ fn ask(
         time: Some(HINT_TIME),
         cancel: Some(cancel.clone()),
         book: true,
-        // As deep as Master looks in the time.
+        // As deep as Master looks in the time, with Master's endgame table.
         reductions: true,
+        tablebase: crate::ai::tablebase::for_rules(pos.rules()),
         ..Limits::default()
     };
     let search = Search::new(pos, Weights::shipped(), limits);
