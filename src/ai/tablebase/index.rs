@@ -81,16 +81,18 @@ impl Indexer {
         self.below[PITS][self.stones as usize]
     }
 
-    /// Entries of a table: every board, for each of the four choices of pieces.
+    /// Boards of a table, counted once for each of the four choices of mandarin pieces: the range of
+    /// `index`.
     pub fn len(&self) -> u64 {
         4 * self.boards()
     }
 
+    /// Never: every table has the empty board.
     pub fn is_empty(&self) -> bool {
         false
     }
 
-    /// The entry of `board`, or `None` when it holds more stones than the table.
+    /// The index of `board`, or `None` when it holds more stones than the table.
     pub fn index(&self, board: &Board) -> Option<u64> {
         let mut left = self.stones;
         let mut rank = 0;
