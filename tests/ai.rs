@@ -700,3 +700,102 @@ fn the_shipped_table_answers_only_where_its_values_hold() {
     assert!(tablebase::for_rules(&standard).is_none());
     assert!(tablebase::for_rules(known.rules()).is_some());
 }
+
+/// Positions of a few `basic` games between shallow searches, the first moves random.
+fn basic_middle_games(games: u64) -> Vec<Position> {
+    let mut found = Vec::new();
+    for game in 0..games {
+        let mut pos = Position::new(rules("basic"));
+        let mut seed = game.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        while !pos.is_over() {
+            found.push(pos);
+            let moves = pos.legal_moves();
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let mv = if pos.ply() < 4 {
+                moves[(seed >> 33) as usize % moves.len()]
+            } else {
+                search(pos, 2).best
+            };
+            pos.play_unchecked(mv);
+        }
+    }
+    found
+}
+
+#[test]
+fn the_learned_evaluation_corrects_the_search_and_nothing_else() {
+    use o_an_quan::ai::network::{self, Network};
+    let basic = rules("basic");
+    let with = |pos: Position, network: Option<Arc<Network>>| {
+        Search::new(
+            pos,
+            Weights::shipped(),
+            Limits {
+                depth: Some(5),
+                network,
+                ..Limits::default()
+            },
+        )
+        .run()
+    };
+    let bytes = std::fs::read("assets/ai/network-basic.nn").unwrap();
+    let shipped = Arc::new(network::file::read(&bytes).unwrap());
+    let positions = basic_middle_games(6);
+    let mut changed = 0;
+    for &pos in &positions {
+        // A network that corrects nothing searches exactly as the hand-written evaluation.
+        let plain = with(pos, None);
+        let zero = with(pos, Some(Arc::new(Network::zero(basic))));
+        assert_eq!(
+            (zero.best, zero.score, zero.nodes),
+            (plain.best, plain.score, plain.nodes)
+        );
+        let learned = with(pos, Some(shipped.clone()));
+        changed += usize::from(learned.score != plain.score);
+        // A finished line is worth what it is worth, whatever judges the rest.
+        if plain.solved && learned.solved {
+            assert_eq!(learned.score, plain.score, "{:?}", pos.setup());
+        }
+    }
+    assert!(
+        changed * 2 > positions.len(),
+        "the network changed {changed} of {} values",
+        positions.len()
+    );
+    // Other rules: the search leaves the network out.
+    let standard = Position::new(rules("standard"));
+    assert_eq!(
+        with(standard, Some(shipped.clone())).nodes,
+        with(standard, None).nodes
+    );
+}
+
+#[test]
+fn a_search_with_a_learned_evaluation_is_not_handed_to_the_thinking_worker() {
+    // The worker has no network: such a search cannot be said as a request, and runs where it
+    // was started.
+    let pos = Position::new(rules("basic"));
+    let network = Some(Arc::new(o_an_quan::ai::network::Network::zero(rules(
+        "basic",
+    ))));
+    let limits = Limits {
+        depth: Some(4),
+        ..Limits::default()
+    };
+    let plain = Search::new(pos, Weights::shipped(), limits.clone());
+    assert!(plain.request().is_some());
+    let learned = Search::new(
+        pos,
+        Weights::shipped(),
+        Limits {
+            network: network.clone(),
+            ..limits
+        },
+    );
+    assert!(learned.request().is_none());
+    let thinker = Thinker::new(pos, Level::master(), 1, None);
+    assert!(thinker.request().is_some());
+    assert!(thinker.network(network).request().is_none());
+}

@@ -830,3 +830,71 @@ fn tablebase_build_resumes_from_its_saved_round_and_writes_a_table_match_reads()
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn train_writes_the_same_network_for_the_same_seed_and_match_and_bench_read_it() {
+    let dir = std::env::temp_dir().join(format!("oaq-train-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let train = |name: &str, seed: &str| {
+        let path = dir.join(name);
+        let run = oaq(&[
+            "train",
+            "--rules",
+            "basic",
+            "--games",
+            "40",
+            "--depth",
+            "3",
+            "--epochs",
+            "2",
+            "--seed",
+            seed,
+            "--out",
+            path.to_str().unwrap(),
+        ]);
+        assert!(run.status.success(), "{}", stderr(&run));
+        assert!(stderr(&run).contains("held out"), "{}", stderr(&run));
+        std::fs::read(path).unwrap()
+    };
+    let a = train("a.nn", "5");
+    assert_eq!(train("b.nn", "5"), a, "the same seed, the same network");
+    assert_ne!(train("c.nn", "6"), a, "another seed, other games");
+    let network = dir.join("a.nn");
+    let bench = oaq(&[
+        "bench",
+        "--rules",
+        "basic",
+        "--depth",
+        "4",
+        "--network",
+        network.to_str().unwrap(),
+    ]);
+    assert!(bench.status.success(), "{}", stderr(&bench));
+    assert!(stdout(&bench).contains("M nodes/s"));
+    // Trained for basic: refused for other rules, by name, before any search.
+    let other = oaq(&[
+        "bench",
+        "--rules",
+        "standard",
+        "--depth",
+        "4",
+        "--network",
+        network.to_str().unwrap(),
+    ]);
+    assert_eq!(other.status.code(), Some(2));
+    assert!(stderr(&other).contains("other rules"), "{}", stderr(&other));
+    let junk = dir.join("junk.nn");
+    std::fs::write(&junk, b"OAQ-NN\0\x01 cut short").unwrap();
+    match_refuses_a_file("--b-network", &junk, "not a network");
+    // Three players: refused with the reason.
+    let three = oaq(&[
+        "train",
+        "--rules",
+        "mature-quan-3p",
+        "--out",
+        dir.join("d.nn").to_str().unwrap(),
+    ]);
+    assert_eq!(three.status.code(), Some(2));
+    assert!(stderr(&three).contains("2-player"), "{}", stderr(&three));
+    std::fs::remove_dir_all(&dir).ok();
+}

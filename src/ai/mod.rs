@@ -159,6 +159,33 @@
 //! values are a palette of under 256 results) and loads on a thread of its own when a game it
 //! serves begins (`tablebase::for_rules`); the browser's thinking worker goes without it.
 //!
+//! **Learned evaluation** (`src/ai/network`, `oaq train`): a small network that corrects the
+//! hand-written evaluation, NNUE-style. Its inputs are one-hot, seen from the side to move: each
+//! pit's stones (0–15+, and for a mandarin pit whether the piece is there), each store's small
+//! stones (0–9+: a refill costs 5 under `forfeit`), each side's debts, the moves left before the
+//! limit; 276 inputs of which a position turns on 17, so the hidden layer (32 neurons, ReLU) is
+//! the sum of 17 rows, and one output weighs it: the points the hand-written evaluation gets
+//! wrong. Trained by `oaq train` on self-play between depth-10 searches, each position labelled
+//! half by the search's value and half by the game's final margin, mirrored boards included,
+//! one game in ten held out; Adam on the squared error, one thread, so a seed gives the same
+//! network bit for bit. Measured (`basic`, 2 cores):
+//!
+//! | network | self-play + training | held-out error of the hand-written evaluation → with the network | Master with it against without (both with the endgame table), 0.2 s a move, 200 games |
+//! |---|---|---|---|
+//! | 1: 4,000 games, `--seed 1 --epochs 30` (`assets/ai/network-basic.nn`) | 266 s + 1 s, 98,432 positions | 180.8 → 97.3 points² | +1.07 ± 1.29 (positive on 47% of openings, negative on 34%) |
+//! | 2: 6,000 games searched with network 1 (`--from`), `--seed 2 --epochs 24` | 576 s + 1 s, 145,044 positions | 174.9 → 94.7 points² | −0.42 ± 1.32 |
+//!
+//! So the network halves the evaluation's error on positions it never saw, and Master plays no
+//! better for it: at Master's depth (about 20 moves in 0.2 s) the evaluation's error at the
+//! leaves decides little, as the earlier fitted evaluations (+2 moves of depth for no gain)
+//! already suggested. No level uses it, nor do the hint and the review; `oaq match --a-network`
+//! and `oaq bench --network` measure the next one. Its cost, `oaq bench --rules basic --depth 14`
+//! (three runs each): 8.5–11.0 M nodes/s without, 7.4–8.0 with (SSE2 on x86-64; the same sums in
+//! the same order as the plain code, so every machine gets the same number), 3.9–4.1 with plain
+//! code, which is what the browser's WebAssembly without SIMD would get: a level that uses it on
+//! the web needs the SIMD path first. A second hidden layer of 16 was tried: 91.5 points² held
+//! out, but 2.9–3.2 M nodes/s even with the vector path for the first layer (dropped).
+//!
 //! **Review** (`src/ai/review.rs`, `oaq review`): every move of a game judged by a search of the
 //! position before it to a fixed depth (10 by default: the same review on every machine) that
 //! values every legal move exactly at that depth. The value of the move played is the expected
@@ -260,6 +287,7 @@
 pub mod book;
 pub mod eval;
 mod levels;
+pub mod network;
 pub mod puzzle;
 pub mod remote;
 pub mod review;

@@ -241,6 +241,7 @@ impl Request {
                     outcome_only,
                     // The worker has no table.
                     tablebase: None,
+                    network: None,
                 })
             }
         };

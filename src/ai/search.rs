@@ -19,6 +19,7 @@ use std::time::Duration;
 use web_time::Instant;
 
 use super::eval::{self, WIN, Weights};
+use super::network::Network;
 use super::tablebase::Tablebase;
 use super::tt::{Bound, Entry, Table};
 use super::zobrist;
@@ -64,6 +65,9 @@ pub struct Limits {
     /// An endgame table: a position it knows exactly is worth its result, proved, without a
     /// search (`super::tablebase`).
     pub tablebase: Option<Arc<Tablebase>>,
+    /// A learned evaluation: its correction is added to the hand-written evaluation wherever
+    /// the search evaluates (`super::network`). Ignored unless it serves the position's rules.
+    pub network: Option<Arc<Network>>,
 }
 
 /// What a search found.
@@ -146,7 +150,14 @@ impl Search {
     }
 
     /// As `new`, reusing a transposition table (and what it already knows).
-    pub fn with_table(pos: Position, weights: Weights, limits: Limits, table: Table) -> Search {
+    pub fn with_table(pos: Position, weights: Weights, mut limits: Limits, table: Table) -> Search {
+        if !limits
+            .network
+            .as_ref()
+            .is_some_and(|network| network.serves(pos.rules()))
+        {
+            limits.network = None;
+        }
         let finished = if limits.book {
             super::book::lookup(&pos)
         } else {
@@ -199,6 +210,7 @@ impl Search {
         let plain = self.weights == Weights::shipped()
             && self.limits.nodes.is_none()
             && self.limits.tablebase.is_none()
+            && self.limits.network.is_none()
             && self.nodes == 0;
         plain.then(|| super::remote::Request::search(&self.root, &self.limits))
     }
@@ -422,7 +434,7 @@ impl Search {
             let value = if self.limits.quiescence {
                 self.quiesce(pos, alpha, beta, me, QUIESCENCE_PLIES)
             } else {
-                eval::evaluate(pos, me, &self.weights)
+                self.evaluate(pos, me)
             };
             return (value, false);
         }
@@ -460,7 +472,7 @@ impl Search {
         me: usize,
         plies: u32,
     ) -> i32 {
-        let stand = eval::evaluate(pos, me, &self.weights);
+        let stand = self.evaluate(pos, me);
         if plies == 0 {
             return stand;
         }
@@ -499,6 +511,17 @@ impl Search {
             }
         }
         best
+    }
+
+    /// The evaluation of an unfinished position for `me`: the hand-written one, corrected by the
+    /// learned one where the search has it.
+    #[inline]
+    fn evaluate(&self, pos: &Position, me: usize) -> i32 {
+        let value = eval::evaluate(pos, me, &self.weights);
+        match &self.limits.network {
+            Some(network) if !pos.is_over() => value + network.correction(pos, me),
+            _ => value,
+        }
     }
 
     /// The value to `me` of a position the endgame table knows, as `final_value` would give the

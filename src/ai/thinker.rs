@@ -93,6 +93,7 @@ impl Thinker {
             reductions: level.depth.is_none(),
             outcome_only: false,
             tablebase: own_table(&level, &pos),
+            network: None,
         };
         Thinker {
             pos,
@@ -149,6 +150,13 @@ impl Thinker {
         self.restart()
     }
 
+    /// Correct the evaluation by a learned one (`super::network`), to compare evaluations: no
+    /// level has one of its own.
+    pub fn network(mut self, network: Option<Arc<super::network::Network>>) -> Thinker {
+        self.limits.network = network;
+        self.restart()
+    }
+
     /// The same work as a request a thinking worker answers (`super::remote`), unless it was
     /// changed in a way a request cannot say (other weights, reductions, a table) or has begun.
     pub fn request(&self) -> Option<super::remote::Request> {
@@ -160,6 +168,7 @@ impl Thinker {
         };
         let plain = self.weights == Weights::shipped()
             && own_table
+            && self.limits.network.is_none()
             && self.limits.reductions == self.level.depth.is_none()
             && self.search.nodes() == 0;
         plain.then(|| super::remote::Request::level(&self.pos, &self.level, self.seed))

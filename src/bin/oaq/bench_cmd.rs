@@ -22,6 +22,9 @@ pub struct Args {
     /// Search without late move reductions (as the levels up to Hard do).
     #[arg(long)]
     no_reductions: bool,
+    /// Correct the evaluation by a learned one: a network file (`oaq train` writes one).
+    #[arg(long)]
+    network: Option<std::path::PathBuf>,
 }
 
 /// Games from the start: the opening, then middle games reached by these moves.
@@ -36,6 +39,12 @@ const POSITIONS: [&str; 6] = [
 
 pub fn run(args: Args) -> Result<(), Failure> {
     let rules = rules_arg::resolve(&args.rules)?;
+    let network = crate::train_cmd::choice(args.network.as_deref())?.flatten();
+    if let Some(network) = &network
+        && !network.serves(&rules)
+    {
+        return Err(Failure("the network was trained for other rules".into()));
+    }
     let mut total_nodes = 0;
     let mut total_time = Duration::ZERO;
     println!(
@@ -65,6 +74,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 reductions: !args.no_reductions,
                 ..Limits::default()
             },
+        };
+        let limits = Limits {
+            network: network.clone(),
+            ..limits
         };
         let report = Search::new(pos, Weights::shipped(), limits).run();
         total_nodes += report.nodes;

@@ -123,7 +123,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
     Ok(())
 }
 
-fn progress(games: usize) -> ProgressBar {
+/// A bar of games played, on a terminal only.
+pub fn progress(games: usize) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }

@@ -27,6 +27,9 @@
 //! oaq tablebase build --stones 10 --out assets/ai/endgame-10.tb      # the shipped endgame table (5 min, 2.4 GB; resumes if stopped)
 //! oaq tablebase check --file assets/ai/endgame-10.tb --positions 200  # what it knows of self-play endings, against the search
 //! oaq match --rules basic --a master --b master --b-tablebase off --time-scale 0.1   # Master with its table against without
+//! oaq train --rules basic --games 4000 --depth 10 --seed 1 --epochs 30 --out assets/ai/network-basic.nn   # a learned evaluation (5 min)
+//! oaq match --rules basic --a master --b master --a-network assets/ai/network-basic.nn --time-scale 0.1   # Master with it against without
+//! oaq bench --rules basic --depth 14 --network assets/ai/network-basic.nn   # search speed with it
 //! oaq rate --rules basic --games 60 --span 3 --time-scale 0.1 --out assets/ai/ratings.ron   # every level on one scale
 //! oaq review --rules basic --moves "2- 8- 3+ 9-" --depth 10           # every move judged, one JSON line each
 //! oaq puzzles generate --seed 1 --count 180 > assets/puzzles/puzzles.ron   # the puzzle set (23 s)
@@ -42,8 +45,8 @@
 //! 100,000, `--jobs` 1–256, `perft --depth` 1–12 (each move more multiplies the time by about six
 //! and a half), `tune --depth` 1–12 and `--rounds` up to 10,000, `ai --threads` 1–64, `bench
 //! --seconds` above 0 and at most 600, `tablebase build --stones` 1–20 and `--rounds` 1–65,535,
-//! `tablebase check --positions` 1–10,000; a table file that is not one, or is cut short or
-//! damaged, is refused by name. Negative numbers reach the check (`--seconds -1` says what
+//! `tablebase check --positions` 1–10,000, `train --epochs` 1–200 and `--search-share` 0–100; a
+//! table or network file that is not one, or is cut short or damaged, is refused by name. Negative numbers reach the check (`--seconds -1` says what
 //! is wrong, not "unexpected argument"); `tune --out` is checked before the first round; an error
 //! quotes a bad value cut to its first 40 characters.
 //!
@@ -84,6 +87,7 @@ mod rules_arg;
 mod rules_cmd;
 mod stability_cmd;
 mod tablebase_cmd;
+mod train_cmd;
 mod tune_cmd;
 mod weights_arg;
 
@@ -129,6 +133,8 @@ enum Command {
     Book(book_cmd::Args),
     /// Fit the evaluation weights to how self-play games end (least squares).
     Fit(fit_cmd::Args),
+    /// Train the learned evaluation on self-play: `oaq train --rules basic --out FILE`.
+    Train(train_cmd::Args),
     /// Measure search speed and depth from fixed positions.
     Bench(bench_cmd::Args),
     /// Paint the web app's icons into a folder, as PNG.
@@ -185,6 +191,7 @@ fn main() -> ExitCode {
         Command::Endgame(args) => endgame_cmd::run(args),
         Command::Tablebase(args) => tablebase_cmd::run(args),
         Command::Stability(args) => stability_cmd::run(args),
+        Command::Train(args) => train_cmd::run(args),
         Command::Bench(args) => bench_cmd::run(args),
         Command::Icons(args) => icons_cmd::run(args),
     };

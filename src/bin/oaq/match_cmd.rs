@@ -55,6 +55,13 @@ pub struct Args {
     /// The endgame table for B.
     #[arg(long)]
     b_tablebase: Option<std::path::PathBuf>,
+    /// A learned evaluation A corrects its evaluation by: a file (`oaq train` writes one); `off`
+    /// or left out: none (no level has one of its own).
+    #[arg(long)]
+    a_network: Option<std::path::PathBuf>,
+    /// The learned evaluation for B.
+    #[arg(long)]
+    b_network: Option<std::path::PathBuf>,
 }
 
 /// A search feature turned on or off.
@@ -85,6 +92,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
         crate::tablebase_cmd::choice(args.a_tablebase.as_deref())?,
         crate::tablebase_cmd::choice(args.b_tablebase.as_deref())?,
     ];
+    let networks = [
+        crate::train_cmd::choice(args.a_network.as_deref())?,
+        crate::train_cmd::choice(args.b_network.as_deref())?,
+    ];
     let results = arena::play_all(
         &openings,
         jobs,
@@ -95,6 +106,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
             let thinker = Thinker::new(*pos, levels[engine], seed, None).weights(weights[engine]);
             let thinker = match &tables[engine] {
                 Some(table) => thinker.tablebase(table.clone()),
+                None => thinker,
+            };
+            let thinker = match &networks[engine] {
+                Some(network) => thinker.network(network.clone()),
                 None => thinker,
             };
             match reductions[engine] {
