@@ -773,6 +773,85 @@ fn think_answers_a_request_and_names_a_bad_one() {
     assert!(stdout(&out).contains("more than the 4096 a request may have"));
 }
 
+/// `oaq-think` looks a hint's search's positions up in its own endgame table, the 8-stone one
+/// the browser's worker fetches: the answer is the table's exact value, found as a search in
+/// this process with that table finds it, and says which table it had.
+#[test]
+fn think_searches_with_the_worker_s_endgame_table() {
+    use o_an_quan::ai::eval::WIN;
+    use o_an_quan::ai::remote::{Answer, Request};
+    use o_an_quan::ai::tablebase::{file, index::Indexer};
+    use o_an_quan::ai::{Limits, Search, Weights};
+    use o_an_quan::rules::{Position, Setup, Store, presets};
+    use std::sync::Arc;
+    let bytes = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/assets/ai/endgame-8.tb"
+    ))
+    .expect("the worker's table is in assets");
+    let table = Arc::new(file::read(&bytes).expect("it reads"));
+    assert_eq!(table.stones(), 8);
+    let basic = presets::get("basic").unwrap().rules;
+    let limits = |table| Limits {
+        depth: Some(2),
+        tablebase: table,
+        ..Limits::default()
+    };
+    // A position of 6 to 8 stones the table knows, which a search 2 moves deep solves with it.
+    let indexer = Indexer::new(8);
+    let (pos, exact, here) = (0..indexer.len())
+        .rev()
+        .step_by(997)
+        .find_map(|b| {
+            let board = indexer.board(b);
+            let mut setup = Setup::start(&basic);
+            setup.pits = board.pits.to_vec();
+            setup.quan = vec![board.pieces & 1 != 0, board.pieces & 2 != 0];
+            let room = 70 - board.points() as i16;
+            let store = |stones| Store {
+                stones,
+                ..Store::default()
+            };
+            setup.stores = vec![store(room / 2), store(room - room / 2)];
+            let pos = Position::from_setup(basic, &setup).ok()?;
+            let (outcome, margin) = table.probe(&pos)?;
+            let report = Search::new(pos, Weights::shipped(), limits(Some(table.clone()))).run();
+            // Without the table the same search cannot know it: the table makes the difference.
+            let unknown = !Search::new(pos, Weights::shipped(), limits(None))
+                .run()
+                .solved;
+            (report.solved && unknown && board.pits.iter().sum::<u8>() >= 6).then_some((
+                pos,
+                WIN * outcome + 100 * margin,
+                report,
+            ))
+        })
+        .expect("the table knows such a position");
+    assert_eq!(here.score, exact);
+    let request = Request::search(&pos, &limits(None)).to_json();
+    let out = with_input(env!("CARGO_BIN_EXE_oaq-think"), &[], &request);
+    assert!(out.status.success(), "{}", stdout(&out));
+    let answer = Answer::from_json(stdout(&out).trim()).unwrap();
+    assert_eq!(answer.endgame_table, 8);
+    assert!(answer.solved);
+    assert_eq!(answer.score, exact);
+    assert_eq!(answer.best, here.best.to_string());
+    assert_eq!(answer.nodes, here.nodes);
+    // Rules the table does not serve: no table, said so.
+    let standard = Position::new(presets::get("standard").unwrap().rules);
+    let out = with_input(
+        env!("CARGO_BIN_EXE_oaq-think"),
+        &[],
+        &Request::search(&standard, &limits(None)).to_json(),
+    );
+    assert_eq!(
+        Answer::from_json(stdout(&out).trim())
+            .unwrap()
+            .endgame_table,
+        0
+    );
+}
+
 #[test]
 fn tablebase_build_resumes_from_its_saved_round_and_writes_a_table_match_reads() {
     let dir = std::env::temp_dir().join(format!("oaq-tablebase-{}", std::process::id()));

@@ -13,14 +13,14 @@ const CACHE = `o-an-quan-${VERSION}`;
 
 // The page registers the worker once the game runs, so every file it needs is already in the
 // browser's HTTP cache: nothing is downloaded twice. The files named for their content (the
-// game's .wasm and .js) never change and are taken as they are; the others are asked again
-// only if changed (a revalidation: "304 Not Modified" when they are the same).
-const named_for_content = (file) => /-[0-9a-f]{16}\.(wasm|js)$/.test(file);
-// The computer's thinking worker (its script and module) is kept when the game first starts it,
-// not at install: a first visit, often on a phone's network, does not wait for it, and a game
-// that never meets the computer never downloads it. Until then, offline, the game thinks on
-// the page.
-const on_first_use = (file) => /^(think-worker|oaq-think)-/.test(file);
+// game's .wasm and .js, the endgame table) never change and are taken as they are; the others
+// are asked again only if changed (a revalidation: "304 Not Modified" when they are the same).
+const named_for_content = (file) => /-[0-9a-f]{16}\.(wasm|js|tb)$/.test(file);
+// The computer's thinking worker (its script, module and endgame table) is kept when the game
+// first starts it, not at install: a first visit, often on a phone's network, does not wait for
+// it, and a game that never meets the computer never downloads it. Until then, offline, the
+// game thinks on the page.
+const on_first_use = (file) => /^(think-worker|oaq-think|endgame-8)-/.test(file);
 
 self.addEventListener("install", (event) => {
   const requests = FILES.filter((f) => f !== "./" && !on_first_use(f)).map((f) => new Request(f, {

@@ -144,7 +144,7 @@
 //!
 //! | `N` | boards × stores | build (2 cores) | memory | exact | file |
 //! |---|---|---|---|---|---|
-//! | 8 | 22,919,979 | 32.5 s, 55 rounds | 344 MB to build, 23 MB to use | 11.9% (30–38% of 1–3 stones, 5–14% of 8) | 0.6 MB |
+//! | 8 | 22,919,979 | 32.5 s, 55 rounds | 344 MB to build, 23 MB to use | 11.9% (30–38% of 1–3 stones, 5–14% of 8) | 0.5 MB |
 //! | 10 (shipped) | 118,590,944 | 300 s, 79 rounds | 2.4 GB to build, 144 MB to use | 19.9% (32–66% of 1–3 stones, 11–21% of 10) | 3.2 MB |
 //!
 //! Rounds repeat with a period of 8 (`N` = 8) or 24 (`N` = 10); the values hold from 47 and 55
@@ -157,7 +157,12 @@
 //! won and lost, by about ten points more or less. With the 8-stone table: +3.29 ± 1.70
 //! (`--seed 3`), so the 10-stone one is shipped. A table is one byte an entry in memory (its
 //! values are a palette of under 256 results) and loads on a thread of its own when a game it
-//! serves begins (`tablebase::for_rules`); the browser's thinking worker goes without it.
+//! serves begins (`tablebase::for_rules`). In the browser the thinking worker (`oaq-think`) has
+//! the 8-stone table, `assets/ai/endgame-8.tb` (529,414 bytes to download, after its module and
+//! only once: the service worker keeps it; 23 MB in the worker's memory, where the 10-stone
+//! table's 144 MB is too much for a phone), so that Master, the hint and the review in the
+//! worker look endings up as on a desktop, with fewer stones; the page's own thinking (where
+//! there is no worker) goes without.
 //!
 //! **Learned evaluation** (`src/ai/network`, `oaq train`): a small network that corrects the
 //! hand-written evaluation, NNUE-style. Its inputs are one-hot, seen from the side to move: each

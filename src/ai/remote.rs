@@ -82,6 +82,10 @@ pub struct Answer {
     pub solved: bool,
     pub pv: Vec<String>,
     pub moves: Vec<(String, i32)>,
+    /// The most small stones of the endgame table the thinking could look positions up in
+    /// (`super::tablebase`); 0 where it had none for these rules.
+    #[serde(default)]
+    pub endgame_table: u32,
 }
 
 /// Why a request was refused, or an answer could not be read.
@@ -239,8 +243,10 @@ impl Request {
                     quiescence,
                     reductions,
                     outcome_only,
-                    // The worker has no table.
-                    tablebase: None,
+                    // A hint's and an analysis's searches look positions up in the endgame
+                    // table, if this program has one for the rules (the worker's arrives a
+                    // moment after it starts).
+                    tablebase: super::tablebase::for_rules(&request.rules),
                     network: None,
                 })
             }
@@ -265,7 +271,15 @@ pub enum Job {
 impl Job {
     /// Think about `pos` to the end of the limits, here, on this thread.
     pub fn run(self, pos: Position) -> Answer {
-        match self {
+        let table = match &self {
+            Job::Level { level, .. } if level.endgame_table => {
+                super::tablebase::for_rules(pos.rules())
+            }
+            Job::Level { .. } => None,
+            Job::Search(limits) => limits.tablebase.clone(),
+        };
+        let table = table.map_or(0, |t| t.stones());
+        let mut answer = match self {
             Job::Level { level, seed } => {
                 let decision = Thinker::new(pos, level, seed, None).run();
                 Answer::new(Some(decision.mv), &decision.report)
@@ -274,7 +288,9 @@ impl Job {
                 let report = Search::new(pos, Weights::shipped(), limits).run();
                 Answer::new(None, &report)
             }
-        }
+        };
+        answer.endgame_table = table;
+        answer
     }
 }
 
@@ -300,6 +316,7 @@ impl Answer {
                 .iter()
                 .map(|&(m, value)| (m.to_string(), value))
                 .collect(),
+            endgame_table: 0,
         }
     }
 

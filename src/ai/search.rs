@@ -204,8 +204,9 @@ impl Search {
     }
 
     /// The same search as a request a thinking worker answers (`super::remote`), unless it
-    /// cannot be said as one (other weights, a node limit) or has begun. The worker starts
-    /// with an empty table.
+    /// cannot be said as one (other weights, a node limit, a table or a learned evaluation of
+    /// its own) or has begun. The worker starts with an empty transposition table and looks
+    /// positions up in its own endgame table, as a hint's search does (`remote::Job`).
     pub fn request(&self) -> Option<super::remote::Request> {
         let plain = self.weights == Weights::shipped()
             && self.limits.nodes.is_none()

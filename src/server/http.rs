@@ -51,7 +51,8 @@ fn web_files(dir: PathBuf) -> Router {
 }
 
 /// Whether a path's last part carries a content hash before its extension, as the game's
-/// `.wasm` and `.js` do (`name-` and 16 lowercase hex digits).
+/// `.wasm` and `.js` and the thinking worker's endgame table (`.tb`) do (`name-` and 16
+/// lowercase hex digits).
 fn named_for_content(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     let Some((stem, extension)) = name.rsplit_once('.') else {
@@ -60,7 +61,7 @@ fn named_for_content(path: &str) -> bool {
     let Some((_, hash)) = stem.rsplit_once('-') else {
         return false;
     };
-    matches!(extension, "wasm" | "js")
+    matches!(extension, "wasm" | "js" | "tb")
         && hash.len() == 16
         && hash.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
@@ -235,9 +236,10 @@ mod tests {
     use super::named_for_content;
 
     #[test]
-    fn only_the_builds_hashed_wasm_and_js_are_named_for_their_content() {
+    fn only_the_builds_hashed_wasm_js_and_table_are_named_for_their_content() {
         assert!(named_for_content("/o-an-quan-0123456789abcdef.wasm"));
         assert!(named_for_content("/play/o-an-quan-fedcba9876543210.js"));
+        assert!(named_for_content("/endgame-8-0123456789abcdef.tb"));
         for path in [
             "/",
             "/index.html",
@@ -249,6 +251,7 @@ mod tests {
             "/assets/fonts/NotoSans-Regular.ttf",
             "/o-an-quan-0123456789abcdef.wasm.br",
             "/x-0123456789abcdef.html",
+            "/endgame-8.tb",
         ] {
             assert!(!named_for_content(path), "{path}");
         }

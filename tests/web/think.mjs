@@ -1,6 +1,7 @@
 // The thinking worker in a real browser (Debian's Chromium, driven by playwright-core):
 //  1. the built worker answers a search held to a depth exactly as the same request answered
-//     natively by `oaq-think` (the same best move, value, line and node count);
+//     natively by `oaq-think` (the same best move, value, line and node count), and, once its
+//     endgame table has come, an ending's search as natively with the same table (solved);
 //  2. Master's move in the worker (2 s), its nodes per move printed beside the native
 //     binary's for the same request;
 //  3. the game on a phone-sized page against level 9 (1.5 s a move, no opening book: it
@@ -122,6 +123,34 @@ try {
     });
   }, workerName);
   check(/"error":"request: /.test(refused), `a bad request gets an error that names it: ${refused}`);
+
+  // The worker's endgame table arrives after its module: asked until it says it has it (its
+  // fetch and inflating take well under the 20 s allowed), a search of an ending it knows is
+  // then the native one with the same table, solved where a search without it is not.
+  const endgameRequest = JSON.stringify({
+    rules: { ...rules, refill: "forfeit" },
+    position: JSON.stringify({
+      ply: 40, to_move: 0, pits: [0, 3, 1, 0, 0, 1, 0, 2, 0, 1, 0, 0], quan: [true, true],
+      stores: [{ stones: 14, mandarins: 0, owes: [0, 0] }, { stones: 28, mandarins: 0, owes: [0, 0] }],
+    }),
+    recent: [255, 255, 255, 255, 255, 255],
+    work: { search: { ...JSON.parse(searchRequest).work.search, depth: 2 } },
+  });
+  let ending = await ask(endgameRequest);
+  let tries = 0;
+  for (; ending.endgame_table !== 8 && tries < 40; tries++) {
+    await blank.waitForTimeout(500);
+    ending = await ask(endgameRequest);
+  }
+  const endingHere = answerNatively(endgameRequest);
+  check(
+    ending.endgame_table === 8 && ending.solved && ending.best === endingHere.best &&
+      ending.score === endingHere.score && ending.nodes === endingHere.nodes,
+    `the worker fetched its 8-stone endgame table and looks an ending up in it as natively: ` +
+      `${ending.best} ${ending.score}, solved ${ending.solved}, ${ending.nodes} nodes ` +
+      `(native ${endingHere.best} ${endingHere.score}, solved ${endingHere.solved}, ` +
+      `${endingHere.nodes} nodes); it had the table ${tries ? `after ${tries} more tries` : "at once"}`,
+  );
 
   const master = await ask(masterRequest);
   const masterHere = answerNatively(masterRequest);

@@ -179,11 +179,13 @@ impl Tablebase {
     }
 }
 
-/// The shipped table for a game under `rules`, once it is loaded: `None` where it does not serve
-/// them, in the browser (whose thinking worker goes without: the table takes 134 MB), and until
-/// it is loaded. The first call starts loading it on a thread of its own (about a second), so
-/// that no caller waits for it: the moves before it is ready are not endgames anyway. Whoever
-/// must have it (the command line, for results that do not depend on timing) calls [`shipped`].
+/// The table for a game under `rules`, once it is loaded: `None` where it does not serve them
+/// and until it is loaded. On a desktop that is the shipped 10-stone table: the first call
+/// starts loading it on a thread of its own (about a second), so that no caller waits for it
+/// (the moves before it is ready are not endgames anyway); whoever must have it (the command
+/// line, for results that do not depend on timing) calls [`shipped`]. In the browser it is the
+/// table the thinking worker was given ([`install`]: the 8-stone one, fetched beside its module
+/// while it answers its first requests); the page itself goes without.
 pub fn for_rules(rules: &RuleSet) -> Option<Arc<Tablebase>> {
     if Tablebase::serves(rules) {
         ready()
@@ -192,8 +194,22 @@ pub fn for_rules(rules: &RuleSet) -> Option<Arc<Tablebase>> {
     }
 }
 
-#[cfg(not(target_arch = "wasm32"))]
+/// The table in use: loaded, shipped or installed.
 static SHIPPED: std::sync::OnceLock<Arc<Tablebase>> = std::sync::OnceLock::new();
+
+/// Use `table` as this program's table from now on, in place of the shipped one: for a program
+/// that carries its own (the thinking worker, `oaq-think`). Refused if a table is already in
+/// use: a search must not see its table change under it.
+pub fn install(table: Tablebase) -> Result<Arc<Tablebase>, String> {
+    let table = Arc::new(table);
+    SHIPPED.set(table.clone()).map_err(|used| {
+        format!(
+            "an endgame table of {} stones is already in use",
+            used.stones()
+        )
+    })?;
+    Ok(table)
+}
 
 #[cfg(not(target_arch = "wasm32"))]
 fn ready() -> Option<Arc<Tablebase>> {
@@ -202,7 +218,7 @@ fn ready() -> Option<Arc<Tablebase>> {
     }
     static LOADING: std::sync::Once = std::sync::Once::new();
     LOADING.call_once(|| {
-        // A machine out of threads goes without the table, as the browser does.
+        // A machine out of threads goes without the table, as the browser's page does.
         let _ = std::thread::Builder::new()
             .name("endgame table".into())
             .spawn(shipped);
@@ -210,8 +226,8 @@ fn ready() -> Option<Arc<Tablebase>> {
     None
 }
 
-/// The shipped table, `assets/ai/endgame-10.tb` (`oaq tablebase build --stones 10`), loaded
-/// now if it is not yet (inflating it takes about a second).
+/// The table in use, loading the shipped one, `assets/ai/endgame-10.tb` (`oaq tablebase build
+/// --stones 10`), now if none is (inflating it takes about a second).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn shipped() -> Option<Arc<Tablebase>> {
     let table = SHIPPED.get_or_init(|| {
@@ -224,14 +240,16 @@ pub fn shipped() -> Option<Arc<Tablebase>> {
     Some(table.clone())
 }
 
+/// The browser carries no table of its own (134 MB is too much for a page): only the one a
+/// thinking worker was given.
 #[cfg(target_arch = "wasm32")]
 fn ready() -> Option<Arc<Tablebase>> {
-    None
+    SHIPPED.get().cloned()
 }
 
 #[cfg(target_arch = "wasm32")]
 pub fn shipped() -> Option<Arc<Tablebase>> {
-    None
+    ready()
 }
 
 /// (outcome, final margin) of an encoded result.
