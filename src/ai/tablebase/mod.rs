@@ -195,25 +195,23 @@ pub fn for_rules(rules: &RuleSet) -> Option<Arc<Tablebase>> {
 }
 
 /// The table in use: loaded, shipped or installed.
-static SHIPPED: std::sync::OnceLock<Arc<Tablebase>> = std::sync::OnceLock::new();
+static IN_USE: std::sync::OnceLock<Arc<Tablebase>> = std::sync::OnceLock::new();
 
 /// Use `table` as this program's table from now on, in place of the shipped one: for a program
 /// that carries its own (the thinking worker, `oaq-think`). Refused if a table is already in
 /// use: a search must not see its table change under it.
-pub fn install(table: Tablebase) -> Result<Arc<Tablebase>, String> {
-    let table = Arc::new(table);
-    SHIPPED.set(table.clone()).map_err(|used| {
+pub fn install(table: Tablebase) -> Result<(), String> {
+    IN_USE.set(Arc::new(table)).map_err(|used| {
         format!(
             "an endgame table of {} stones is already in use",
             used.stones()
         )
-    })?;
-    Ok(table)
+    })
 }
 
 #[cfg(not(target_arch = "wasm32"))]
 fn ready() -> Option<Arc<Tablebase>> {
-    if let Some(table) = SHIPPED.get() {
+    if let Some(table) = IN_USE.get() {
         return Some(table.clone());
     }
     static LOADING: std::sync::Once = std::sync::Once::new();
@@ -230,7 +228,7 @@ fn ready() -> Option<Arc<Tablebase>> {
 /// --stones 10`), now if none is (inflating it takes about a second).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn shipped() -> Option<Arc<Tablebase>> {
-    let table = SHIPPED.get_or_init(|| {
+    let table = IN_USE.get_or_init(|| {
         match file::read(include_bytes!("../../../assets/ai/endgame-10.tb")) {
             Ok(table) => Arc::new(table),
             // The file is part of the program and a test reads it.
@@ -244,7 +242,7 @@ pub fn shipped() -> Option<Arc<Tablebase>> {
 /// thinking worker was given.
 #[cfg(target_arch = "wasm32")]
 fn ready() -> Option<Arc<Tablebase>> {
-    SHIPPED.get().cloned()
+    IN_USE.get().cloned()
 }
 
 #[cfg(target_arch = "wasm32")]

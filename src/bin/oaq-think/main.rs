@@ -29,7 +29,7 @@ mod web {
 /// Read a table file and use it for every search from now on.
 fn take_table(bytes: &[u8]) -> Result<(), String> {
     let table = o_an_quan::ai::tablebase::file::read(bytes)?;
-    o_an_quan::ai::tablebase::install(table).map(|_| ())
+    o_an_quan::ai::tablebase::install(table)
 }
 
 /// The answer's JSON, or an error object that names what was wrong with the request.
