@@ -16,9 +16,21 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = pos.legal_moves();
     if depth == 1 {
-        return moves.len() as u64;
+        return pos.legal_move_count() as u64;
+    }
+    let moves = pos.legal_moves();
+    // The last move of each sequence is counted, not played: its position's moves are only
+    // counted in turn, so that level needs no list and no call.
+    if depth == 2 {
+        return moves
+            .iter()
+            .map(|&mv| {
+                let mut next = *pos;
+                next.play_unchecked(mv);
+                next.legal_move_count() as u64
+            })
+            .sum();
     }
     moves
         .iter()

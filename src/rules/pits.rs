@@ -68,6 +68,19 @@ impl Pits {
         byte & ((1 << ROW_LEN) - 1)
     }
 
+    /// Whether every citizen pit of `player`'s row is empty: one mask, where
+    /// [`Pits::row_stocked`] gathers a bit per pit.
+    #[inline(always)]
+    pub(super) fn row_is_empty(&self, player: usize) -> bool {
+        const ROW: u64 = (1 << (8 * ROW_LEN)) - 1;
+        let word = match player {
+            0 => self.0[0],
+            1 => self.0[0] >> 48 | self.0[1] << 16,
+            _ => self.0[1] >> 32 | self.0[2] << 32,
+        };
+        word & ROW == 0
+    }
+
     /// Drop `hand` stones one per pit, starting at the pit after `from` and walking `dir` round
     /// a ring of `LEN` pits, lapping it as often as needed. Returns the pit after the last stone:
     /// the one the rules look at next. `hand` must be at least 1.
@@ -120,12 +133,19 @@ pub(super) struct Ring12 {
 }
 
 impl Ring12 {
-    /// The word that holds `index`, and the shift of its byte there.
-    #[inline(always)]
-    fn word(&self, index: usize) -> (u64, u32) {
-        let word = if index < 8 { self.low } else { self.high };
-        (word, 8 * (index % 8) as u32)
-    }
+    /// Per pit, the masks that keep every other pit of the two words: emptying a pit is two
+    /// `and`s with no arithmetic on the index.
+    /// Sixteen rows, so that `index & 15` is known to be in bounds: the rows past the ring
+    /// are never used.
+    const KEEP: [[u64; 2]; 16] = {
+        let mut keep = [[u64::MAX, u64::MAX]; 16];
+        let mut i = 0;
+        while i < 12 {
+            keep[i][i / 8] = !(0xFF << (8 * (i % 8)));
+            i += 1;
+        }
+        keep
+    };
 }
 
 impl Ring for Ring12 {
@@ -147,32 +167,34 @@ impl Ring for Ring12 {
 
     #[inline(always)]
     fn get(&self, index: usize) -> u8 {
-        let (word, shift) = self.word(index);
-        (word >> shift) as u8
+        let word = if index < 8 { self.low } else { self.high };
+        // The shift is taken modulo 64, as the machine's shift does it: 8 × index is the
+        // byte's place in whichever word holds it, with no `% 8` to compute.
+        word.wrapping_shr(8 * index as u32) as u8
     }
 
     #[inline(always)]
-    fn empty(&mut self, index: usize, stones: u8) {
-        // Subtracting what is there empties the pit in whichever word holds it; masks, not a
-        // branch, pick the word (the branch would be a coin toss).
-        let out = u64::from(stones) << (8 * (index % 8));
-        let in_low = u64::from(index < 8).wrapping_neg();
-        self.low -= out & in_low;
-        self.high -= out & !in_low;
+    fn empty(&mut self, index: usize, _: u8) {
+        // Masks, not a branch, pick the word (the branch would be a coin toss).
+        let [low, high] = Self::KEEP[index & 15];
+        self.low &= low;
+        self.high &= high;
     }
 
     #[inline(always)]
     fn sow(&mut self, from: usize, hand: u8, dir: Direction) -> (usize, u8) {
         let table = &SowTable::<12>::TABLE;
-        // Most hands are shorter than a lap: no division on their way.
-        let (laps, rest) = if usize::from(hand) < Self::LEN {
-            (0, usize::from(hand))
-        } else {
-            (usize::from(hand) / Self::LEN, usize::from(hand) % Self::LEN)
-        };
+        // Most hands are shorter than a lap: no division or laps on their way.
+        let mut rest = usize::from(hand);
+        if rest >= Self::LEN {
+            let laps = (rest / Self::LEN) as u64;
+            rest %= Self::LEN;
+            self.low += laps * table.lap[0];
+            self.high += laps * table.lap[1];
+        }
         let step = &table.steps[dir as usize][from][rest];
-        self.low += step.add[0] + laps as u64 * table.lap[0];
-        self.high += step.add[1] + laps as u64 * table.lap[1];
+        self.low += step.add[0];
+        self.high += step.add[1];
         let next = usize::from(step.next);
         (next, self.get(next))
     }
@@ -345,9 +367,10 @@ mod tests {
         pits.set(5, 3);
         pits.set(11, 3);
         pits.set(17, 3);
-        assert!((0..3).all(|p| pits.row_stocked(p) == 0));
+        assert!((0..3).all(|p| pits.row_stocked(p) == 0 && pits.row_is_empty(p)));
         pits.set(16, 1);
         pits.set(7, 9);
         assert!((0..3).map(|p| pits.row_stocked(p)).eq([0, 0b10, 0b10000]));
+        assert!((0..3).map(|p| pits.row_is_empty(p)).eq([true, false, false]));
     }
 }

@@ -2,7 +2,7 @@
 
 use super::error::{IllegalReason, PlayError, PositionError};
 use super::event::{Event, EventSink, NoEvents};
-use super::geometry::{self, Direction, MAX_PLAYERS};
+use super::geometry::{self, Direction, MAX_PLAYERS, ROW_LEN};
 use super::moves::{Move, MoveList, ROW_MOVES};
 use super::outcome::Outcome;
 use super::pits::{Pits, Ring, Ring12, Ring18};
@@ -287,6 +287,32 @@ impl Position {
         moves
     }
 
+    /// How many moves `legal_moves` would list, without listing them.
+    ///
+    /// ```
+    /// use o_an_quan::rules::{Position, RuleSet};
+    /// let start = Position::new(RuleSet::default());
+    /// assert_eq!(start.legal_move_count(), start.legal_moves().len());
+    /// ```
+    #[inline(always)]
+    pub fn legal_move_count(&self) -> usize {
+        if self.over {
+            return 0;
+        }
+        // Two moves for each stocked pit.
+        const COUNT: [u8; 1 << ROW_LEN] = {
+            let mut count = [0; 1 << ROW_LEN];
+            let mut stocked = 0;
+            while stocked < count.len() {
+                count[stocked] = 2 * (stocked as u32).count_ones() as u8;
+                stocked += 1;
+            }
+            count
+        };
+        let stocked = self.pits.row_stocked(self.to_move());
+        usize::from(COUNT[stocked as usize]) + usize::from(self.can_swap())
+    }
+
     /// Why `mv` cannot be played here, if it cannot.
     pub fn check(&self, mv: Move) -> Result<(), IllegalReason> {
         if self.over {
@@ -347,6 +373,7 @@ impl Position {
         self.apply(mv, &mut NoEvents);
     }
 
+    #[inline(always)]
     fn apply<S: EventSink>(&mut self, mv: Move, sink: &mut S) {
         match mv {
             Move::Swap => {

@@ -54,7 +54,7 @@ impl Position {
 
     #[inline(always)]
     fn row_is_empty(&self, player: usize) -> bool {
-        self.pits.row_stocked(player) == 0
+        self.pits.row_is_empty(player)
     }
 
     /// The player to move has no stones on their row: put one in each pit, paid by the rule
