@@ -6,7 +6,10 @@
 //     binary's for the same request;
 //  3. the game on a phone-sized page against level 9 (1.5 s a move, no opening book: it
 //     thinks from the first move) thinks in the worker (the canvas's `data-thought` says
-//     where and how far), with the frame rate while it thinks printed;
+//     where and how far), with the frame rate while it thinks and while its move then
+//     animates printed; and once more with Chromium's threads held to one core and the
+//     worker's to another, as on a phone with a core to spare (on two cores with software
+//     WebGL, the worker otherwise takes the core the drawing needs);
 //  4. with the worker's script unavailable, the game still answers, thinking on the page in
 //     slices (and says so), with the nodes and frame rate printed;
 //  5. a whole game against level 1, then its review: every move judged in the worker, and
@@ -17,6 +20,8 @@
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { cpus } from "node:os";
 import { extname, join, normalize } from "node:path";
 import { CHROMIUM, openPage, setUp } from "./pages.mjs";
 
@@ -161,8 +166,47 @@ try {
       `the worker searches ${((100 * master.nodes) / masterHere.nodes).toFixed(0)} % of native's nodes`,
   );
 
-  // 3 and 4: the game on a phone against level 9, with the worker and without.
-  for (const withWorker of [true, false]) {
+  // Chromium's threads on CPU 0 and its Web Workers' on CPU 1 (`taskset`, thread by thread),
+  // again every 100 ms, since the game starts its worker when it first thinks. `stop()` lets
+  // every thread run anywhere again.
+  const holdCores = () => {
+    const pinned = new Map();
+    const pin = () => {
+      // By process name: the executable is a script that starts `chromium` itself.
+      const pids = spawnSync("pgrep", ["chromium"], { encoding: "utf8" })
+        .stdout.split("\n").filter(Boolean);
+      for (const pid of pids) {
+        let threads = [];
+        try { threads = readdirSync(`/proc/${pid}/task`); } catch { continue; }
+        for (const tid of threads) {
+          let name = "";
+          try { name = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8"); } catch { continue; }
+          const cpu = name.startsWith("DedicatedWorker") ? "1" : "0";
+          if (pinned.get(tid) === cpu) continue;
+          if (spawnSync("taskset", ["-p", "-c", cpu, tid]).status === 0) pinned.set(tid, cpu);
+        }
+      }
+    };
+    pin();
+    const timer = setInterval(pin, 100);
+    return {
+      workers: () => [...pinned.values()].filter((cpu) => cpu === "1").length,
+      stop: () => {
+        clearInterval(timer);
+        for (const tid of pinned.keys()) spawnSync("taskset", ["-p", "-c", "0-1023", tid]);
+      },
+    };
+  };
+  const canHoldCores = cpus().length >= 2 && spawnSync("taskset", ["-V"]).status === 0;
+
+  // 3 and 4: the game on a phone against level 9, with the worker (and with it on a core of its
+  // own) and without.
+  const runs = [
+    { withWorker: true, held: false },
+    ...(canHoldCores ? [{ withWorker: true, held: true }] : []),
+    { withWorker: false, held: false },
+  ];
+  for (const { withWorker, held } of runs) {
     const context = await browser.newContext({
       viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true,
     });
@@ -185,32 +229,44 @@ try {
     await phone.touchscreen.tap(195, 388);
     await on('#game[data-screen="playing"]', 30);
     await phone.waitForTimeout(1000);
+    const cores = held ? holdCores() : null;
     await phone.touchscreen.tap(...at(66, 10));
     await on('#game:not([data-selected="none"])', 30);
     await phone.touchscreen.tap(...at(166, 67));
     await on('#game[data-ply="1"]', 10);
-    // Frames from the end of the player's move's animation to the computer's answer.
-    await phone.waitForTimeout(1500);
-    await phone.evaluate(() => {
+    const recordFrames = () => phone.evaluate(() => {
       window.frames_ = [];
       let last = performance.now();
       const tick = (now) => { window.frames_.push(now - last); last = now; requestAnimationFrame(tick); };
       requestAnimationFrame(tick);
     });
+    const frameRate = async () => {
+      const frames = await phone.evaluate(() => { const f = window.frames_; window.frames_ = []; return f; });
+      const mean = frames.reduce((a, b) => a + b, 0) / Math.max(1, frames.length);
+      return `${frames.length} frames, ${(1000 / mean).toFixed(1)} fps, ` +
+        `longest ${Math.max(...frames).toFixed(0)} ms`;
+    };
+    // Frames from the end of the player's move's animation (the computer thinks from then on)
+    // to its answer, then while the answer's move animates and nothing thinks.
+    await on('#game[data-ply="1"][data-phase="waiting"]', 60);
+    await recordFrames();
     await on('#game[data-ply="2"]', 120);
-    const frames = await phone.evaluate(() => window.frames_);
+    const thinking = await frameRate();
+    await recordFrames();
+    await on('#game[data-ply="2"][data-phase="waiting"]', 60);
+    const animating = await frameRate();
+    cores?.stop();
     const thought = await phone.getAttribute("#game", "data-thought");
-    const mean = frames.reduce((a, b) => a + b, 0) / Math.max(1, frames.length);
     const where = withWorker ? "worker" : "page";
+    const how = held ? `${where}, Chromium on CPU 0 and its worker on CPU 1` : where;
     check(
       thought?.endsWith(where) && !thought.startsWith("0 nodes"),
-      `level 9 thought on the ${where}: ${thought}`,
+      `level 9 thought on the ${how}: ${thought}`,
     );
-    console.log(
-      `phone, level 9 thinking (${where}): ${frames.length} frames, ` +
-        `${(1000 / mean).toFixed(1)} fps, longest ${Math.max(...frames).toFixed(0)} ms`,
-    );
-    await phone.screenshot({ path: join(out, `phone-${where}.png`) });
+    if (held) check(cores.workers() > 0, "the worker's thread was found and held to CPU 1");
+    console.log(`phone, level 9 thinking (${how}): ${thinking}`);
+    console.log(`phone, its move animating (${how}): ${animating}`);
+    await phone.screenshot({ path: join(out, `phone-${where}${held ? "-held" : ""}.png`) });
     check(errors.length === 0, `no errors on the page ${errors.join("; ")}`);
     await context.close();
   }
