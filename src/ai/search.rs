@@ -439,12 +439,10 @@ impl Search {
             };
             return (value, false);
         }
-        let mut moves = pos.legal_moves();
-        order(&mut moves, None, &self.history);
         let maximizing = pos.to_move() == me;
         let mut best = if maximizing { -INFINITY } else { INFINITY };
         let mut all_solved = true;
-        for &mv in moves.iter() {
+        for mv in BestFirst::new(pos.legal_moves(), None, &self.history) {
             let mut child = *pos;
             child.play_unchecked(mv);
             self.nodes += 1;
@@ -773,25 +771,101 @@ fn perspective_key(pos: &Position, me: usize) -> u64 {
 
 /// The table's move first, then the moves that caused most cutoffs.
 fn order(moves: &mut MoveList, hint: Option<Move>, history: &[u32; 256]) {
-    // An insertion sort on keys computed once: the lists are short (at most eleven moves) and this
-    // runs at every node.
-    let rank = |m: Move| {
-        if Some(m) == hint {
-            u32::MAX
-        } else {
-            history[usize::from(m.code())].min(u32::MAX - 1)
+    let ordered = BestFirst::new(*moves, hint, history);
+    for (slot, mv) in moves.iter_mut().zip(ordered) {
+        *slot = mv;
+    }
+}
+
+/// A node's moves in [`order`]'s order, each found when it is asked for: most nodes near the
+/// leaves stop at their first or second move, so sorting the rest would be wasted.
+struct BestFirst {
+    moves: MoveList,
+    /// Per move still to come, its rank above and `15 − its place in the list` below, so that
+    /// the largest is the best ranked and, of equal ranks, the first listed (as a stable sort
+    /// has it); 0 for a move already given. Ranks are computed once: the history changes
+    /// while the node's children are searched, and the order must not.
+    left: [u64; crate::rules::MAX_MOVES],
+}
+
+impl BestFirst {
+    fn new(moves: MoveList, hint: Option<Move>, history: &[u32; 256]) -> BestFirst {
+        let mut left = [0; crate::rules::MAX_MOVES];
+        for (i, (slot, &mv)) in left.iter_mut().zip(moves.iter()).enumerate() {
+            let rank = if Some(mv) == hint {
+                u32::MAX
+            } else {
+                history[usize::from(mv.code())].min(u32::MAX - 1)
+            };
+            *slot = u64::from(rank) << 4 | (15 - i as u64);
         }
-    };
-    let mut keys = [0u32; crate::rules::MAX_MOVES];
-    for i in 0..moves.len() {
-        let (mv, key) = (moves[i], rank(moves[i]));
-        let mut j = i;
-        while j > 0 && keys[j - 1] < key {
-            keys[j] = keys[j - 1];
-            moves[j] = moves[j - 1];
-            j -= 1;
+        BestFirst { moves, left }
+    }
+}
+
+impl Iterator for BestFirst {
+    type Item = Move;
+
+    #[inline]
+    fn next(&mut self) -> Option<Move> {
+        // A maximum over a fixed eleven: no branch on the ranks.
+        let best = self.left.iter().copied().max().unwrap_or(0);
+        if best == 0 {
+            return None;
         }
-        keys[j] = key;
-        moves[j] = mv;
+        let i = 15 - (best & 15) as usize;
+        self.left[i] = 0;
+        Some(self.moves[i])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Direction, MAX_MOVES};
+
+    /// The moves one at a time come in the order of a stable sort by rank, highest first.
+    #[test]
+    fn best_first_is_a_stable_sort_by_rank() {
+        let mut seed = 7u64;
+        let mut random = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as u32
+        };
+        for _ in 0..2_000 {
+            let mut moves = MoveList::new();
+            let len = random() as usize % (MAX_MOVES + 1);
+            for i in 0..len {
+                moves.push(match i {
+                    10 => Move::Swap,
+                    _ => Move::Sow {
+                        pit: (i / 2) as u8,
+                        dir: Direction::ALL[i % 2],
+                    },
+                });
+            }
+            // Few distinct ranks, so that ties are common.
+            let mut history = [0; 256];
+            for h in history.iter_mut() {
+                *h = [0, 1, 2, u32::MAX][random() as usize % 4];
+            }
+            let hint = (len > 0 && random() % 2 == 0).then(|| moves[random() as usize % len]);
+            let rank = |m: &Move| {
+                if Some(*m) == hint {
+                    u32::MAX
+                } else {
+                    history[usize::from(m.code())].min(u32::MAX - 1)
+                }
+            };
+            let mut sorted: Vec<Move> = moves.to_vec();
+            sorted.sort_by_key(|m| std::cmp::Reverse(rank(m)));
+            let lazily: Vec<Move> = BestFirst::new(moves, hint, &history).collect();
+            assert_eq!(lazily, sorted);
+            let mut in_place = moves;
+            order(&mut in_place, hint, &history);
+            assert_eq!(in_place.to_vec(), sorted);
+        }
     }
 }

@@ -371,6 +371,10 @@ mod tests {
         pits.set(16, 1);
         pits.set(7, 9);
         assert!((0..3).map(|p| pits.row_stocked(p)).eq([0, 0b10, 0b10000]));
-        assert!((0..3).map(|p| pits.row_is_empty(p)).eq([true, false, false]));
+        assert!(
+            (0..3)
+                .map(|p| pits.row_is_empty(p))
+                .eq([true, false, false])
+        );
     }
 }
