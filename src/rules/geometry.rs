@@ -76,7 +76,7 @@ pub fn ring_len(players: usize) -> usize {
 /// assert!(is_mandarin(5) && is_mandarin(11));
 /// assert!(!is_mandarin(0) && !is_mandarin(6));
 /// ```
-pub fn is_mandarin(index: usize) -> bool {
+pub const fn is_mandarin(index: usize) -> bool {
     index % SLOTS_PER_PLAYER == ROW_LEN
 }
 

@@ -1,7 +1,7 @@
 //! The small stones in every pit, laid out so that a whole hand is sown, and a whole row
 //! checked, with a few word operations instead of a loop per stone.
 
-use super::geometry::{Direction, MAX_RING, ROW_LEN};
+use super::geometry::{self, Direction, MAX_RING, ROW_LEN};
 
 const WORDS: usize = MAX_RING.div_ceil(8);
 
@@ -82,13 +82,19 @@ impl Pits {
     }
 
     /// Drop `hand` stones one per pit, starting at the pit after `from` and walking `dir` round
-    /// a ring of `LEN` pits, lapping it as often as needed. Returns the pit after the last stone:
-    /// the one the rules look at next. `hand` must be at least 1.
+    /// a ring of `LEN` pits, lapping it as often as needed. Returns the pit after the last stone
+    /// (the one the rules look at next) and whether it is a mandarin pit. `hand` must be at
+    /// least 1.
     ///
     /// One table look-up gives the whole hand's stones (a byte per pit) and where it ends; only
     /// the words the ring covers are touched.
     #[inline(always)]
-    pub(super) fn sow<const LEN: usize>(&mut self, from: usize, hand: u8, dir: Direction) -> usize {
+    pub(super) fn sow<const LEN: usize>(
+        &mut self,
+        from: usize,
+        hand: u8,
+        dir: Direction,
+    ) -> (usize, bool) {
         let table = &SowTable::<LEN>::TABLE;
         let laps = table.laps[usize::from(hand)];
         let rest = usize::from(hand) - usize::from(laps) * LEN;
@@ -96,7 +102,7 @@ impl Pits {
         for w in 0..LEN.div_ceil(8) {
             self.0[w] += step.add[w] + u64::from(laps) * table.lap[w];
         }
-        usize::from(step.next)
+        (usize::from(step.next), step.mandarin)
     }
 }
 
@@ -118,7 +124,7 @@ pub(super) trait Ring: Copy {
         stones
     }
     /// As [`Pits::sow`], and what the pit after the last stone then holds.
-    fn sow(&mut self, from: usize, hand: u8, dir: Direction) -> (usize, u8);
+    fn sow(&mut self, from: usize, hand: u8, dir: Direction) -> Sown;
 }
 
 /// The two-player ring: its twelve bytes in two words, which stay in registers for the whole
@@ -182,7 +188,7 @@ impl Ring for Ring12 {
     }
 
     #[inline(always)]
-    fn sow(&mut self, from: usize, hand: u8, dir: Direction) -> (usize, u8) {
+    fn sow(&mut self, from: usize, hand: u8, dir: Direction) -> Sown {
         let table = &SowTable::<12>::TABLE;
         // Most hands are shorter than a lap: no division or laps on their way.
         let mut rest = usize::from(hand);
@@ -196,7 +202,11 @@ impl Ring for Ring12 {
         self.low += step.add[0];
         self.high += step.add[1];
         let next = usize::from(step.next);
-        (next, self.get(next))
+        Sown {
+            next,
+            stones: self.get(next),
+            mandarin: step.mandarin,
+        }
     }
 }
 
@@ -229,10 +239,24 @@ impl Ring for Ring18 {
     }
 
     #[inline(always)]
-    fn sow(&mut self, from: usize, hand: u8, dir: Direction) -> (usize, u8) {
-        let next = self.0.sow::<18>(from, hand, dir);
-        (next, self.0.get(next))
+    fn sow(&mut self, from: usize, hand: u8, dir: Direction) -> Sown {
+        let (next, mandarin) = self.0.sow::<18>(from, hand, dir);
+        Sown {
+            next,
+            stones: self.0.get(next),
+            mandarin,
+        }
     }
+}
+
+/// Where a hand ended.
+pub(super) struct Sown {
+    /// The pit after the last stone.
+    pub(super) next: usize,
+    /// What it holds now.
+    pub(super) stones: u8,
+    /// Whether it is a mandarin pit.
+    pub(super) mandarin: bool,
 }
 
 /// A hand of fewer stones than a lap, sown from after one pit in one direction.
@@ -242,6 +266,9 @@ struct Step {
     add: [u64; WORDS],
     /// The pit after the last stone.
     next: u8,
+    /// Whether `next` is a mandarin pit: read with it, where testing the index would wait
+    /// for it.
+    mandarin: bool,
 }
 
 /// Every [`Step`] of a ring of `LEN` pits, and how many whole laps a hand makes.
@@ -261,6 +288,7 @@ impl<const LEN: usize> SowTable<LEN> {
         let empty = Step {
             add: [0; WORDS],
             next: 0,
+            mandarin: false,
         };
         let mut steps = [[[empty; LEN]; LEN]; 2];
         let mut d = 0;
@@ -280,6 +308,7 @@ impl<const LEN: usize> SowTable<LEN> {
                         k += 1;
                     }
                     step.next = ((at + stride) % LEN) as u8;
+                    step.mandarin = geometry::is_mandarin((at + stride) % LEN);
                     rest += 1;
                 }
                 from += 1;
@@ -326,15 +355,17 @@ mod tests {
         match ring_len {
             12 => {
                 let mut ring = Ring12::load(pits);
-                let (next, stones) = ring.sow(from, count, dir);
-                assert_eq!(next, pits.sow::<12>(from, count, dir));
-                assert_eq!(stones, pits.get(next));
+                let sown = ring.sow(from, count, dir);
+                let next = sown.next;
+                assert_eq!((next, sown.mandarin), pits.sow::<12>(from, count, dir));
+                assert_eq!(sown.stones, pits.get(next));
+                assert_eq!(sown.mandarin, geometry::is_mandarin(next));
                 let mut stored = Pits::empty();
                 ring.store(&mut stored);
                 assert_eq!(stored, *pits);
                 next
             }
-            _ => pits.sow::<18>(from, count, dir),
+            _ => pits.sow::<18>(from, count, dir).0,
         }
     }
 

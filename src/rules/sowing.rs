@@ -4,7 +4,7 @@ use std::collections::HashSet;
 
 use super::event::{Event, EventSink, TurnEnd};
 use super::geometry::{self, Direction};
-use super::pits::{Pits, Ring};
+use super::pits::{Pits, Ring, Sown};
 use super::position::Position;
 use super::ruleset::MandarinStart;
 
@@ -168,8 +168,12 @@ impl Position {
             count: hand,
         });
         // One branch a hand: whether it relays. Where it stopped is sorted out after the loop.
-        let (next, stones) = loop {
-            let (next, stones) = pits.sow(at, hand, dir);
+        let (next, stones, mandarin) = loop {
+            let Sown {
+                next,
+                stones,
+                mandarin,
+            } = pits.sow(at, hand, dir);
             if S::RECORDS {
                 let mut drop = at;
                 for _ in 0..hand {
@@ -177,8 +181,8 @@ impl Position {
                     sink.push(Event::Drop { pit: drop as u8 });
                 }
             }
-            if (stones == 0) | is_mandarin_pit(next) {
-                break (next, stones);
+            if (stones == 0) | mandarin {
+                break (next, stones, mandarin);
             }
             match guard.check(&pits, next) {
                 Relay::Continue => {}
@@ -199,7 +203,7 @@ impl Position {
                 count: hand,
             });
         };
-        if is_mandarin_pit(next) & ((stones > 0) | self.has_piece_at(next)) {
+        if mandarin & ((stones > 0) | self.has_piece_at(next)) {
             sink.push(Event::TurnEnd {
                 reason: TurnEnd::MandarinPit { pit: next as u8 },
             });
