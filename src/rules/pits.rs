@@ -114,13 +114,13 @@ pub(super) trait Ring: Copy {
     fn load(pits: &Pits) -> Self;
     fn store(self, pits: &mut Pits);
     fn get(&self, index: usize) -> u8;
-    /// Empty `index`, which holds `stones` (as `get` just said).
-    fn empty(&mut self, index: usize, stones: u8);
+    /// Empty `index`.
+    fn empty(&mut self, index: usize);
     /// Empty `index` and return what it held.
     #[inline(always)]
     fn take(&mut self, index: usize) -> u8 {
         let stones = self.get(index);
-        self.empty(index, stones);
+        self.empty(index);
         stones
     }
     /// As [`Pits::sow`], and what the pit after the last stone then holds.
@@ -141,6 +141,7 @@ pub(super) struct Ring12 {
 impl Ring12 {
     /// Per pit, the masks that keep every other pit of the two words: emptying a pit is two
     /// `and`s with no arithmetic on the index.
+    ///
     /// Sixteen rows, so that `index & 15` is known to be in bounds: the rows past the ring
     /// are never used.
     const KEEP: [[u64; 2]; 16] = {
@@ -180,7 +181,7 @@ impl Ring for Ring12 {
     }
 
     #[inline(always)]
-    fn empty(&mut self, index: usize, _: u8) {
+    fn empty(&mut self, index: usize) {
         // Masks, not a branch, pick the word (the branch would be a coin toss).
         let [low, high] = Self::KEEP[index & 15];
         self.low &= low;
@@ -234,7 +235,7 @@ impl Ring for Ring18 {
     }
 
     #[inline(always)]
-    fn empty(&mut self, index: usize, _: u8) {
+    fn empty(&mut self, index: usize) {
         self.0.set(index, 0);
     }
 

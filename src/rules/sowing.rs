@@ -197,7 +197,7 @@ impl Position {
             }
             at = next;
             hand = stones;
-            pits.empty(at, hand);
+            pits.empty(at);
             sink.push(Event::Relay {
                 pit: at as u8,
                 count: hand,
@@ -244,7 +244,7 @@ impl Position {
                 });
                 return;
             }
-            pits.empty(target, stones);
+            pits.empty(target);
             let mandarin = self.has_piece_at(target);
             let store = &mut self.stores[mover];
             store.stones += i16::from(stones);
