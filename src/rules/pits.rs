@@ -81,6 +81,27 @@ impl Pits {
         word & ROW == 0
     }
 
+    /// Whether no mandarin pit holds a small stone: one mask per word, whatever the board
+    /// (the slots past a smaller ring hold none).
+    #[inline(always)]
+    pub(super) fn mandarin_pits_empty(&self) -> bool {
+        const MASKS: [u64; WORDS] = {
+            let mut masks = [0; WORDS];
+            let mut p = 0;
+            while p < geometry::MAX_PLAYERS {
+                let pit = geometry::mandarin_pit(p);
+                masks[pit / 8] |= 0xFF << (8 * (pit % 8));
+                p += 1;
+            }
+            masks
+        };
+        let mut held = 0;
+        for (word, mask) in self.0.iter().zip(MASKS) {
+            held |= word & mask;
+        }
+        held == 0
+    }
+
     /// Drop `hand` stones one per pit, starting at the pit after `from` and walking `dir` round
     /// a ring of `LEN` pits, lapping it as often as needed. Returns the pit after the last stone
     /// (the one the rules look at next) and whether it is a mandarin pit. `hand` must be at
@@ -408,5 +429,11 @@ mod tests {
                 .map(|p| pits.row_is_empty(p))
                 .eq([true, false, false])
         );
+        assert!(!pits.mandarin_pits_empty());
+        pits.set(5, 0);
+        pits.set(11, 0);
+        assert!(!pits.mandarin_pits_empty());
+        pits.set(17, 0);
+        assert!(pits.mandarin_pits_empty());
     }
 }

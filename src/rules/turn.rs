@@ -19,7 +19,8 @@ impl Position {
         // The next seat without a division: this runs after every move.
         let next = self.to_move() + 1;
         self.to_move = if next == players { 0 } else { next as u8 };
-        if (0..players).all(|p| self.is_empty_pit(geometry::mandarin_pit(p))) {
+        // `quan` holds only mandarin pits' pieces.
+        if self.quan == 0 && self.pits.mandarin_pits_empty() {
             self.end_game(EndReason::MandarinsCaptured, sink);
         } else if let Some(player) = self.winner_by_score() {
             self.end_game(
