@@ -53,14 +53,7 @@ impl Pits {
     #[inline(always)]
     pub(super) fn row_stocked(&self, player: usize) -> u32 {
         const LOW: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-        // The row's five bytes and up to three after them, shifted out of the words they lie in.
-        // Whole words, not the bytes where they lie: a load that straddles two stores just made
-        // (the move's last write of the pits) would wait for both to retire.
-        let word = match player {
-            0 => self.0[0],
-            1 => self.0[0] >> 48 | self.0[1] << 16,
-            _ => self.0[1] >> 32 | self.0[2] << 32,
-        };
+        let word = self.row_word(player);
         // The top bit of each byte says whether the byte is non-zero (bytes stay below 128).
         let high = (((word & LOW) + LOW) | word) & !LOW;
         // Gather the eight top bits into one byte.
@@ -73,12 +66,19 @@ impl Pits {
     #[inline(always)]
     pub(super) fn row_is_empty(&self, player: usize) -> bool {
         const ROW: u64 = (1 << (8 * ROW_LEN)) - 1;
-        let word = match player {
+        self.row_word(player) & ROW == 0
+    }
+
+    /// `player`'s row's five bytes in the low bytes of a word, and up to three after them.
+    /// Shifted out of whole words, not read where they lie: a load that straddles two stores
+    /// just made (the move's last write of the pits) would wait for both to retire.
+    #[inline(always)]
+    fn row_word(&self, player: usize) -> u64 {
+        match player {
             0 => self.0[0],
             1 => self.0[0] >> 48 | self.0[1] << 16,
             _ => self.0[1] >> 32 | self.0[2] << 32,
-        };
-        word & ROW == 0
+        }
     }
 
     /// Whether no mandarin pit holds a small stone: one mask per word, whatever the board

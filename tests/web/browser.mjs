@@ -12,6 +12,7 @@ import { createServer } from "node:http";
 import { readFile, mkdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { extname, join, normalize, resolve } from "node:path";
+import { frameRate, recordFrames } from "./pages.mjs";
 
 // playwright-core lives where it was installed (never beside the sources).
 const require = createRequire(join(resolve(process.env.OAQ_NPM ?? "."), "package.json"));
@@ -69,19 +70,6 @@ try {
   const attribute = (name) => page.getAttribute("#game", name);
   const waitFor = (selector, seconds) =>
     page.waitForSelector(selector, { timeout: seconds * 1000, state: "attached" });
-  // Frame times from the page's own animation frames.
-  const recordFrames = () => page.evaluate(() => {
-    window.frames_ = [];
-    let last = performance.now();
-    const tick = (now) => { window.frames_.push(now - last); last = now; requestAnimationFrame(tick); };
-    requestAnimationFrame(tick);
-  });
-  const frames = () => page.evaluate(() => { const f = window.frames_; window.frames_ = []; return f; });
-  const summary = (list) => {
-    if (list.length === 0) return "no frames";
-    const mean = list.reduce((a, b) => a + b, 0) / list.length;
-    return `${list.length} frames, ${(1000 / mean).toFixed(1)} fps, longest ${Math.max(...list).toFixed(0)} ms`;
-  };
 
   const opened = Date.now();
   await page.goto(url);
@@ -105,7 +93,7 @@ try {
 
   // Pit 3 (bottom row, middle), then the arrow on its right, under the row. The canvas says
   // when the pit is picked (its arrows are then on the board).
-  await recordFrames();
+  await recordFrames(page);
   await page.mouse.click(640, 406);
   await waitFor('#game:not([data-selected="none"])', 30);
   await page.screenshot({ path: join(out, "arrows.png") });
@@ -113,7 +101,7 @@ try {
   await waitFor('#game[data-ply="1"]', 10);
   check(true, "a click on a pit and an arrow plays the move");
   await page.waitForTimeout(2500);
-  console.log(`while a move animates: ${summary(await frames())}`);
+  console.log(`while a move animates: ${await frameRate(page)}`);
   const after = await page.screenshot({ path: join(out, "after-move.png") });
   check(!before.equals(after), "the board changed on screen");
 
@@ -121,9 +109,9 @@ try {
   const yourTurn = '#game[data-human="1"][data-phase="waiting"]';
   const pits = [[384, 406], [512, 406], [640, 406], [768, 406], [896, 406]];
   for (let turn = 0; turn < 2; turn++) {
-    await recordFrames();
+    await recordFrames(page);
     await waitFor(yourTurn, 120);
-    console.log(`while the computer thinks and moves: ${summary(await frames())}`);
+    console.log(`while the computer thinks and moves: ${await frameRate(page)}`);
     const mine = Number(await attribute("data-ply"));
     // The first of the player's pits with a move (ring indices 0..4 are pits 1..5).
     const legal = (await attribute("data-legal")).split(" ");
@@ -248,18 +236,12 @@ try {
   await phone.touchscreen.tap(...at(66, 10));
   await onPhone('#game:not([data-selected="none"])', 30);
   await phone.screenshot({ path: join(out, "phone-arrows.png") });
-  await phone.evaluate(() => {
-    window.frames_ = [];
-    let last = performance.now();
-    const tick = (now) => { window.frames_.push(now - last); last = now; requestAnimationFrame(tick); };
-    requestAnimationFrame(tick);
-  });
+  await recordFrames(phone);
   await phone.touchscreen.tap(...at(166, 67));
   await onPhone('#game[data-ply="1"]', 10);
   check(true, "on a phone held upright, a tap on a pit and one on its arrow play the move");
   await onPhone('#game[data-human="1"][data-phase="waiting"]', 120);
-  const phoneFrames = await phone.evaluate(() => window.frames_);
-  console.log(`phone, your move then Master thinks (2 s, in its worker) and moves: ${summary(phoneFrames)}`);
+  console.log(`phone, your move then Master thinks (2 s, in its worker) and moves: ${await frameRate(phone)}`);
   check(Number(await phone.getAttribute("#game", "data-ply")) === 2, "Master answered");
   await phone.screenshot({ path: join(out, "phone.png") });
   check(errors.length === 0, `no errors on the page ${errors.join("; ")}`);

@@ -45,6 +45,23 @@ export async function startServer(serverBinary, dist, args = []) {
   return { base, stop };
 }
 
+/// Start counting `page`'s animation frames (`frameRate` reads them).
+export const recordFrames = (page) => page.evaluate(() => {
+  window.frames_ = [];
+  let last = performance.now();
+  const tick = (now) => { window.frames_.push(now - last); last = now; requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+});
+
+/// The frames `page` drew since `recordFrames` or the last call: how many, their rate and the
+/// longest; counting starts over.
+export async function frameRate(page) {
+  const list = await page.evaluate(() => { const f = window.frames_; window.frames_ = []; return f; });
+  if (list.length === 0) return "no frames";
+  const mean = list.reduce((a, b) => a + b, 0) / list.length;
+  return `${list.length} frames, ${(1000 / mean).toFixed(1)} fps, longest ${Math.max(...list).toFixed(0)} ms`;
+}
+
 /// Debian's Chromium, headless, drawing WebGL2 with SwiftShader, with nothing calling home.
 export const CHROMIUM = {
   executablePath: "/usr/bin/chromium",

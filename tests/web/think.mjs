@@ -23,7 +23,7 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { extname, join, normalize } from "node:path";
-import { CHROMIUM, openPage, setUp } from "./pages.mjs";
+import { CHROMIUM, frameRate, openPage, recordFrames, setUp } from "./pages.mjs";
 
 // The third argument is the native `oaq-think` here, not a server.
 const { dist, out, serverBinary: native, chromium } = await setUp("think");
@@ -234,27 +234,15 @@ try {
     await on('#game:not([data-selected="none"])', 30);
     await phone.touchscreen.tap(...at(166, 67));
     await on('#game[data-ply="1"]', 10);
-    const recordFrames = () => phone.evaluate(() => {
-      window.frames_ = [];
-      let last = performance.now();
-      const tick = (now) => { window.frames_.push(now - last); last = now; requestAnimationFrame(tick); };
-      requestAnimationFrame(tick);
-    });
-    const frameRate = async () => {
-      const frames = await phone.evaluate(() => { const f = window.frames_; window.frames_ = []; return f; });
-      const mean = frames.reduce((a, b) => a + b, 0) / Math.max(1, frames.length);
-      return `${frames.length} frames, ${(1000 / mean).toFixed(1)} fps, ` +
-        `longest ${Math.max(...frames).toFixed(0)} ms`;
-    };
     // Frames from the end of the player's move's animation (the computer thinks from then on)
     // to its answer, then while the answer's move animates and nothing thinks.
     await on('#game[data-ply="1"][data-phase="waiting"]', 60);
-    await recordFrames();
+    await recordFrames(phone);
     await on('#game[data-ply="2"]', 120);
-    const thinking = await frameRate();
-    await recordFrames();
+    const thinking = await frameRate(phone);
+    await recordFrames(phone);
     await on('#game[data-ply="2"][data-phase="waiting"]', 60);
-    const animating = await frameRate();
+    const animating = await frameRate(phone);
     cores?.stop();
     const thought = await phone.getAttribute("#game", "data-thought");
     const where = withWorker ? "worker" : "page";
