@@ -296,9 +296,10 @@ fn an_online_game_through_the_plugins_with_a_reconnection_a_resignation_and_a_re
         (Some(1), Some(2), None)
     );
 
-    // A rematch: a new room, both seated, the seats turned round (Bao moves first now), and
-    // each board turned to its player.
+    // A rematch, asked by both (one alone only offers it): a new room, both seated, the
+    // seats turned round (Bao moves first now), and each board turned to its player.
     apps[1].world_mut().trigger(Ask::Rematch);
+    apps[0].world_mut().trigger(Ask::Rematch);
     run_until(&mut apps[..2], "the rematch on both boards", |apps| {
         let codes: Vec<_> = apps.iter().map(|a| code(a)).collect();
         codes[0] != Some(room_code.clone())

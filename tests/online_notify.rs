@@ -181,6 +181,22 @@ fn mails(maildir: &std::path::Path) -> Vec<(String, String)> {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// The path and query of the confirmation link in the first e-mail that has one.
+async fn confirmation_link(maildir: &std::path::Path) -> String {
+    for _ in 0..100 {
+        if maildir.join("new").exists() {
+            for (_, body) in mails(maildir) {
+                if let Some(at) = body.find("/mail/confirm?") {
+                    let link = &body[at..];
+                    return link[..link.find(char::is_whitespace).unwrap_or(link.len())].to_owned();
+                }
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("no confirmation e-mail came")
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pushes_and_the_daily_email_reach_players_away_in_their_language() {
     let (endpoint, mut pushes) = push_service().await;
@@ -287,6 +303,11 @@ async fn pushes_and_the_daily_email_reach_players_away_in_their_language() {
         })
         .await;
     assert_eq!((settings, devices), (ba_wants, 2));
+    // Nothing goes to the address before its owner follows the link sent to it.
+    let confirm = confirmation_link(&maildir).await;
+    assert_eq!(server.http(&confirm).0, 200, "{confirm}");
+    let (settings, _, _) = ba.notifications_after(ClientMessage::Notifications).await;
+    assert!(settings.confirmed);
     minh.notifications_after(ClientMessage::PushSubscribe {
         subscription: minh_phone.subscription.clone(),
     })

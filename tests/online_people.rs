@@ -268,7 +268,8 @@ async fn identity_survives(url: &str) {
     assert_ne!(back.player.id, id, "its token no longer signs in as An");
 
     // A recovery code restores An anywhere; a wrong one changes nothing.
-    an.send(&ClientMessage::RecoveryCode).await;
+    an.send(&ClientMessage::RecoveryCode { current: None })
+        .await;
     let recovery = an
         .until(|m| match m {
             ServerMessage::Notice(Notice::RecoveryCode { code }) => Some(code.clone()),
@@ -298,6 +299,7 @@ async fn identity_survives(url: &str) {
         ClientMessage::SetLogin {
             login: "an".into(),
             password: "short".into(),
+            current: None,
         },
         ErrorCode::BadMessage,
     )
@@ -306,6 +308,7 @@ async fn identity_survives(url: &str) {
         ClientMessage::SetLogin {
             login: "bà".into(),
             password: "long enough".into(),
+            current: None,
         },
         ErrorCode::BadMessage,
     )
@@ -319,6 +322,7 @@ async fn identity_survives(url: &str) {
     an.send(&ClientMessage::SetLogin {
         login: login.to_uppercase(),
         password: "mật khẩu 1942".into(),
+        current: None,
     })
     .await;
     let set = an
@@ -334,6 +338,7 @@ async fn identity_survives(url: &str) {
             ClientMessage::SetLogin {
                 login: login.clone(),
                 password: "another one".into(),
+                current: None,
             },
             ErrorCode::NotAllowed,
         )
@@ -704,12 +709,54 @@ async fn child_mode(url: &str) {
     // By the child's friend code, yes.
     befriend(&mut mum, &mut kid).await;
 
-    // Out of child mode (the game asked the parent's question), the lobby opens; back in, it
-    // closes again, and the leaderboard never lists a child.
-    kid.send(&ClientMessage::SetChild { child: false }).await;
+    // Child mode off, asked without a password on an account that has none: it ends only
+    // after a day, and every device of the player is told (here, a second one).
+    let mut tablet = again(url, "Bé Na", &kid.token).await;
+    kid.send(&ClientMessage::SetChild {
+        child: false,
+        current: None,
+    })
+    .await;
+    for device in [&mut kid, &mut tablet] {
+        let profile = device
+            .until(|m| match m {
+                ServerMessage::Notice(Notice::Profile { profile }) => Some(profile.clone()),
+                _ => None,
+            })
+            .await;
+        assert_eq!(profile.child, Some(true), "still a child for a day");
+        assert!(profile.child_off_ms.is_some(), "and told when it ends");
+    }
+    kid.refused(ClientMessage::Lobby, ErrorCode::NotAllowed)
+        .await;
+    tablet.close().await;
+    // With a recovery code taken, that code switches it off at once (the game asked the
+    // parent's question); a wrong one changes nothing.
+    kid.send(&ClientMessage::RecoveryCode { current: None })
+        .await;
+    let recovery = kid
+        .until(|m| match m {
+            ServerMessage::Notice(Notice::RecoveryCode { code }) => Some(code.clone()),
+            _ => None,
+        })
+        .await;
+    kid.refused(
+        ClientMessage::SetChild {
+            child: false,
+            current: Some("ABCD-EFGH-JKMN-PQRS".into()),
+        },
+        ErrorCode::BadCredentials,
+    )
+    .await;
+    kid.send(&ClientMessage::SetChild {
+        child: false,
+        current: Some(recovery),
+    })
+    .await;
     let profile = kid
         .until(|m| match m {
             ServerMessage::Notice(Notice::Profile { profile }) => Some(profile.clone()),
+            ServerMessage::Notice(Notice::Error { message, .. }) => panic!("child off: {message}"),
             _ => None,
         })
         .await;
@@ -717,7 +764,11 @@ async fn child_mode(url: &str) {
     kid.send(&ClientMessage::Lobby).await;
     kid.until(|m| matches!(m, ServerMessage::Notice(Notice::Lobby { .. })).then_some(()))
         .await;
-    kid.send(&ClientMessage::SetChild { child: true }).await;
+    kid.send(&ClientMessage::SetChild {
+        child: true,
+        current: None,
+    })
+    .await;
     kid.until(|m| matches!(m, ServerMessage::Notice(Notice::Profile { .. })).then_some(()))
         .await;
     kid.refused(ClientMessage::Lobby, ErrorCode::NotAllowed)
@@ -869,7 +920,8 @@ async fn wrong_codes_and_passwords_are_limited_per_address() {
     let server = ServerProcess::sqlite(&dir, &["--sign-in-failures-per-minute", "3"]);
     let url = server.url();
     let mut an = Client::connect(&url, "An").await;
-    an.send(&ClientMessage::RecoveryCode).await;
+    an.send(&ClientMessage::RecoveryCode { current: None })
+        .await;
     let recovery = an
         .until(|m| match m {
             ServerMessage::Notice(Notice::RecoveryCode { code }) => Some(code.clone()),

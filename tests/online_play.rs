@@ -441,9 +441,22 @@ async fn resigning_drawing_claiming_and_a_rematch() {
         .unwrap();
     assert!(ratings[0].after > ratings[0].before && ratings[1].after < ratings[1].before);
 
-    // Rematch: a new room, the one who moved second now moves first.
+    // Rematch: asked by one, it waits for the other's yes (nobody is put into a new game
+    // unasked); then a new room, the one who moved second now moves first.
     ended(&mut b).await;
     b.send(&ClientMessage::Rematch).await;
+    a.event(|e| matches!(e, RoomEvent::RematchOffered { .. }).then_some(()))
+        .await;
+    b.send(&ClientMessage::Rematch).await;
+    let (asked_twice, _, _) = b.error().await;
+    assert_eq!(asked_twice, ErrorCode::NotAllowed, "asked once is enough");
+    assert!(
+        !a.events
+            .iter()
+            .any(|e| matches!(e.event, RoomEvent::Rematch { .. })),
+        "no room before the other says yes"
+    );
+    a.send(&ClientMessage::Rematch).await;
     let next = a
         .event(|e| match e {
             RoomEvent::Rematch { room } => Some(room.clone()),

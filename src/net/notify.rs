@@ -35,6 +35,10 @@ pub struct NotifySettings {
     pub digest: bool,
     /// The language of e-mails.
     pub lang: Lang,
+    /// Whether the address was confirmed by the link sent to it (from the server; nothing is
+    /// sent to an address before).
+    #[serde(default)]
+    pub confirmed: bool,
 }
 
 impl Default for NotifySettings {
@@ -46,6 +50,7 @@ impl Default for NotifySettings {
             email: String::new(),
             digest: false,
             lang: Lang::En,
+            confirmed: false,
         }
     }
 }

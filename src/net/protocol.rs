@@ -83,16 +83,24 @@ pub enum ClientMessage {
         code: String,
     },
     /// A new recovery code, shown once (any earlier one stops working); answered by
-    /// `recovery_code`.
-    RecoveryCode,
+    /// `recovery_code`. An account with a password or a recovery code already must show one of
+    /// them (`current`).
+    RecoveryCode {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        current: Option<String>,
+    },
     /// Become the player whose recovery code this is; answered by `welcome`.
     Recover {
         code: String,
     },
-    /// Set (or change) a sign-in name and password; answered by `profile`.
+    /// Set (or change) a sign-in name and password; answered by `profile`. Changing them
+    /// needs the current password or the recovery code (`current`), and signs every other
+    /// device out.
     SetLogin {
         login: String,
         password: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        current: Option<String>,
     },
     /// Become the player with this sign-in name and password; answered by `welcome`.
     SignIn {
@@ -107,8 +115,12 @@ pub enum ClientMessage {
         id: String,
     },
     /// Child mode on or off (the game asks a parent's question first); answered by `profile`.
+    /// Off needs the account's password or recovery code (`current`); an account with neither
+    /// leaves child mode only after a day, its other devices told.
     SetChild {
         child: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        current: Option<String>,
     },
     /// A player's profile, or one's own (`player` absent); answered by `profile`.
     Profile {
@@ -528,6 +540,10 @@ pub enum RoomEvent {
     DrawOffered {
         seat: usize,
     },
+    /// After the game: the seat's player asks for a rematch; it opens when every player has.
+    RematchOffered {
+        seat: usize,
+    },
     /// The seat's player lost their connection (or left); their seat stays theirs.
     Away {
         seat: usize,
@@ -789,6 +805,17 @@ impl fmt::Display for ErrorCode {
     }
 }
 
+/// A password's length, in bytes, outside its bounds.
+fn password_bounds(password: &str) -> Option<String> {
+    let (least, most) = crate::net::social::PASSWORD_LEN;
+    (!(least..=most).contains(&password.len())).then(|| {
+        format!(
+            "password: {} bytes, it takes {least} to {most}",
+            password.len()
+        )
+    })
+}
+
 /// Read a client frame, or say what is wrong with it.
 pub fn parse_client(text: &str) -> Result<ClientMessage, (ErrorCode, String)> {
     if text.len() > MAX_FRAME {
@@ -824,16 +851,23 @@ impl ClientMessage {
                 too_long("code", code)
             }
             ClientMessage::AddFriend { code } => too_long("code", code),
-            ClientMessage::SetLogin { login, password }
-            | ClientMessage::SignIn { login, password } => too_long("login", login).or_else(|| {
-                let (least, most) = crate::net::social::PASSWORD_LEN;
-                (!(least..=most).contains(&password.len())).then(|| {
-                    format!(
-                        "password: {} bytes, it takes {least} to {most}",
-                        password.len()
-                    )
-                })
-            }),
+            ClientMessage::RecoveryCode {
+                current: Some(current),
+            }
+            | ClientMessage::SetChild {
+                current: Some(current),
+                ..
+            } => too_long("current", current),
+            ClientMessage::SetLogin {
+                login,
+                password,
+                current,
+            } => too_long("login", login)
+                .or_else(|| current.as_deref().and_then(|c| too_long("current", c)))
+                .or_else(|| password_bounds(password)),
+            ClientMessage::SignIn { login, password } => {
+                too_long("login", login).or_else(|| password_bounds(password))
+            }
             ClientMessage::RevokeDevice { id }
             | ClientMessage::AnswerChallenge { id, .. }
             | ClientMessage::CancelChallenge { id } => too_long("id", id),

@@ -40,6 +40,10 @@ pub struct RoomState {
     /// A correspondence game's clocks stopped since then (a player is on vacation).
     pub paused: Option<i64>,
     pub rematch: Option<String>,
+    /// After the game, by seat: who asked for a rematch (it opens when all have).
+    pub rematch_asked: Vec<bool>,
+    /// How many times the game was paused (the server caps it).
+    pub pauses: u32,
     /// The number of events applied (the next event's `seq`).
     pub next_seq: u64,
 }
@@ -83,6 +87,8 @@ impl RoomState {
             turn_started_ms: *at_ms,
             paused: None,
             rematch: None,
+            rematch_asked: vec![false; players],
+            pauses: 0,
             next_seq: 1,
         };
         for event in &events[1..] {
@@ -284,12 +290,22 @@ impl RoomState {
                     clock.stop(*at_ms);
                 }
                 self.paused = Some(*at_ms);
+                self.pauses = self.pauses.saturating_add(1);
             }
             RoomEvent::Ended { result, at_ms, .. } => {
                 if let Some(clock) = self.clock.as_mut() {
                     clock.stop(*at_ms);
                 }
                 self.phase = Phase::Ended(result.clone());
+            }
+            RoomEvent::RematchOffered { seat } => {
+                if !matches!(self.phase, Phase::Ended(_)) {
+                    return bad("a rematch asked before the game ended".into());
+                }
+                match self.rematch_asked.get_mut(*seat) {
+                    Some(asked) => *asked = true,
+                    None => return bad(format!("no seat {seat}")),
+                }
             }
             RoomEvent::Rematch { room } => self.rematch = Some(room.clone()),
         }

@@ -276,6 +276,9 @@ pub struct Profile {
     /// Whether we are friends (for another's profile).
     #[serde(default)]
     pub friend: bool,
+    /// One's own: child mode ends then (Unix ms), switched off without a password.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub child_off_ms: Option<i64>,
 }
 
 #[cfg(test)]

@@ -1,6 +1,11 @@
 //! The server's HTTP side: `/ws` (the game's WebSocket), `/health`, `/metrics`, `/players/ID`,
-//! `/leaderboard`, `/games/CODE` (a room's game as the game's own replay file) and, with
-//! `--web DIR`, the web build's files on the same origin.
+//! `/leaderboard`, `/games/CODE` (a started room's game as the game's own replay file),
+//! `/mail/confirm` and `/mail/stop` (the links in e-mails) and, with `--web DIR`, the web
+//! build's files on the same origin.
+//!
+//! Every request counts against its address (`--requests-per-minute`; past it `429` with
+//! `Retry-After`), and a `/games/CODE` that finds no started game counts as a miss against
+//! the same limit as the WebSocket's room codes: codes cannot be guessed over HTTP either.
 //!
 //! The web build's files go out as `.ci/web` wrote them: a file's brotli or gzip copy
 //! (`NAME.br`, `NAME.gz`) when the browser accepts it (with `Vary: accept-encoding`), and
@@ -33,11 +38,38 @@ pub fn router(server: Arc<Server>, web: Option<PathBuf>) -> Router {
         .route("/players/{id}", get(player))
         .route("/leaderboard", get(leaderboard))
         .route("/games/{code}", get(game))
-        .with_state(server);
-    match web {
+        .route("/mail/confirm", get(mail_confirm))
+        .route("/mail/stop", get(mail_stop_page).post(mail_stop))
+        .with_state(server.clone());
+    let router = match web {
         Some(dir) => router.fallback_service(web_files(dir)),
         None => router,
+    };
+    router.layer(axum::middleware::from_fn_with_state(server, per_address))
+}
+
+/// Every request counts against its address; past the limit, `429` and nothing done.
+async fn per_address(
+    State(server): State<Arc<Server>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    if !server.requests.take(addr.ip()) {
+        return too_many(format!(
+            "more than {} requests a minute from your address: wait a minute",
+            server.settings.requests_per_minute
+        ));
     }
+    next.run(request).await
+}
+
+fn too_many(message: String) -> Response {
+    let mut response = problem(StatusCode::TOO_MANY_REQUESTS, message);
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, header::HeaderValue::from_static("60"));
+    response
 }
 
 /// The web build's folder, with its pre-compressed copies and a caching policy per file.
@@ -188,29 +220,41 @@ async fn leaderboard(State(server): State<Arc<Server>>) -> Response {
     }
 }
 
-/// Room `code`'s game as a replay file (RON), which the game's Import reads.
-async fn game(State(server): State<Arc<Server>>, Path(code): Path<String>) -> Response {
+/// Room `code`'s game as a replay file (RON), which the game's Import reads: a started game
+/// only. Anything else (no such room, a room still waiting for players) answers the same
+/// `404` and counts as a miss against the address, as an unknown code on the WebSocket does:
+/// neither tells a guesser that a code is a room someone could join.
+async fn game(
+    State(server): State<Arc<Server>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    Path(code): Path<String>,
+) -> Response {
+    let ip = addr.ip();
+    if !server.misses.allow(ip) {
+        return too_many("too many room codes that do not exist: wait a minute".into());
+    }
     let code = code.to_ascii_uppercase();
-    if !is_room_code(&code) {
-        return problem(StatusCode::NOT_FOUND, "not a room code");
+    let not_found = |server: &Server| {
+        server.misses.take(ip);
+        problem(StatusCode::NOT_FOUND, "no game by that code")
+    };
+    if code.len() > crate::net::protocol::MAX_TOKEN || !is_room_code(&code) {
+        return not_found(&server);
     }
     let events = match server.store.events(&code, None).await {
-        Ok(events) if events.is_empty() => {
-            return problem(StatusCode::NOT_FOUND, format!("no room {code}"));
-        }
         Ok(events) => events,
         Err(e) => return store_down(e),
-    };
-    let room = match RoomState::from_log(&events) {
-        Ok(room) => room,
-        Err(e) => return store_down(e.0),
     };
     if !events
         .iter()
         .any(|e| matches!(e, RoomEvent::Started { .. }))
     {
-        return problem(StatusCode::CONFLICT, format!("room {code} has not begun"));
+        return not_found(&server);
     }
+    let room = match RoomState::from_log(&events) {
+        Ok(room) => room,
+        Err(e) => return store_down(e.0),
+    };
     let mut history = History::new(&room.preset, room.rules, vec![Seat::Human; room.players()]);
     for &mv in &room.moves {
         if let Err(e) = history.play(mv) {
@@ -229,6 +273,143 @@ async fn game(State(server): State<Arc<Server>>, Path(code): Path<String>) -> Re
         record.to_ron(),
     )
         .into_response()
+}
+
+/// A page of the mail links' answers: plain, in both languages, nothing from the request in it.
+fn page(status: StatusCode, english: &str, vietnamese: &str) -> Response {
+    let html = format!(
+        "<!doctype html><meta charset=utf-8><meta name=viewport \
+         content=\"width=device-width\"><title>Ô ăn quan</title><p>{english}<p lang=vi>{vietnamese}"
+    );
+    (
+        status,
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        html,
+    )
+        .into_response()
+}
+
+#[derive(serde::Deserialize)]
+struct Confirm {
+    #[serde(default)]
+    p: String,
+    #[serde(default)]
+    n: String,
+}
+
+/// The confirmation link of a new address: the daily e-mail may go to it from now on. The
+/// nonce is used once; a wrong one counts as a miss against the address.
+async fn mail_confirm(
+    State(server): State<Arc<Server>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    axum::extract::Query(q): axum::extract::Query<Confirm>,
+) -> Response {
+    let ip = addr.ip();
+    if !server.misses.allow(ip) {
+        return too_many("too many links that do not exist: wait a minute".into());
+    }
+    if q.p.len() > 64 || q.n.len() > 64 {
+        server.misses.take(ip);
+        return page(
+            StatusCode::NOT_FOUND,
+            "This link is not valid.",
+            "Liên kết này không hợp lệ.",
+        );
+    }
+    match server.store.confirm_email(&q.p, &q.n).await {
+        Ok(Some(_)) => page(
+            StatusCode::OK,
+            "Your address is confirmed: the daily e-mail of your games will come here.",
+            "Địa chỉ của bạn đã được xác nhận: thư hằng ngày về các ván của bạn sẽ được gửi đến đây.",
+        ),
+        Ok(None) => {
+            server.misses.take(ip);
+            page(
+                StatusCode::NOT_FOUND,
+                "This link is not valid any more (used, or replaced by a newer one).",
+                "Liên kết này không còn hiệu lực (đã dùng, hoặc đã có liên kết mới hơn).",
+            )
+        }
+        Err(e) => store_down(e),
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct Stop {
+    #[serde(default)]
+    a: String,
+    #[serde(default)]
+    s: String,
+}
+
+/// The address a stop link names, if the server signed it.
+fn stop_address(server: &Server, q: &Stop) -> Option<String> {
+    let mail = server.mail.as_ref()?;
+    (q.a.len() <= 512 && q.s.len() <= 128)
+        .then(|| mail.signed_address(&q.a, &q.s))
+        .flatten()
+}
+
+/// The stop link opened in a browser: a button that stops the mail (a GET changes nothing, so
+/// a mail scanner following links stops nothing by mistake).
+async fn mail_stop_page(
+    State(server): State<Arc<Server>>,
+    axum::extract::Query(q): axum::extract::Query<Stop>,
+) -> Response {
+    if stop_address(&server, &q).is_none() {
+        return page(
+            StatusCode::NOT_FOUND,
+            "This link is not valid.",
+            "Liên kết này không hợp lệ.",
+        );
+    }
+    let html = format!(
+        "<!doctype html><meta charset=utf-8><meta name=viewport \
+         content=\"width=device-width\"><title>Ô ăn quan</title>\
+         <form method=post action=\"/mail/stop?a={}&amp;s={}\">\
+         <p>Send no more e-mail to this address? <p lang=vi>Không gửi thư đến địa chỉ này nữa?\
+         <p><button name=List-Unsubscribe value=One-Click>Stop · Dừng</button></form>",
+        q.a, q.s
+    );
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        html,
+    )
+        .into_response()
+}
+
+/// RFC 8058's one-click unsubscribe (and the page's button): nothing more is sent to the
+/// address, whoever gave it.
+async fn mail_stop(
+    State(server): State<Arc<Server>>,
+    axum::extract::Query(q): axum::extract::Query<Stop>,
+) -> Response {
+    let (Some(address), Some(mail)) = (stop_address(&server, &q), server.mail.as_ref()) else {
+        return page(
+            StatusCode::NOT_FOUND,
+            "This link is not valid.",
+            "Liên kết này không hợp lệ.",
+        );
+    };
+    let hash = mail.address_hash(&address);
+    match server
+        .store
+        .refuse_mail(&address, &hash, crate::server::settings::now_ms())
+        .await
+    {
+        Ok(()) => page(
+            StatusCode::OK,
+            "No more e-mail will be sent to this address.",
+            "Sẽ không có thư nào được gửi đến địa chỉ này nữa.",
+        ),
+        Err(e) => store_down(e),
+    }
 }
 
 #[cfg(test)]

@@ -135,3 +135,41 @@ mod tests {
         assert!(!hub.is_here("p"));
     }
 }
+
+/// The addresses (IPv6 by their /64) each player's devices signed in from lately, a few per
+/// player: a home, a school, a phone's network.
+#[derive(Default)]
+pub struct KnownAddresses {
+    players: Mutex<HashMap<String, Vec<std::net::IpAddr>>>,
+}
+
+/// Addresses remembered per player, and players in all (past it the map starts again: the
+/// owner at home is then held to the stranger's limit until she signs in again).
+const ADDRESSES_PER_PLAYER: usize = 8;
+const PLAYERS_REMEMBERED: usize = 100_000;
+
+impl KnownAddresses {
+    /// `player` signed in from `addr`.
+    pub fn note(&self, player: &str, addr: std::net::IpAddr) {
+        let key = crate::server::limits::client_key(addr);
+        let mut players = self.players.lock().unwrap_or_else(|e| e.into_inner());
+        if players.len() >= PLAYERS_REMEMBERED && !players.contains_key(player) {
+            players.clear();
+        }
+        let known = players.entry(player.to_owned()).or_default();
+        known.retain(|&a| a != key);
+        known.push(key);
+        if known.len() > ADDRESSES_PER_PLAYER {
+            known.remove(0);
+        }
+    }
+
+    /// Whether `player` signed in from `addr` lately.
+    pub fn knows(&self, player: &str, addr: std::net::IpAddr) -> bool {
+        let key = crate::server::limits::client_key(addr);
+        let players = self.players.lock().unwrap_or_else(|e| e.into_inner());
+        players
+            .get(player)
+            .is_some_and(|known| known.contains(&key))
+    }
+}

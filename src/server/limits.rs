@@ -55,6 +55,11 @@ impl Bucket {
         self.tokens = (self.tokens + elapsed * self.rate).min(self.burst);
     }
 
+    /// Give a token back (never beyond the burst).
+    pub fn give_back(&mut self) {
+        self.tokens = (self.tokens + 1.0).min(self.burst);
+    }
+
     /// Take a token if there is one.
     pub fn take(&mut self) -> bool {
         self.take_at(Instant::now())
@@ -114,6 +119,13 @@ impl<K: std::hash::Hash + Eq> KeyedBuckets<K> {
     pub fn take_key(&self, key: K) -> bool {
         self.with(key, Bucket::take)
     }
+
+    /// Give back one taken from `key` (what it was taken for went well): a limit that is
+    /// charged before the work it guards, so concurrent attempts cannot all pass its check,
+    /// and refunded after it where only failures should count.
+    pub fn give_back_key(&self, key: K) {
+        self.with(key, Bucket::give_back)
+    }
 }
 
 impl KeyedBuckets<IpAddr> {
@@ -125,6 +137,79 @@ impl KeyedBuckets<IpAddr> {
     /// Count one against `addr`; whether it was allowed.
     pub fn take(&self, addr: IpAddr) -> bool {
         self.take_key(client_key(addr))
+    }
+
+    /// Give back one taken from `addr`.
+    pub fn give_back(&self, addr: IpAddr) {
+        self.give_back_key(client_key(addr))
+    }
+}
+
+/// One lock per key (a player), held while a cap is checked and what it counts is written,
+/// so two rooms opened at once for one player cannot both pass a check that counted neither.
+/// Locks are taken in the keys' order, so two holders of overlapping sets cannot deadlock.
+#[derive(Default)]
+pub struct KeyedLocks {
+    locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+}
+
+/// Held locks; dropping them lets the next holder in.
+pub struct KeyedGuards(#[allow(dead_code)] Vec<tokio::sync::OwnedMutexGuard<()>>);
+
+impl KeyedLocks {
+    /// Lock every key of `keys` (duplicates once), in order.
+    pub async fn lock<S: AsRef<str>>(&self, keys: &[S]) -> KeyedGuards {
+        let mut keys: Vec<&str> = keys.iter().map(AsRef::as_ref).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let mutexes: Vec<_> = {
+            let mut locks = self.locks.lock().unwrap_or_else(|e| e.into_inner());
+            // Forget locks nobody holds or waits for, so the map stays small.
+            if locks.len() > 10_000 {
+                locks.retain(|_, m| Arc::strong_count(m) > 1);
+            }
+            keys.iter()
+                .map(|k| locks.entry((*k).to_owned()).or_default().clone())
+                .collect()
+        };
+        let mut guards = Vec::with_capacity(mutexes.len());
+        for m in mutexes {
+            guards.push(m.lock_owned().await);
+        }
+        KeyedGuards(guards)
+    }
+}
+
+/// A bounded queue for slow work (password hashing): `running` at once, and at most `waiting`
+/// more queued; past that a request is refused at once instead of waiting without end.
+pub struct BoundedQueue {
+    running: tokio::sync::Semaphore,
+    queued: tokio::sync::Semaphore,
+}
+
+/// The queue is full: refused, nothing done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueueFull;
+
+impl BoundedQueue {
+    pub const fn new(running: usize, waiting: usize) -> BoundedQueue {
+        BoundedQueue {
+            running: tokio::sync::Semaphore::const_new(running),
+            queued: tokio::sync::Semaphore::const_new(running + waiting),
+        }
+    }
+
+    /// Run `work` off the async threads when its turn comes, or refuse when the queue is full.
+    pub async fn run<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, QueueFull> {
+        // A place in the queue is taken at once or not at all.
+        let _place = self.queued.try_acquire().map_err(|_| QueueFull)?;
+        let _turn = self.running.acquire().await.map_err(|_| QueueFull)?;
+        tokio::task::spawn_blocking(work)
+            .await
+            .map_err(|_| QueueFull)
     }
 }
 
@@ -229,6 +314,70 @@ mod tests {
         assert!(!limiter.allow(a));
         assert!(!limiter.take(a));
         assert!(limiter.allow(b));
+    }
+
+    #[test]
+    fn a_token_given_back_is_there_again_and_never_beyond_the_burst() {
+        let limiter = AddressBuckets::new(2.0);
+        let a: IpAddr = "127.0.0.9".parse().unwrap();
+        assert!(limiter.take(a) && limiter.take(a));
+        assert!(!limiter.take(a));
+        limiter.give_back(a);
+        assert!(limiter.take(a), "the token given back");
+        limiter.give_back(a);
+        limiter.give_back(a);
+        limiter.give_back(a);
+        assert_eq!(
+            (0..5).filter(|_| limiter.take(a)).count(),
+            2,
+            "at most the burst"
+        );
+    }
+
+    #[tokio::test]
+    async fn keyed_locks_serialise_holders_of_a_shared_key_only() {
+        let locks = std::sync::Arc::new(KeyedLocks::default());
+        let held = locks.lock(&["b", "a", "a"]).await;
+        // Another key is free at once.
+        let other = tokio::time::timeout(Duration::from_millis(100), locks.lock(&["c"])).await;
+        assert!(other.is_ok());
+        // A shared key waits until the first holder lets go.
+        let waiting = {
+            let locks = locks.clone();
+            tokio::spawn(async move { drop(locks.lock(&["a", "z"]).await) })
+        };
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(!waiting.is_finished());
+        drop(held);
+        tokio::time::timeout(Duration::from_secs(5), waiting)
+            .await
+            .expect("let in once the key is free")
+            .unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_full_queue_refuses_at_once() {
+        let queue = std::sync::Arc::new(BoundedQueue::new(1, 1));
+        let (release, wait) = std::sync::mpsc::channel::<()>();
+        let first = {
+            let queue = queue.clone();
+            tokio::spawn(async move { queue.run(move || wait.recv().is_ok()).await })
+        };
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let second = {
+            let queue = queue.clone();
+            tokio::spawn(async move { queue.run(|| 2).await })
+        };
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert_eq!(
+            queue.run(|| 3).await,
+            Err(QueueFull),
+            "one running, one waiting"
+        );
+        release.send(()).unwrap();
+        assert_eq!(first.await.unwrap(), Ok(true));
+        assert_eq!(second.await.unwrap(), Ok(2));
+        assert_eq!(queue.run(|| 4).await, Ok(4), "room again");
     }
 
     #[test]

@@ -194,6 +194,27 @@ use crate::server::settings::Settings;
 use crate::server::shared::Server;
 use crate::server::store::Store;
 
+/// The key that signs the e-mails' unsubscribe links and hashes the addresses kept, made at
+/// the first start and shared by every node through the store.
+async fn mail_key(store: &Store) -> Result<[u8; 32], String> {
+    let hex = store
+        .server_key("mail", || {
+            let mut key = [0u8; 32];
+            getrandom::fill(&mut key).unwrap_or_else(|e| panic!("the OS's random numbers: {e}"));
+            key.iter().map(|b| format!("{b:02x}")).collect()
+        })
+        .await
+        .map_err(|e| format!("the mail key: {e}"))?;
+    let mut key = [0u8; 32];
+    for (i, byte) in key.iter_mut().enumerate() {
+        *byte = hex
+            .get(2 * i..2 * i + 2)
+            .and_then(|h| u8::from_str_radix(h, 16).ok())
+            .ok_or("the mail key in the store is not 64 hex digits")?;
+    }
+    Ok(key)
+}
+
 /// Where a server listens and what it serves from.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -291,10 +312,12 @@ pub async fn serve(config: Config) -> Result<(), String> {
                 .public_url
                 .clone()
                 .ok_or("--smtp-url needs --public-url, for the links in the e-mails")?;
+            let key = mail_key(&store).await?;
             Some(std::sync::Arc::new(notify::mail::Mail::new(
                 url,
                 &config.mail_from,
                 base,
+                key,
             )?))
         }
     };

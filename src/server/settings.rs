@@ -29,8 +29,15 @@ pub struct Settings {
     /// Wrong link codes, recovery codes and passwords one address may try a minute (half as
     /// many passwords for one sign-in name, from anywhere).
     pub sign_in_failures_per_minute: f64,
-    /// Friends, requests and challenges one player may have at once; reports a day.
+    /// HTTP requests one address may make a minute (every route, the web build's files too).
+    pub requests_per_minute: f64,
+    /// Password hashes (setting a sign-in name and password, signing in) a minute: per
+    /// address, and per player for setting one.
+    pub hashes_per_minute: f64,
+    /// Friends, requests and challenges one player may have at once; players one may block;
+    /// reports a day.
     pub friends_per_player: u64,
+    pub blocks_per_player: u64,
     pub challenges_per_player: u64,
     pub reports_per_day: u64,
     /// A correspondence "day" (a real day; tests shorten it), the vacation days a player has
@@ -38,6 +45,11 @@ pub struct Settings {
     pub day: Duration,
     pub vacation_days: u64,
     pub correspondence_per_player: u64,
+    /// How often one game by days may be paused (each pause and its end are two events in
+    /// its log, which every snapshot carries).
+    pub pauses_per_game: u64,
+    /// Confirmation e-mails one address may be sent a day, and one player may ask for.
+    pub mails_per_address: u64,
     /// The time between a pool's waves of pairing.
     pub pool_wave: Duration,
     /// Chat phrases a connection may send a second, and in one burst.
@@ -69,12 +81,17 @@ impl Default for Settings {
             rooms_per_minute: 20.0,
             guests_per_minute: 20.0,
             sign_in_failures_per_minute: 10.0,
+            requests_per_minute: 600.0,
+            hashes_per_minute: 30.0,
             friends_per_player: 500,
+            blocks_per_player: 1_000,
             challenges_per_player: 20,
             reports_per_day: 20,
             day: Duration::from_secs(86_400),
             vacation_days: 30,
             correspondence_per_player: 50,
+            pauses_per_game: 12,
+            mails_per_address: 3,
             pool_wave: Duration::from_secs(2),
             chat_per_second: 0.5,
             chat_burst: 4.0,

@@ -10,11 +10,19 @@ use tokio::sync::{Mutex, watch};
 use crate::net::protocol::ServerMessage;
 use crate::server::cluster::Cluster;
 use crate::server::hub::Hub;
-use crate::server::limits::{AddressBuckets, Connections, KeyedBuckets};
+use crate::server::limits::{AddressBuckets, BoundedQueue, Connections, KeyedBuckets, KeyedLocks};
 use crate::server::mailbox::RoomHandle;
 use crate::server::metrics::Metrics;
 use crate::server::settings::Settings;
 use crate::server::store::Store;
+
+/// Password hashes computed at once (each takes 19 MiB and a core for tens of milliseconds),
+/// and how many more may wait for their turn before the next is refused `rate_limited`.
+pub const HASHING_AT_ONCE: usize = 4;
+pub const HASHING_QUEUE: usize = 32;
+/// Sign-in names one player may try to set a minute (each costs a password's hash, and a taken
+/// name is said to be taken only after it).
+pub const LOGIN_TRIES_PER_MINUTE: f64 = 5.0;
 
 /// Counts for `/health` and the load test.
 #[derive(Default)]
@@ -37,6 +45,18 @@ pub struct Server {
     /// many addresses cannot guess one player's password either).
     pub wrong_codes: AddressBuckets,
     pub wrong_passwords: KeyedBuckets<String>,
+    /// HTTP requests per address; password hashes per address, and sign-in names a player
+    /// tries to set.
+    pub requests: AddressBuckets,
+    pub hashes: AddressBuckets,
+    pub login_tries: KeyedBuckets<String>,
+    /// Password hashing: four at once, a few dozen waiting, the rest refused at once.
+    pub hashing: BoundedQueue,
+    /// Held while a player's caps are checked and the room they count is opened.
+    pub player_locks: KeyedLocks,
+    /// The addresses each player's devices signed in from lately (on this node): a sign-in
+    /// name's limit on wrong passwords holds strangers back, not the owner at home.
+    pub known: crate::server::hub::KnownAddresses,
     /// Who is connected here, by player.
     pub hub: Arc<Hub>,
     /// Connections open, per address and in all.
@@ -73,6 +93,12 @@ impl Server {
         Arc::new(Server {
             wrong_codes: AddressBuckets::new(settings.sign_in_failures_per_minute),
             wrong_passwords: KeyedBuckets::new(settings.sign_in_failures_per_minute / 2.0),
+            requests: AddressBuckets::new(settings.requests_per_minute),
+            hashes: AddressBuckets::new(settings.hashes_per_minute),
+            login_tries: KeyedBuckets::new(LOGIN_TRIES_PER_MINUTE),
+            hashing: BoundedQueue::new(HASHING_AT_ONCE, HASHING_QUEUE),
+            player_locks: KeyedLocks::default(),
+            known: Default::default(),
             hub,
             misses: AddressBuckets::new(settings.misses_per_minute),
             room_opens: AddressBuckets::new(settings.rooms_per_minute),

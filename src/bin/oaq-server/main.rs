@@ -116,6 +116,18 @@ struct ServeArgs {
     /// many passwords for one sign-in name).
     #[arg(long, default_value_t = 10.0, value_parser = rate)]
     sign_in_failures_per_minute: f64,
+    /// HTTP requests one address may make a minute (every route, the web build's files too).
+    #[arg(long, default_value_t = 600.0, value_parser = rate)]
+    requests_per_minute: f64,
+    /// Password hashes one address may cause a minute (setting a password, signing in).
+    #[arg(long, default_value_t = 30.0, value_parser = rate)]
+    hashes_per_minute: f64,
+    /// How often one game by days may be paused for vacations.
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u64).range(1..=1_000))]
+    pauses_per_game: u64,
+    /// Confirmation e-mails one address may be sent a day.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=100))]
+    mails_per_address: u64,
     /// Challenges one player may have waiting at once.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=1_000))]
     challenges_per_player: u64,
@@ -228,6 +240,10 @@ impl ServeArgs {
                 trusted_proxies: self.trusted_proxies,
                 sign_in_failures_per_minute: self.sign_in_failures_per_minute,
                 challenges_per_player: self.challenges_per_player,
+                requests_per_minute: self.requests_per_minute,
+                hashes_per_minute: self.hashes_per_minute,
+                pauses_per_game: self.pauses_per_game,
+                mails_per_address: self.mails_per_address,
                 chat_burst: f64::from(self.chat_burst),
                 day: Duration::from_secs_f64(self.day_secs),
                 vacation_days: self.vacation_days,

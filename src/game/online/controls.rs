@@ -502,12 +502,20 @@ fn build(
                         TextLayout::justify(Justify::Center),
                     ));
                 }
+                // A rematch opens only when every player asked for it.
+                if let Some(asked) = rematch_words(state, room.you, lang) {
+                    p.spawn((
+                        text(&art, asked, 16.0),
+                        TextLayout::justify(Justify::Center),
+                    ));
+                }
                 p.spawn(Node {
                     justify_content: JustifyContent::Center,
                     ..row()
                 })
                 .with_children(|r| {
-                    if room.you.is_some() && result.cause != EndCause::Aborted {
+                    let asked = room.you.is_some_and(|s| state.rematch_asked[s]);
+                    if room.you.is_some() && result.cause != EndCause::Aborted && !asked {
                         r.spawn(button(&art, GameAction::Rematch, lang.tr("online.rematch")));
                     }
                     r.spawn(button(&art, GameAction::Leave, lang.tr("online.leave")));
@@ -582,4 +590,15 @@ fn retry(
     if buttons.iter().any(|i| *i == Interaction::Pressed) {
         link.retry_now();
     }
+}
+
+/// What the game-over panel says of a rematch: asked by us (waiting for the others), or by an
+/// opponent (ours to accept with Rematch).
+fn rematch_words(state: &room::RoomState, you: Option<usize>, lang: Lang) -> Option<String> {
+    let you = you?;
+    if state.rematch_asked[you] {
+        return Some(lang.tr("online.rematch.asked").to_owned());
+    }
+    let theirs = (0..state.players()).any(|s| s != you && state.rematch_asked[s]);
+    theirs.then(|| lang.tr("online.rematch.theirs").to_owned())
 }

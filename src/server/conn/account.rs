@@ -12,6 +12,8 @@ use super::Conn;
 use crate::server::identity::{self, SignedIn};
 use crate::server::mailbox::ConnRef;
 use crate::server::settings::now_ms;
+use crate::server::shared::LOGIN_TRIES_PER_MINUTE;
+use crate::server::store::Credentials;
 use crate::server::store::StoreError;
 
 /// Devices one player may have signed in at once.
@@ -42,9 +44,10 @@ impl Conn {
         }
     }
 
-    /// Whether this address may try one more code or password.
-    fn may_guess(&self) -> Result<(), Refused> {
-        if self.server.wrong_codes.allow(self.addr.ip()) {
+    /// One more code or password from this address, counted before it is checked (so many
+    /// sent at once cannot all pass the limit); a right one gives it back ([`Self::right`]).
+    fn guess(&self) -> Result<(), Refused> {
+        if self.server.wrong_codes.take(self.addr.ip()) {
             return Ok(());
         }
         Err(refused(
@@ -53,9 +56,97 @@ impl Conn {
         ))
     }
 
+    /// The guess was right: it does not count.
+    fn right(&self) {
+        self.server.wrong_codes.give_back(self.addr.ip());
+    }
+
+    /// The guess was wrong (it was counted when it was made).
     fn wrong(&self, what: &str) -> Refused {
-        self.server.wrong_codes.take(self.addr.ip());
         refused(ErrorCode::BadCredentials, format!("{what} does not match"))
+    }
+
+    /// One more password hash from this address (never given back: a hash costs the same
+    /// right or wrong).
+    fn hash_allowed(&self) -> Result<(), Refused> {
+        if self.server.hashes.take(self.addr.ip()) {
+            return Ok(());
+        }
+        Err(refused(
+            ErrorCode::RateLimited,
+            format!(
+                "more than {} passwords a minute from your address: wait a minute",
+                self.server.settings.hashes_per_minute
+            ),
+        ))
+    }
+
+    /// Whether `current` is the account's password or its recovery code. The caller counted
+    /// the guess and the hash.
+    async fn proves(&self, creds: &Credentials, current: &str) -> Result<bool, Refused> {
+        let code = normalize_code(current);
+        if let Some(hash) = &creds.recovery_hash
+            && is_code(&code, RECOVERY_CODE_LEN)
+            && identity::hash_token(&code) == *hash
+        {
+            return Ok(true);
+        }
+        match &creds.password_hash {
+            Some(phc) => self.verify(current.to_owned(), phc.clone()).await,
+            None => Ok(false),
+        }
+    }
+
+    /// A change to the account that the owner must prove (a new password, a new recovery
+    /// code, child mode off): `current` must be its password or recovery code. Counted as a
+    /// guess against the address, as a sign-in is.
+    async fn prove_owner(
+        &self,
+        creds: &Credentials,
+        current: Option<&str>,
+        what: &str,
+    ) -> Result<(), Refused> {
+        let Some(current) = current.filter(|c| !c.is_empty()) else {
+            return Err(refused(
+                ErrorCode::NotAllowed,
+                format!("{what}: give the current password or the recovery code first"),
+            ));
+        };
+        self.guess()?;
+        if let Err(e) = self.hash_allowed() {
+            self.right();
+            return Err(e);
+        }
+        match self.proves(creds, current).await {
+            Ok(true) => {
+                self.right();
+                Ok(())
+            }
+            Ok(false) => Err(self.wrong("the current password or recovery code")),
+            Err(e) => {
+                self.right();
+                Err(e)
+            }
+        }
+    }
+
+    /// Check `password` against `phc` in the hashing queue.
+    async fn verify(&self, password: String, phc: String) -> Result<bool, Refused> {
+        self.server
+            .hashing
+            .run(move || identity::verify_password(&password, &phc))
+            .await
+            .map_err(|_| busy())
+    }
+
+    /// Hash `password` in the hashing queue.
+    async fn hash(&self, password: String) -> Result<String, Refused> {
+        self.server
+            .hashing
+            .run(move || identity::hash_password(&password))
+            .await
+            .map_err(|_| busy())?
+            .map_err(|e| refused(ErrorCode::Unavailable, e))
     }
 
     pub(super) async fn link_code(&mut self, me: &ConnRef) -> Result<(), Refused> {
@@ -117,19 +208,37 @@ impl Conn {
     }
 
     pub(super) async fn link(&mut self, code: &str) -> Result<(), Refused> {
-        self.may_guess()?;
+        self.guess()?;
         let code = normalize_code(code);
         if !is_code(&code, LINK_CODE_LEN) {
             return Err(self.wrong("the link code"));
         }
         let hash = identity::hash_token(&code);
-        match self.server.store.take_link_code(&hash, now_ms()).await? {
-            Some(player) => self.switch_to(&player).await,
-            None => Err(self.wrong("the link code (or it has expired)")),
+        match self.server.store.take_link_code(&hash, now_ms()).await {
+            Ok(Some(player)) => {
+                self.right();
+                self.switch_to(&player).await
+            }
+            Ok(None) => Err(self.wrong("the link code (or it has expired)")),
+            Err(e) => {
+                self.right();
+                Err(e.into())
+            }
         }
     }
 
-    pub(super) async fn recovery_code(&mut self, me: &ConnRef) -> Result<(), Refused> {
+    /// A new recovery code; one that replaces a code or stands beside a password needs one of
+    /// them.
+    pub(super) async fn recovery_code(
+        &mut self,
+        me: &ConnRef,
+        current: Option<&str>,
+    ) -> Result<(), Refused> {
+        let creds = self.server.store.credentials(&me.player.id).await?;
+        if creds.any() {
+            self.prove_owner(&creds, current, "a new recovery code")
+                .await?;
+        }
         let code = identity::new_code(RECOVERY_CODE_LEN);
         self.server
             .store
@@ -140,42 +249,54 @@ impl Conn {
     }
 
     pub(super) async fn recover(&mut self, code: &str) -> Result<(), Refused> {
-        self.may_guess()?;
+        self.guess()?;
         let code = normalize_code(code);
         if !is_code(&code, RECOVERY_CODE_LEN) {
             return Err(self.wrong("the recovery code"));
         }
         let hash = identity::hash_token(&code);
-        match self.server.store.player_by_recovery(&hash).await? {
-            Some(player) => self.switch_to(&player).await,
-            None => Err(self.wrong("the recovery code")),
+        match self.server.store.player_by_recovery(&hash).await {
+            Ok(Some(player)) => {
+                self.right();
+                self.switch_to(&player).await
+            }
+            Ok(None) => Err(self.wrong("the recovery code")),
+            Err(e) => {
+                self.right();
+                Err(e.into())
+            }
         }
     }
 
+    /// Set a sign-in name and password. Whether a name is taken is said only after the new
+    /// password was hashed (the insert finds it), and each try is counted per player and per
+    /// address first, so names cannot be listed in bulk. A player who has a password must
+    /// give it (or the recovery code) to change either, and every other device is signed out.
     pub(super) async fn set_login(
         &mut self,
         me: &ConnRef,
         login: &str,
         password: &str,
+        current: Option<&str>,
     ) -> Result<(), Refused> {
         let login = clean_login(login).map_err(|e| refused(ErrorCode::BadMessage, e))?;
-        if let Some((owner, _)) = self.server.store.login(&login).await?
-            && owner != me.player.id
-        {
+        let store = &self.server.store;
+        let creds = store.credentials(&me.player.id).await?;
+        if !self.server.login_tries.take_key(me.player.id.clone()) {
             return Err(refused(
-                ErrorCode::NotAllowed,
-                format!("login: {login} is taken; choose another"),
+                ErrorCode::RateLimited,
+                format!("more than {LOGIN_TRIES_PER_MINUTE} sign-in names a minute: wait a minute"),
             ));
         }
-        let phc = hash_off_thread(password.to_owned()).await?;
-        match self
-            .server
-            .store
-            .set_login(&me.player.id, &login, &phc)
-            .await
-        {
+        let changing = creds.password_hash.is_some();
+        if changing {
+            self.prove_owner(&creds, current, "a new sign-in name or password")
+                .await?;
+        }
+        self.hash_allowed()?;
+        let phc = self.hash(password.to_owned()).await?;
+        match store.set_login(&me.player.id, &login, &phc).await {
             Ok(()) => {}
-            // Taken meanwhile by another player.
             Err(StoreError::Conflict) => {
                 return Err(refused(
                     ErrorCode::NotAllowed,
@@ -184,31 +305,85 @@ impl Conn {
             }
             Err(e) => return Err(e.into()),
         }
+        if changing {
+            self.sign_out_others(me).await?;
+        }
         self.profile(me, None).await
     }
 
+    /// Every device of the player but this one is signed out (a new password).
+    async fn sign_out_others(&self, me: &ConnRef) -> Result<(), Refused> {
+        let gone = self
+            .server
+            .store
+            .revoke_other_devices(&me.player.id, &self.device)
+            .await?;
+        let bye = ServerMessage::error(
+            ErrorCode::BadCredentials,
+            "the password was changed: this device was signed out",
+        );
+        for device in gone {
+            self.server
+                .sign_out(&me.player.id, Some(&device), &bye)
+                .await;
+        }
+        Ok(())
+    }
+
+    /// Sign in with a name and password. Every try counts against the address before the
+    /// password is checked, and against the name too unless this address is one the name's
+    /// owner signed in from lately (a stranger guessing cannot lock her out at home); a right
+    /// one gives both back.
     pub(super) async fn sign_in(&mut self, login: &str, password: &str) -> Result<(), Refused> {
-        self.may_guess()?;
+        self.guess()?;
         let Ok(login) = clean_login(login) else {
             return Err(self.wrong("the login or the password"));
         };
-        if !self.server.wrong_passwords.allow_key(login.clone()) {
+        let ip = self.addr.ip();
+        let account = match self.server.store.login(&login).await {
+            Ok(a) => a,
+            Err(e) => {
+                self.right();
+                return Err(e.into());
+            }
+        };
+        let known = account
+            .as_ref()
+            .is_some_and(|(owner, _)| self.server.known.knows(owner, ip));
+        let by_name = !known;
+        if by_name && !self.server.wrong_passwords.take_key(login.clone()) {
+            self.right();
             return Err(refused(
                 ErrorCode::RateLimited,
                 format!("too many wrong passwords for {login}: wait a minute"),
             ));
         }
-        let account = self.server.store.login(&login).await?;
+        let give_back = |server: &crate::server::shared::Server| {
+            server.wrong_codes.give_back(ip);
+            if by_name {
+                server.wrong_passwords.give_back_key(login.clone());
+            }
+        };
+        if let Err(e) = self.hash_allowed() {
+            give_back(&self.server);
+            return Err(e);
+        }
         // Without such a name, a hash is checked all the same: the answer takes as long, and
         // tells nobody which names exist.
         let phc = account.as_ref().map_or_else(dummy, |a| a.1.clone());
-        let right = verify_off_thread(password.to_owned(), phc).await?;
-        match account {
-            Some((player, _)) if right => self.switch_to(&player).await,
-            _ => {
-                self.server.wrong_passwords.take_key(login);
-                Err(self.wrong("the login or the password"))
+        let right = match self.verify(password.to_owned(), phc).await {
+            Ok(right) => right,
+            Err(e) => {
+                give_back(&self.server);
+                return Err(e);
             }
+        };
+        match account {
+            Some((player, _)) if right => {
+                give_back(&self.server);
+                self.switch_to(&player).await
+            }
+            _ => Err(self.wrong("the login or the password")),
         }
     }
 
@@ -248,11 +423,43 @@ impl Conn {
         self.devices(me).await
     }
 
-    pub(super) async fn set_child(&mut self, me: &ConnRef, child: bool) -> Result<(), Refused> {
-        self.server.store.set_child(&me.player.id, child).await?;
-        self.child = child;
-        self.profile(me, None).await
+    /// Child mode on at once; off with the account's password or recovery code, or, for an
+    /// account with neither, after a day, every device of the player told now. It holds on all
+    /// of the player's connections at once: each reads it from the store when it matters.
+    pub(super) async fn set_child(
+        &mut self,
+        me: &ConnRef,
+        child: bool,
+        current: Option<&str>,
+    ) -> Result<(), Refused> {
+        let store = &self.server.store;
+        if child {
+            store.set_child_now(&me.player.id, true).await?;
+            return self.profile(me, None).await;
+        }
+        if !store.is_child(&me.player.id, now_ms()).await? {
+            return self.profile(me, None).await;
+        }
+        let creds = store.credentials(&me.player.id).await?;
+        if creds.any() {
+            self.prove_owner(&creds, current, "child mode off").await?;
+            store.set_child_now(&me.player.id, false).await?;
+            return self.profile(me, None).await;
+        }
+        let wait = self.server.settings.day_ms() as i64;
+        store.child_off_at(&me.player.id, now_ms() + wait).await?;
+        // Every device of the player, this one too, hears when child mode will end (and can
+        // switch it on again before).
+        self.tell_own_profile(me).await
     }
+}
+
+/// The hashing queue is full.
+fn busy() -> Refused {
+    refused(
+        ErrorCode::RateLimited,
+        "the server is checking many passwords: try again in a moment",
+    )
 }
 
 /// An argon2id string of no password anyone has, checked when a name does not exist.
@@ -261,30 +468,4 @@ fn dummy() -> String {
     DUMMY
         .get_or_init(|| identity::hash_password("no one's password").unwrap_or_default())
         .clone()
-}
-
-/// Hashes at once at most: each takes 19 MiB and a core for tens of milliseconds, so a crowd
-/// of sign-ins queues here instead of taking the machine's memory.
-static HASHING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(4);
-
-async fn off_thread<T: Send + 'static>(
-    work: impl FnOnce() -> T + Send + 'static,
-) -> Result<T, Refused> {
-    let _permit = HASHING
-        .acquire()
-        .await
-        .map_err(|e| refused(ErrorCode::Unavailable, format!("hashing: {e}")))?;
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| refused(ErrorCode::Unavailable, format!("hashing: {e}")))
-}
-
-async fn hash_off_thread(password: String) -> Result<String, Refused> {
-    off_thread(move || identity::hash_password(&password))
-        .await?
-        .map_err(|e| refused(ErrorCode::Unavailable, e))
-}
-
-async fn verify_off_thread(password: String, phc: String) -> Result<bool, Refused> {
-    off_thread(move || identity::verify_password(&password, &phc)).await
 }

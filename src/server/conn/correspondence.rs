@@ -29,22 +29,6 @@ fn this_year(row: VacationRow, settings: &Settings, now: i64) -> (VacationRow, i
     (row, (allowance - row.used_ms).max(0))
 }
 
-/// Whether each of `players` may be in one more correspondence game.
-pub(super) async fn may_add_game(server: &Server, players: &[&str]) -> Result<(), Refused> {
-    let cap = server.settings.correspondence_per_player;
-    for (i, player) in players.iter().enumerate() {
-        let n = server.store.correspondence_rooms_of(player).await?.len() as u64;
-        if n >= cap {
-            let who = if i == 0 { "you are" } else { "they are" };
-            return Err(refused(
-                ErrorCode::NotAllowed,
-                format!("{who} in {n} correspondence games, the most at once: finish one first"),
-            ));
-        }
-    }
-    Ok(())
-}
-
 impl Conn {
     pub(super) async fn my_games(&mut self, me: &ConnRef) -> Result<(), Refused> {
         let games = games_of(&self.server, &me.player.id).await?;
@@ -65,17 +49,24 @@ impl Conn {
     }
 
     /// Start a vacation of `days`, or (0) end the one under way, returning its unused days.
+    /// A vacation costs at least a day of the allowance, however soon it ends, and one starts
+    /// at most once a day: pausing and resuming at will would cost nothing and fill the
+    /// opponents' logs.
     pub(super) async fn vacation(&mut self, me: &ConnRef, days: u8) -> Result<(), Refused> {
         let store = &self.server.store;
         let settings = &self.server.settings;
+        let day = settings.day_ms() as i64;
         let now = now_ms();
         let (mut row, left) = this_year(store.vacation(&me.player.id).await?, settings, now);
         let on = row.until_ms.filter(|&u| u > now);
+        let started = store.vacation_started(&me.player.id).await?;
         if days == 0 {
             let Some(until) = on else {
                 return Err(refused(ErrorCode::NotAllowed, "you are not on vacation"));
             };
-            row.used_ms = (row.used_ms - (until - now)).max(0);
+            // What is not taken comes back, but never the vacation's first day.
+            let returned = (until - now.max(started.saturating_add(day))).max(0);
+            row.used_ms = (row.used_ms - returned).max(0);
             row.until_ms = None;
         } else {
             if on.is_some() {
@@ -84,18 +75,25 @@ impl Conn {
                     "you are on vacation already: come back first to change it",
                 ));
             }
-            let want = i64::from(days) * settings.day_ms() as i64;
+            if now - started < day {
+                return Err(refused(
+                    ErrorCode::RateLimited,
+                    "one vacation a day: your last one began less than a day ago",
+                ));
+            }
+            let want = i64::from(days) * day;
             if want > left {
                 return Err(refused(
                     ErrorCode::NotAllowed,
                     format!(
                         "{days} days is more than the {:.1} left this year",
-                        left as f64 / settings.day_ms() as f64
+                        left as f64 / day as f64
                     ),
                 ));
             }
             row.used_ms += want;
             row.until_ms = Some(now + want);
+            store.set_vacation_started(&me.player.id, now).await?;
         }
         store.set_vacation(&me.player.id, row).await?;
         pause_games_of(&self.server, &me.player.id).await?;

@@ -107,9 +107,8 @@ struct Conn {
     tx: mpsc::Sender<Frame>,
     close: Arc<Notify>,
     id: u64,
-    /// This device's id in the player's list, and whether the player is in child mode.
+    /// This device's id in the player's list.
     device: String,
-    child: bool,
     /// Chat phrases, counted apart from other messages.
     chat: Bucket,
 }
@@ -128,7 +127,6 @@ pub async fn serve(socket: WebSocket, server: Arc<Server>, addr: SocketAddr) {
         tx,
         close: close.clone(),
         device: String::new(),
-        child: false,
         chat: Bucket::new(server.settings.chat_per_second, server.settings.chat_burst),
     };
     let settings = server.settings.clone();
@@ -269,14 +267,7 @@ impl Conn {
                 self.error(ErrorCode::NotAllowed, "`hello` comes once per connection")
             }
             ClientMessage::Ping { .. } => unreachable!("answered above"),
-            ClientMessage::Lobby if self.child => self.error(
-                ErrorCode::NotAllowed,
-                "child mode: no public lobby; play friends by their code",
-            ),
-            ClientMessage::Lobby => match self.server.store.lobby(100).await {
-                Ok(rooms) => self.send(&ServerMessage::Notice(Notice::Lobby { rooms })),
-                Err(e) => self.unavailable(e),
-            },
+            ClientMessage::Lobby => self.lobby(&me).await,
             ClientMessage::Leaderboard => self.leaderboard().await,
             ClientMessage::Create {
                 rules,
@@ -291,22 +282,22 @@ impl Conn {
                 if let Err(e) = clock.validate() {
                     return self.error(ErrorCode::BadMessage, e);
                 }
-                if public && self.child {
-                    return self.error(
-                        ErrorCode::NotAllowed,
-                        "child mode: rooms are private; share the code with a friend",
-                    );
+                if public {
+                    match self.is_child(&me).await {
+                        Ok(false) => {}
+                        Ok(true) => {
+                            return self.error(
+                                ErrorCode::NotAllowed,
+                                "child mode: rooms are private; share the code with a friend",
+                            );
+                        }
+                        Err(e) => return self.unavailable(e),
+                    }
                 }
                 self.leave_room().await;
                 self.unpool(&me, false).await;
-                if let Err((code, why)) = self.may_open_room(&me.player.id).await {
+                if let Err((code, why)) = self.may_open_room() {
                     return self.error(code, why);
-                }
-                if clock.days().is_some()
-                    && let Err(r) =
-                        correspondence::may_add_game(&self.server, &[&me.player.id]).await
-                {
-                    return self.refused(r);
                 }
                 match registry::open_room(
                     &self.server,
@@ -325,7 +316,11 @@ impl Conn {
                         }));
                         self.enter(&code, None, false).await;
                     }
-                    Err(e) => self.unavailable(e),
+                    Err(e) => {
+                        // Refused: the room the address was charged for was not opened.
+                        self.server.room_opens.give_back(self.addr.ip());
+                        self.refused(people::open_refused(e))
+                    }
                 }
             }
             ClientMessage::Join { code, since } => {
@@ -351,7 +346,7 @@ impl Conn {
             ClientMessage::AcceptDraw => self.act(Action::AcceptDraw).await,
             ClientMessage::Rematch => self.act(Action::Rematch).await,
             ClientMessage::Claim => self.act(Action::Claim).await,
-            ClientMessage::Chat { phrase } => self.chat(phrase).await,
+            ClientMessage::Chat { phrase } => self.chat(&me, phrase).await,
             ClientMessage::Pool { rules, clock } => {
                 if let Err(r) = self.pool(&me, rules, clock).await {
                     self.refused(r);
@@ -392,10 +387,37 @@ impl Conn {
         }
     }
 
+    /// Whether the player is in child mode now: read from the store each time it matters, so
+    /// a change holds on every connection of theirs at once, on every node.
+    async fn is_child(&self, me: &ConnRef) -> Result<bool, crate::server::store::StoreError> {
+        self.server.store.is_child(&me.player.id, now_ms()).await
+    }
+
+    /// The public rooms waiting for players, as this player may see them (none in child mode,
+    /// none with a player either of them blocks).
+    async fn lobby(&mut self, me: &ConnRef) {
+        match self.is_child(me).await {
+            Ok(false) => {}
+            Ok(true) => {
+                return self.error(
+                    ErrorCode::NotAllowed,
+                    "child mode: no public lobby; play friends by their code",
+                );
+            }
+            Err(e) => return self.unavailable(e),
+        }
+        match self.server.store.lobby(&me.player.id, 100).await {
+            Ok(rooms) => self.send(&ServerMessage::Notice(Notice::Lobby { rooms })),
+            Err(e) => self.unavailable(e),
+        }
+    }
+
     /// A chat phrase to the room's other players: not in child mode, at most a few a minute.
-    async fn chat(&mut self, phrase: crate::net::social::Phrase) {
-        if self.child {
-            return self.error(ErrorCode::NotAllowed, "child mode: no chat");
+    async fn chat(&mut self, me: &ConnRef, phrase: crate::net::social::Phrase) {
+        match self.is_child(me).await {
+            Ok(false) => {}
+            Ok(true) => return self.error(ErrorCode::NotAllowed, "child mode: no chat"),
+            Err(e) => return self.unavailable(e),
         }
         if !self.chat.take() {
             return self.error(
@@ -409,29 +431,10 @@ impl Conn {
         self.act(Action::Chat(phrase)).await
     }
 
-    /// Whether this player, from this address, may open one more room: a few waiting at once
-    /// per player, and so many a minute per address (a new guest a connection does not reset
-    /// either).
-    async fn may_open_room(&self, player: &str) -> Result<(), (ErrorCode, String)> {
-        let cap = self.server.settings.waiting_rooms_per_player;
-        match self.server.store.waiting_rooms_of(player).await {
-            Ok(n) if n >= cap => {
-                return Err((
-                    ErrorCode::NotAllowed,
-                    format!(
-                        "you sit in {n} rooms waiting for players (at most {cap}): play or leave one first"
-                    ),
-                ));
-            }
-            Ok(_) => {}
-            Err(e) => {
-                tracing::error!("store: {e}");
-                return Err((
-                    ErrorCode::Unavailable,
-                    "the server could not reach its store; nothing changed: try again".into(),
-                ));
-            }
-        }
+    /// Whether this address may open one more room: so many a minute per address (a new guest
+    /// a connection does not reset it). The players' own caps are checked where the room is
+    /// opened ([`registry::open_room`]).
+    fn may_open_room(&self) -> Result<(), (ErrorCode, String)> {
         if !self.server.room_opens.take(self.addr.ip()) {
             return Err((
                 ErrorCode::RateLimited,
@@ -535,7 +538,14 @@ impl Conn {
             close: self.close.clone(),
         });
         self.device = signed.device.clone();
-        self.child = signed.child;
+        // Child mode as it stands now (a switch-off asked without a password may have come
+        // due).
+        let child = match self.server.store.is_child(&player.id, now_ms()).await {
+            Ok(child) => child,
+            Err(_) => signed.child,
+        };
+        // The owner's addresses: a sign-in name's limit holds strangers back, not her.
+        self.server.known.note(&player.id, self.addr.ip());
         let member = Member {
             conn: self.id,
             device: signed.device,
@@ -551,7 +561,7 @@ impl Conn {
             protocol: PROTOCOL,
             player,
             token: signed.token,
-            child: signed.child,
+            child,
         }));
     }
 

@@ -15,7 +15,7 @@ impl Conn {
         rules: String,
         clock: ClockSpec,
     ) -> Result<(), Refused> {
-        if self.child {
+        if self.is_child(me).await? {
             return Err(refused(
                 ErrorCode::NotAllowed,
                 "child mode: no games with strangers; play friends by their code",

@@ -29,21 +29,38 @@ fn no_player() -> Refused {
     )
 }
 
+/// A room that could not be opened, as the player hears it.
+pub(super) fn open_refused(e: registry::OpenRefused) -> Refused {
+    match e {
+        registry::OpenRefused::Store(e) => Refused::Store(e),
+        other => refused(ErrorCode::NotAllowed, other.to_string()),
+    }
+}
+
 impl Conn {
     /// Account and social messages, from a connection signed in as `me`.
     pub(super) async fn people(&mut self, me: ConnRef, msg: ClientMessage) {
         let result = match msg {
             ClientMessage::LinkCode => self.link_code(&me).await,
             ClientMessage::Link { code } => self.link(&code).await,
-            ClientMessage::RecoveryCode => self.recovery_code(&me).await,
+            ClientMessage::RecoveryCode { current } => {
+                self.recovery_code(&me, current.as_deref()).await
+            }
             ClientMessage::Recover { code } => self.recover(&code).await,
-            ClientMessage::SetLogin { login, password } => {
-                self.set_login(&me, &login, &password).await
+            ClientMessage::SetLogin {
+                login,
+                password,
+                current,
+            } => {
+                self.set_login(&me, &login, &password, current.as_deref())
+                    .await
             }
             ClientMessage::SignIn { login, password } => self.sign_in(&login, &password).await,
             ClientMessage::Devices => self.devices(&me).await,
             ClientMessage::RevokeDevice { id } => self.revoke_device(&me, &id).await,
-            ClientMessage::SetChild { child } => self.set_child(&me, child).await,
+            ClientMessage::SetChild { child, current } => {
+                self.set_child(&me, child, current.as_deref()).await
+            }
             ClientMessage::Profile { player } => self.profile(&me, player.as_deref()).await,
             ClientMessage::Relations => self.relations(&me).await,
             ClientMessage::AddFriend { code } => self.add_friend(&me, &code).await,
@@ -114,6 +131,21 @@ impl Conn {
         me: &ConnRef,
         player: Option<&str>,
     ) -> Result<(), Refused> {
+        let profile = self.profile_of(me, player).await?;
+        self.send(&ServerMessage::Notice(Notice::Profile { profile }));
+        Ok(())
+    }
+
+    /// The player's own profile, to every connection of theirs (on every node).
+    pub(super) async fn tell_own_profile(&mut self, me: &ConnRef) -> Result<(), Refused> {
+        let profile = self.profile_of(me, None).await?;
+        let notice = ServerMessage::Notice(Notice::Profile { profile });
+        self.server.tell(&me.player.id, &notice).await;
+        Ok(())
+    }
+
+    /// `player`'s profile as `me` may see it (one's own: with its private parts).
+    async fn profile_of(&self, me: &ConnRef, player: Option<&str>) -> Result<Profile, Refused> {
         let store = &self.server.store;
         let id = player.unwrap_or(&me.player.id);
         let own = id == me.player.id;
@@ -136,17 +168,19 @@ impl Conn {
             login: None,
             recovery: false,
             friend: !own && store.are_friends(&me.player.id, id).await?,
+            child_off_ms: None,
         };
         if own {
             let code = self.friend_code(id).await?;
+            let child = store.is_child(id, now_ms()).await?;
             let private = store.private(id).await?;
             profile.friend_code = Some(code);
-            profile.child = Some(private.child);
+            profile.child = Some(child);
             profile.login = private.login;
             profile.recovery = private.recovery;
+            profile.child_off_ms = store.child_off_ms(id).await?.filter(|_| child);
         }
-        self.send(&ServerMessage::Notice(Notice::Profile { profile }));
-        Ok(())
+        Ok(profile)
     }
 
     async fn relations(&mut self, me: &ConnRef) -> Result<(), Refused> {
@@ -243,9 +277,8 @@ impl Conn {
 
     async fn add_opponent(&mut self, me: &ConnRef, player: &str) -> Result<(), Refused> {
         let store = &self.server.store;
-        let mine = store.private(&me.player.id).await?;
-        let theirs = store.private(player).await?;
-        if mine.child || theirs.child {
+        let now = now_ms();
+        if store.is_child(&me.player.id, now).await? || store.is_child(player, now).await? {
             return Err(refused(
                 ErrorCode::NotAllowed,
                 "child mode: friends only by their friend code",
@@ -296,7 +329,16 @@ impl Conn {
         if store.player(other).await?.is_none() {
             return Err(no_player());
         }
-        store.block(&me.player.id, other, now_ms()).await?;
+        let cap = self.server.settings.blocks_per_player;
+        if !store
+            .block_capped(&me.player.id, other, cap, now_ms())
+            .await?
+        {
+            return Err(refused(
+                ErrorCode::NotAllowed,
+                format!("you block {cap} players, the most: unblock one first"),
+            ));
+        }
         self.relations(me).await
     }
 
@@ -339,7 +381,9 @@ impl Conn {
         }
         let store = &self.server.store;
         let friends = store.are_friends(&me.player.id, player).await?;
-        let children = self.child || store.private(player).await?.child;
+        let now = now_ms();
+        let children =
+            store.is_child(&me.player.id, now).await? || store.is_child(player, now).await?;
         let may = friends || (!children && store.played_together(&me.player.id, player).await?);
         if !may || store.blocked_between(&me.player.id, player).await? {
             return Err(refused(
@@ -347,7 +391,13 @@ impl Conn {
                 "that player is not among your friends or past opponents",
             ));
         }
-        let now = now_ms();
+        // The cap is counted and the challenge written under the player's lock: two sent at
+        // once cannot both pass it.
+        let _held = self
+            .server
+            .player_locks
+            .lock(&[me.player.id.as_str()])
+            .await;
         let (waiting, already) = store.challenges_from(&me.player.id, player, now).await?;
         if already {
             return Err(refused(
@@ -408,9 +458,12 @@ impl Conn {
             Some(c) if c.to.id == me.player.id => c,
             _ => return Err(gone()),
         };
-        if accept && challenge.clock.days().is_some() {
-            let both = [me.player.id.as_str(), challenge.from.id.as_str()];
-            super::correspondence::may_add_game(&self.server, &both).await?;
+        if accept {
+            // Refused before the challenge is used up: the player can finish a game first.
+            let players = [challenge.to.clone(), challenge.from.clone()];
+            registry::may_open(&self.server, challenge.clock, false, &players)
+                .await
+                .map_err(open_refused)?;
         }
         // Only one answer takes it (two devices answering at once).
         if !store.take_challenge(id).await? {
@@ -431,7 +484,8 @@ impl Conn {
             false,
             &players,
         )
-        .await?;
+        .await
+        .map_err(open_refused)?;
         let accepted = ServerMessage::Notice(Notice::ChallengeAccepted {
             id: id.to_owned(),
             room,

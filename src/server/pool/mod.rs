@@ -51,7 +51,7 @@ use std::sync::{Arc, Mutex};
 use serde::{Deserialize, Serialize};
 
 use crate::net::pool::{KARMA_GAMES, KARMA_LIMIT, POOL_RULES, POOLS, PairedLast, computer_level};
-use crate::net::protocol::{ClockSpec, First, Notice, PlayerInfo, ServerMessage};
+use crate::net::protocol::{ClockSpec, ErrorCode, First, Notice, PlayerInfo, ServerMessage};
 use crate::rules::presets;
 use crate::server::room::registry;
 use crate::server::settings::now_ms;
@@ -277,6 +277,17 @@ async fn wave(
     for (member, beat) in members {
         if now - beat > STALE_WAVES * wave_ms {
             drop_member(server, key, &member.player.id).await;
+        } else if let Some(why) = past_cap(server, clock, &member.player.id).await? {
+            // In as many games by days as a player may be: out of the pool, told why.
+            drop_member(server, key, &member.player.id).await;
+            lock(&server.pools.local).remove(&member.player.id);
+            let id = &member.player.id;
+            server
+                .tell(id, &ServerMessage::error(ErrorCode::NotAllowed, why))
+                .await;
+            server
+                .tell(id, &ServerMessage::Notice(Notice::Unpooled))
+                .await;
         } else {
             live.push(member);
         }
@@ -292,7 +303,21 @@ async fn wave(
             last: m.last,
         })
         .collect();
-    let paired = pairing::pair(&candidates);
+    // Who blocks whom among them: such players are never paired.
+    let mut blocks = HashSet::new();
+    for (i, m) in live.iter().enumerate() {
+        let theirs = server
+            .store
+            .blocks_of(&m.player.id)
+            .await
+            .map_err(|e| e.to_string())?;
+        for (j, other) in live.iter().enumerate() {
+            if theirs.contains(&other.player.id) {
+                blocks.insert((i.min(j), i.max(j)));
+            }
+        }
+    }
+    let paired = pairing::pair_except(&candidates, |a, b| blocks.contains(&(a.min(b), a.max(b))));
     for &(a, b) in &paired.pairs {
         let (a, b) = (&live[a], &live[b]);
         if !take(server, key, &a.player.id, &b.player.id).await? {
@@ -323,14 +348,22 @@ async fn wave(
                 }
             }
             Err(e) => {
-                // Neither is told: both are out of the pool, and say so.
+                // Both are out of the pool, and say so (and why, when a cap or a block
+                // stood in the way: those are theirs to know).
+                let store_failed = matches!(e, registry::OpenRefused::Store(_));
                 for p in &players {
                     lock(&server.pools.local).remove(&p.id);
+                    if !store_failed {
+                        let why = ServerMessage::error(ErrorCode::NotAllowed, e.to_string());
+                        server.tell(&p.id, &why).await;
+                    }
                     server
                         .tell(&p.id, &ServerMessage::Notice(Notice::Unpooled))
                         .await;
                 }
-                return Err(format!("opening a paired room: {e}"));
+                if store_failed {
+                    return Err(format!("opening a paired room: {e}"));
+                }
             }
         }
     }
@@ -343,6 +376,28 @@ async fn wave(
         }
     }
     Ok(())
+}
+
+/// Why `player` may not be paired into one more game of `clock`, if they may not: in as many
+/// games by days as one may be.
+async fn past_cap(
+    server: &Arc<Server>,
+    clock: ClockSpec,
+    player: &str,
+) -> Result<Option<String>, String> {
+    if clock.days().is_none() {
+        return Ok(None);
+    }
+    let n = server
+        .store
+        .correspondence_rooms_of(player)
+        .await
+        .map_err(|e| e.to_string())?
+        .len() as u64;
+    let cap = server.settings.correspondence_per_player;
+    Ok((n >= cap).then(|| {
+        format!("you are in {n} correspondence games, the most at once: finish one first")
+    }))
 }
 
 async fn drop_member(server: &Arc<Server>, key: &str, player: &str) {

@@ -48,17 +48,24 @@ pub fn acceptable(a: &Candidate, b: &Candidate) -> bool {
 
 /// Pair a wave: everyone but the `last` first, then what is left of them with the `last`.
 pub fn pair(candidates: &[Candidate]) -> Wave {
+    pair_except(candidates, |_, _| false)
+}
+
+/// [`pair`], never pairing two candidates that `forbidden` says must not meet (one blocks
+/// the other): such a pair costs as much as leaving both alone, so each is paired with
+/// someone else where the ratings allow.
+pub fn pair_except(candidates: &[Candidate], forbidden: impl Fn(usize, usize) -> bool) -> Wave {
     let first: Vec<usize> = (0..candidates.len())
         .filter(|&i| !candidates[i].last)
         .collect();
-    let mut wave = pair_among(candidates, first);
+    let mut wave = pair_among(candidates, first, &forbidden);
     let rest: Vec<usize> = wave
         .alone
         .iter()
         .copied()
         .chain((0..candidates.len()).filter(|&i| candidates[i].last))
         .collect();
-    let second = pair_among(candidates, rest);
+    let second = pair_among(candidates, rest, &forbidden);
     wave.pairs.extend(second.pairs);
     wave.alone = second.alone;
     wave.alone.sort_unstable();
@@ -66,7 +73,11 @@ pub fn pair(candidates: &[Candidate]) -> Wave {
 }
 
 /// The best matching of `among` by the dynamic programme over their ratings.
-fn pair_among(candidates: &[Candidate], mut among: Vec<usize>) -> Wave {
+fn pair_among(
+    candidates: &[Candidate],
+    mut among: Vec<usize>,
+    forbidden: &impl Fn(usize, usize) -> bool,
+) -> Wave {
     among.sort_by(|&a, &b| {
         candidates[a]
             .rating
@@ -82,7 +93,7 @@ fn pair_among(candidates: &[Candidate], mut among: Vec<usize>) -> Wave {
         best[i] = best[i - 1] + window(me.waves);
         if i >= 2 {
             let other = &candidates[among[i - 2]];
-            if acceptable(other, me) {
+            if acceptable(other, me) && !forbidden(among[i - 2], among[i - 1]) {
                 let cost = best[i - 2] + (me.rating - other.rating).abs();
                 if cost < best[i] {
                     best[i] = cost;
@@ -109,6 +120,26 @@ fn pair_among(candidates: &[Candidate], mut among: Vec<usize>) -> Wave {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn players_who_block_one_another_are_never_paired() {
+        let wave = |forbid: &[(usize, usize)]| {
+            let forbid = forbid.to_vec();
+            pair_except(
+                &[
+                    c(1500.0, 0, false),
+                    c(1540.0, 0, false),
+                    c(1550.0, 0, false),
+                ],
+                move |a, b| forbid.contains(&(a.min(b), a.max(b))),
+            )
+        };
+        assert_eq!(wave(&[]).pairs, vec![(1, 2)], "the closest pair");
+        let apart = wave(&[(1, 2)]);
+        assert_eq!(apart.pairs, vec![(0, 1)], "1 and 2 block one another");
+        assert_eq!(apart.alone, vec![2]);
+        assert!(wave(&[(0, 1), (1, 2)]).pairs.is_empty());
+    }
 
     fn c(rating: f64, waves: u32, last: bool) -> Candidate {
         Candidate {

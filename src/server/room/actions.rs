@@ -93,6 +93,22 @@ impl Room {
                 }
             }
         };
+        // Someone a seated player blocks (or who blocks one) finds no room here: not a seat,
+        // and not a private room to watch.
+        if held.is_none() && (seat.is_some() || !self.state.public) && self.blocks(conn).await? {
+            return refuse(ErrorCode::NoSuchRoom, format!("no room {code}"));
+        }
+        // A new seat counts against the player's caps, checked under their lock and written
+        // before it is let go, so seats taken at once in several rooms cannot all pass.
+        let _held = match (held, seat) {
+            (None, Some(_)) => Some(
+                self.server
+                    .player_locks
+                    .lock(&[conn.player.id.as_str()])
+                    .await,
+            ),
+            _ => None,
+        };
         if held.is_none() && seat.is_some() && self.state.clock_spec.days().is_some() {
             let cap = self.server.settings.correspondence_per_player;
             let n = self
@@ -134,6 +150,21 @@ impl Room {
             .await?;
         }
         Ok(())
+    }
+
+    /// Whether `conn`'s player and a player seated here block one another.
+    async fn blocks(&self, conn: &ConnRef) -> Result<bool, crate::server::store::StoreError> {
+        for player in self.state.seats.iter().flatten() {
+            if self
+                .server
+                .store
+                .blocked_between(&player.id, &conn.player.id)
+                .await?
+            {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// Every seat is taken: decide who moves first and start the clocks.
@@ -228,7 +259,7 @@ impl Room {
 
     async fn act_for(&mut self, seat: usize, action: Action) -> Decided {
         match action {
-            Action::Rematch => return self.rematch().await,
+            Action::Rematch => return self.rematch(seat).await,
             Action::Chat(phrase) => return self.chat(seat, phrase).await,
             _ => {}
         }
@@ -471,9 +502,11 @@ impl Room {
         Ok(())
     }
 
-    /// A new room with the same rules and both players in it, seats turned round (whoever
-    /// moved second moves first).
-    async fn rematch(&mut self) -> Decided {
+    /// `seat` asks for a rematch; when every player has, a new room opens with the same rules
+    /// and all of them in it, seats turned round (whoever moved second moves first). Nobody is
+    /// put into a new game without saying yes, and the room opens only as caps and blocks
+    /// allow ([`crate::server::room::registry::open_room`]).
+    async fn rematch(&mut self, seat: usize) -> Decided {
         if !matches!(self.state.phase, Phase::Ended(_)) {
             return refuse(ErrorCode::NotAllowed, "a rematch comes after the game");
         }
@@ -481,6 +514,12 @@ impl Room {
             return refuse(
                 ErrorCode::NotAllowed,
                 format!("the rematch is open: join room {code}"),
+            );
+        }
+        if self.state.rematch_asked.get(seat) == Some(&true) {
+            return refuse(
+                ErrorCode::NotAllowed,
+                "you asked for a rematch: waiting for your opponent",
             );
         }
         let n = self.state.players();
@@ -491,6 +530,17 @@ impl Room {
                 Some(p) => players.push(p.clone()),
                 None => return refuse(ErrorCode::NotAllowed, "a seat of this game is empty"),
             }
+        }
+        let ids: Vec<&str> = players.iter().map(|p| p.id.as_str()).collect();
+        if self.server.store.any_blocked(&ids).await? {
+            return refuse(
+                ErrorCode::NotAllowed,
+                "no rematch: these players cannot play one another",
+            );
+        }
+        self.commit(RoomEvent::RematchOffered { seat }).await?;
+        if !self.state.rematch_asked.iter().all(|&asked| asked) {
+            return Ok(());
         }
         let code = crate::server::room::registry::open_room(
             &self.server,

@@ -44,8 +44,12 @@ impl Room {
             .collect();
         let now = now_ms();
         let away = self.server.store.on_vacation(&ids, now).await?;
+        // A game is paused so many times at most: each pause is two events in its log, which
+        // every snapshot carries, and the opponent's game should not wait on a whim.
+        let cap = self.server.settings.pauses_per_game;
+        let may_pause = u64::from(self.state.pauses) < cap;
         match (away, self.state.paused.is_some()) {
-            (true, false) => {
+            (true, false) if may_pause => {
                 self.commit(RoomEvent::Paused { at_ms: now }).await?;
             }
             (false, true) => {

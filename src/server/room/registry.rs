@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 
-use crate::net::protocol::{CODE_ALPHABET, CODE_LEN, ClockSpec, First, PlayerInfo, RoomEvent};
+use crate::net::protocol::{
+    CODE_ALPHABET, CODE_LEN, ClockSpec, ErrorCode, First, PlayerInfo, RoomEvent,
+};
 use crate::rules::RuleSet;
 use rand::RngExt;
 
@@ -22,9 +24,99 @@ fn fresh_code() -> String {
         .collect()
 }
 
+/// Why a room was not opened.
+#[derive(Debug)]
+pub enum OpenRefused {
+    /// A cap of one of the players (named in the text: "you are", "they are").
+    Cap(String),
+    /// Two of the players block one another.
+    Blocked,
+    Store(StoreError),
+}
+
+impl From<StoreError> for OpenRefused {
+    fn from(e: StoreError) -> Self {
+        OpenRefused::Store(e)
+    }
+}
+
+impl std::fmt::Display for OpenRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpenRefused::Cap(why) => f.write_str(why),
+            OpenRefused::Blocked => f.write_str("these players cannot play one another"),
+            OpenRefused::Store(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl From<OpenRefused> for super::Refusal {
+    fn from(e: OpenRefused) -> Self {
+        match e {
+            OpenRefused::Store(e) => super::Refusal::Store(e),
+            other => super::Refusal::To(ErrorCode::NotAllowed, other.to_string()),
+        }
+    }
+}
+
+/// Whether `players` may sit in one more room of `clock` (one that waits, when `waiting`):
+/// no two of them block one another, and none is past a cap. The caller holds their locks.
+pub async fn may_open(
+    server: &Server,
+    clock: ClockSpec,
+    waiting: bool,
+    players: &[PlayerInfo],
+) -> Result<(), OpenRefused> {
+    let store = &server.store;
+    let ids: Vec<&str> = players.iter().map(|p| p.id.as_str()).collect();
+    if store.any_blocked(&ids).await? {
+        return Err(OpenRefused::Blocked);
+    }
+    let settings = &server.settings;
+    for (i, id) in ids.iter().enumerate() {
+        let who = if i == 0 { "you are" } else { "they are" };
+        if clock.days().is_some() {
+            let n = store.correspondence_rooms_of(id).await?.len() as u64;
+            if n >= settings.correspondence_per_player {
+                return Err(OpenRefused::Cap(format!(
+                    "{who} in {n} correspondence games, the most at once: finish one first"
+                )));
+            }
+        }
+        if waiting {
+            let n = store.waiting_rooms_of(id).await?;
+            let cap = settings.waiting_rooms_per_player;
+            if n >= cap {
+                return Err(OpenRefused::Cap(format!(
+                    "{who} in {n} rooms waiting for players (at most {cap}): play or leave one first"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Open a room and seat `players` in it in order (the creator alone, or both players of a
-/// rematch, who then start at once). Returns its code.
+/// challenge, a pairing or a rematch, who then start at once), if [`may_open`] allows it:
+/// whatever opens a room, its caps and blocks are checked here, under the players' locks, so
+/// two rooms opened at once cannot both pass a cap. Returns its code.
 pub async fn open_room(
+    server: &Arc<Server>,
+    preset: String,
+    rules: RuleSet,
+    clock: ClockSpec,
+    first: First,
+    public: bool,
+    players: &[PlayerInfo],
+) -> Result<String, OpenRefused> {
+    let ids: Vec<&str> = players.iter().map(|p| p.id.as_str()).collect();
+    let _held = server.player_locks.lock(&ids).await;
+    let waiting = players.len() < usize::from(rules.players);
+    may_open(server, clock, waiting, players).await?;
+    Ok(open_unchecked(server, preset, rules, clock, first, public, players).await?)
+}
+
+async fn open_unchecked(
     server: &Arc<Server>,
     preset: String,
     rules: RuleSet,

@@ -16,8 +16,10 @@ use crate::server::ratings::Rating;
 mod correspondence;
 mod notify;
 mod people;
+mod safety;
 pub use correspondence::VacationRow;
 pub use people::{Account, Asked, Moderation, Private, Report};
+pub use safety::Credentials;
 
 /// The schema, in order. Both databases read the same SQL.
 const MIGRATIONS: &[(i64, &str, &str)] = &[
@@ -45,6 +47,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         5,
         "correspondence games, vacations, pools and notifications",
         include_str!("migrations/0005_correspondence.sql"),
+    ),
+    (
+        6,
+        "safety: push subscriptions by device, child mode's wait, confirmed e-mail, refusals",
+        include_str!("migrations/0006_safety.sql"),
     ),
 ];
 
@@ -355,10 +362,14 @@ impl Store {
         Ok(row.try_get::<i64, _>(0)?)
     }
 
+    /// `player`'s last finished public games, for anyone to see: never a room still waiting or
+    /// being played (its code lets anyone in or watching), never a private room (its code is
+    /// its players' to share), and none of a player in child mode.
     pub async fn recent_games(&self, player: &str, limit: i64) -> StoreResult<Vec<RecentGame>> {
         let rows = sqlx::query(
             "SELECT r.code, r.preset, r.status, s.seat, r.updated_ms FROM room_seats s \
-             JOIN rooms r ON r.code = s.code WHERE s.player = $1 \
+             JOIN rooms r ON r.code = s.code JOIN players p ON p.id = s.player \
+             WHERE s.player = $1 AND r.status = 'finished' AND r.public = 1 AND p.child = 0 \
              ORDER BY r.updated_ms DESC LIMIT $2",
         )
         .bind(player)
@@ -553,13 +564,17 @@ impl Store {
         Ok(events)
     }
 
-    /// Public rooms waiting for players, newest first.
-    pub async fn lobby(&self, limit: i64) -> StoreResult<Vec<RoomSummary>> {
+    /// Public rooms waiting for players, newest first, as `asker` may see them: none where a
+    /// seated player and the asker block one another.
+    pub async fn lobby(&self, asker: &str, limit: i64) -> StoreResult<Vec<RoomSummary>> {
         let rows = sqlx::query(
             "SELECT code, preset, players, clock, creator, seated, win_at FROM rooms \
-             WHERE listed = 1 ORDER BY updated_ms DESC LIMIT $1",
+             WHERE listed = 1 AND NOT EXISTS (SELECT 1 FROM room_seats s JOIN blocks b \
+             ON (b.player = s.player AND b.other = $2) OR (b.player = $2 AND b.other = s.player) \
+             WHERE s.code = rooms.code) ORDER BY updated_ms DESC LIMIT $1",
         )
         .bind(limit)
+        .bind(asker)
         .fetch_all(&self.pool)
         .await?;
         rows.into_iter()

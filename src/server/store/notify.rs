@@ -63,18 +63,19 @@ impl Store {
             email: r.try_get(3)?,
             digest: r.try_get::<i64, _>(4)? != 0,
             lang: lang_of(&r.try_get::<String, _>(5)?),
+            confirmed: false,
         })
     }
 
+    /// The player's choices; the address is kept apart (`set_email`), as it must be confirmed.
     pub async fn set_notify_settings(&self, player: &str, s: &NotifySettings) -> StoreResult<()> {
         sqlx::query(
             "UPDATE players SET notify_turn = $1, notify_challenges = $2, notify_ended = $3, \
-             email = $4, email_digest = $5, email_lang = $6 WHERE id = $7",
+             email_digest = $4, email_lang = $5 WHERE id = $6",
         )
         .bind(i64::from(s.your_turn))
         .bind(i64::from(s.challenges))
         .bind(i64::from(s.ended))
-        .bind(s.email.as_str())
         .bind(i64::from(s.digest))
         .bind(lang_text(s.lang))
         .bind(player)
@@ -103,19 +104,24 @@ impl Store {
             .collect()
     }
 
-    /// Keep `sub` as `player`'s (a device subscribed again, or by another player, is
-    /// theirs now).
+    /// Keep `sub` as `player`'s, from their device `device` (a device subscribed again, or by
+    /// another player, is theirs now), unless `player` has `cap` others already: whether it
+    /// was kept. The cap is counted in the statement that inserts.
     pub async fn subscribe(
         &self,
         player: &str,
+        device: &str,
         sub: &PushSubscription,
         now: i64,
-    ) -> StoreResult<()> {
-        sqlx::query(
-            "INSERT INTO push_subscriptions (endpoint, player, p256dh, auth, lang, created_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (endpoint) DO UPDATE SET \
+        cap: u64,
+    ) -> StoreResult<bool> {
+        let done = sqlx::query(
+            "INSERT INTO push_subscriptions (endpoint, player, p256dh, auth, lang, created_ms, \
+             device) SELECT $1, $2, $3, $4, $5, $6, $7 WHERE (SELECT COUNT(*) FROM \
+             push_subscriptions WHERE player = $2 AND endpoint <> $1) < $8 \
+             ON CONFLICT (endpoint) DO UPDATE SET \
              player = excluded.player, p256dh = excluded.p256dh, auth = excluded.auth, \
-             lang = excluded.lang",
+             lang = excluded.lang, device = excluded.device",
         )
         .bind(sub.endpoint.as_str())
         .bind(player)
@@ -123,9 +129,11 @@ impl Store {
         .bind(sub.auth.as_str())
         .bind(lang_text(sub.lang))
         .bind(now)
+        .bind(device)
+        .bind(cap.min(i64::MAX as u64) as i64)
         .execute(&self.pool)
         .await?;
-        Ok(())
+        Ok(done.rows_affected() > 0)
     }
 
     /// Forget the subscription at `endpoint` (`player`'s only, when given). Whether there was
@@ -159,7 +167,8 @@ impl Store {
     ) -> StoreResult<Vec<(String, String, Lang)>> {
         let rows = sqlx::query(
             "SELECT id, email, email_lang FROM players WHERE email_digest = 1 AND email <> '' \
-             AND digest_ms <= $1 AND banned = 0 ORDER BY digest_ms LIMIT $2",
+             AND email_confirmed = 1 AND digest_ms <= $1 AND banned = 0 \
+             ORDER BY digest_ms LIMIT $2",
         )
         .bind(now - day_ms)
         .bind(limit)

@@ -228,14 +228,26 @@ impl Store {
         Ok(n.max(0) as u64)
     }
 
-    /// Sign device `id` of `player` out; whether it was theirs.
+    /// Sign device `id` of `player` out, with the push subscriptions it made; whether it was
+    /// theirs.
     pub async fn revoke_device(&self, player: &str, id: &str) -> StoreResult<bool> {
+        let mut conn = self.pool.acquire().await?;
+        let mut tx = conn.begin().await?;
         let done = sqlx::query("DELETE FROM devices WHERE id = $1 AND player = $2")
             .bind(id)
             .bind(player)
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?;
-        Ok(done.rows_affected() > 0)
+        if done.rows_affected() == 0 {
+            return Ok(false);
+        }
+        sqlx::query("DELETE FROM push_subscriptions WHERE device = $1 AND player = $2")
+            .bind(id)
+            .bind(player)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(true)
     }
 
     // Codes and sign-in names.
@@ -494,38 +506,6 @@ impl Store {
         Ok(done.rows_affected() > 0)
     }
 
-    /// `player` blocks `other`: friendship, requests and challenges between them end.
-    pub async fn block(&self, player: &str, other: &str, now: i64) -> StoreResult<()> {
-        let mut conn = self.pool.acquire().await?;
-        let mut tx = conn.begin().await?;
-        sqlx::query(
-            "DELETE FROM friends WHERE (player = $1 AND other = $2) OR (player = $2 AND other = $1)",
-        )
-        .bind(player)
-        .bind(other)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query(
-            "DELETE FROM challenges WHERE (from_player = $1 AND to_player = $2) \
-             OR (from_player = $2 AND to_player = $1)",
-        )
-        .bind(player)
-        .bind(other)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query(
-            "INSERT INTO blocks (player, other, at_ms) VALUES ($1, $2, $3) \
-             ON CONFLICT (player, other) DO NOTHING",
-        )
-        .bind(player)
-        .bind(other)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(())
-    }
-
     pub async fn unblock(&self, player: &str, other: &str) -> StoreResult<bool> {
         let done = sqlx::query("DELETE FROM blocks WHERE player = $1 AND other = $2")
             .bind(player)
@@ -562,7 +542,9 @@ impl Store {
 
     // Challenges.
 
+    /// A new challenge (expired ones are forgotten first, so the table holds only the open).
     pub async fn add_challenge(&self, c: &Challenge, now: i64) -> StoreResult<()> {
+        self.delete_expired_challenges(now).await?;
         let rules = serde_json::to_string(&c.rules)
             .unwrap_or_else(|e| unreachable!("rules always serialise: {e}"));
         let clock = serde_json::to_string(&c.clock)

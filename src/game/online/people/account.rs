@@ -70,6 +70,23 @@ pub(super) fn page(
             lang.tr("people.use_recovery"),
         ));
     });
+    // A change to an account that has a password or a recovery code needs one of them.
+    let guarded = people
+        .profile
+        .as_ref()
+        .is_some_and(|p| p.login.is_some() || p.recovery);
+    if guarded {
+        p.spawn(wrapping_row()).with_children(|r| {
+            r.spawn(text(art, lang.tr("people.current.why"), 15.0));
+            let shown = field_text(
+                &pages.current,
+                pages.entry == Entry::Current,
+                true,
+                lang.tr("people.current"),
+            );
+            r.spawn(button(art, PeopleAction::Edit(Entry::Current), shown));
+        });
+    }
     // A recovery code, shown once, large.
     match &people.recovery_code {
         Some(code) => {

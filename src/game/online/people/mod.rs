@@ -57,6 +57,8 @@ pub enum Entry {
     Answer,
     /// The daily e-mail's address.
     Email,
+    /// The account's current password or recovery code, which changes to it need.
+    Current,
 }
 
 /// The pages' state while the online screen is up.
@@ -71,6 +73,8 @@ pub struct Pages {
     pub code: String,
     pub login: String,
     pub password: String,
+    /// The current password or recovery code, for a change to the account.
+    pub current: String,
     pub email: String,
     /// The parent's question (two factors), and the answer typed.
     pub question: Option<(u8, u8)>,
@@ -359,7 +363,10 @@ fn act(
                 },
             );
         }
-        PeopleAction::RecoveryCode => say(commands, ClientMessage::RecoveryCode),
+        PeopleAction::RecoveryCode => {
+            let current = take_current(pages);
+            say(commands, ClientMessage::RecoveryCode { current });
+        }
         PeopleAction::SetLogin | PeopleAction::SignIn => {
             let (login, password) = (pages.login.trim().to_owned(), pages.password.clone());
             if login.chars().count() < LOGIN_LEN.0 {
@@ -376,7 +383,12 @@ fn act(
             say(
                 commands,
                 if action == PeopleAction::SetLogin {
-                    ClientMessage::SetLogin { login, password }
+                    let current = take_current(pages);
+                    ClientMessage::SetLogin {
+                        login,
+                        password,
+                        current,
+                    }
                 } else {
                     ClientMessage::SignIn { login, password }
                 },
@@ -385,7 +397,13 @@ fn act(
         PeopleAction::Revoke(id) => say(commands, ClientMessage::RevokeDevice { id }),
         PeopleAction::ChildOn => {
             prefs.child = Some(true);
-            say(commands, ClientMessage::SetChild { child: true });
+            say(
+                commands,
+                ClientMessage::SetChild {
+                    child: true,
+                    current: None,
+                },
+            );
         }
         PeopleAction::ChildOff => {
             // Two factors from the clock's nanoseconds: a question a child cannot learn by
@@ -404,7 +422,14 @@ fn act(
             if right {
                 pages.question = None;
                 prefs.child = Some(false);
-                say(commands, ClientMessage::SetChild { child: false });
+                let current = take_current(pages);
+                say(
+                    commands,
+                    ClientMessage::SetChild {
+                        child: false,
+                        current,
+                    },
+                );
             }
         }
         PeopleAction::WhoPlays(child) => {
@@ -501,6 +526,7 @@ fn type_text(mut keys: MessageReader<KeyboardInput>, mut pages: ResMut<Pages>) {
             Entry::Code => &mut pages.code,
             Entry::Login => &mut pages.login,
             Entry::Password => &mut pages.password,
+            Entry::Current => &mut pages.current,
             Entry::Answer => &mut pages.answer,
             Entry::Email => &mut pages.email,
             Entry::None => return,
@@ -525,10 +551,17 @@ fn type_text(mut keys: MessageReader<KeyboardInput>, mut pages: ResMut<Pages>) {
             Key::Character(typed) => {
                 *field = typed_into(entry, field, typed);
             }
-            Key::Space if entry == Entry::Password => field.push(' '),
+            Key::Space if matches!(entry, Entry::Password | Entry::Current) => field.push(' '),
             _ => {}
         }
     }
+}
+
+/// The current password or recovery code typed in, if any: it leaves the screen's memory once
+/// sent.
+fn take_current(pages: &mut Pages) -> Option<String> {
+    let current = std::mem::take(&mut pages.current);
+    (!current.is_empty()).then_some(current)
 }
 
 /// `field` with `typed` added, as the entry takes it: codes in capitals from the codes'
@@ -554,7 +587,7 @@ pub fn typed_into(entry: Entry, field: &str, typed: &str) -> String {
             .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
             .take(LOGIN_LEN.1)
             .collect(),
-        Entry::Password => chars
+        Entry::Password | Entry::Current => chars
             .filter(|c| !c.is_control())
             .take(PASSWORD_LEN.1)
             .collect(),

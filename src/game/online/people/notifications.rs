@@ -90,6 +90,10 @@ pub(super) fn page(
                 r.spawn(button(art, PeopleAction::SaveEmail, lang.tr("people.ok")));
             }
         });
+        // Nothing is sent to an address before its owner follows the link sent to it.
+        if !s.email.is_empty() && !s.confirmed {
+            p.spawn(text(art, lang.tr("notify.confirm"), 15.0));
+        }
         p.spawn(wrapping_row()).with_children(|r| {
             r.spawn(text(art, lang.tr("notify.digest"), 17.0));
             r.spawn(button(
