@@ -414,3 +414,53 @@ async fn pushes_and_the_daily_email_reach_players_away_in_their_language() {
     let _ = smtp.kill();
     let _ = smtp.wait();
 }
+
+/// A device signed out takes its push subscription with it: a lost phone is not told of the
+/// player's games any more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_device_signed_out_takes_its_push_subscription_with_it() {
+    let (endpoint, _pushes) = push_service().await;
+    let dir = TempDir::new("notify-revoke");
+    let server = ServerProcess::sqlite(&dir, &["--push-loopback"]);
+    let url = server.url();
+    let mut an = Client::connect(&url, "An").await;
+    an.send(&ClientMessage::LinkCode).await;
+    let code = an
+        .until(|m| match m {
+            ServerMessage::Notice(Notice::LinkCode { code, .. }) => Some(code.clone()),
+            _ => None,
+        })
+        .await;
+    let mut phone = Client::connect(&url, "An's phone").await;
+    phone.send(&ClientMessage::Link { code }).await;
+    phone
+        .until(|m| matches!(m, ServerMessage::Notice(Notice::Welcome { .. })).then_some(()))
+        .await;
+    let home = device(format!("{endpoint}/home"), 21, Lang::En);
+    let lost = device(format!("{endpoint}/lost"), 23, Lang::En);
+    an.notifications_after(ClientMessage::PushSubscribe {
+        subscription: home.subscription.clone(),
+    })
+    .await;
+    let (_, _, devices) = phone
+        .notifications_after(ClientMessage::PushSubscribe {
+            subscription: lost.subscription.clone(),
+        })
+        .await;
+    assert_eq!(devices, 2);
+    an.send(&ClientMessage::Devices).await;
+    let phone_device = an
+        .until(|m| match m {
+            ServerMessage::Notice(Notice::Devices { devices }) => {
+                devices.iter().find(|d| !d.this).map(|d| d.id.clone())
+            }
+            _ => None,
+        })
+        .await;
+    an.send(&ClientMessage::RevokeDevice { id: phone_device })
+        .await;
+    an.until(|m| matches!(m, ServerMessage::Notice(Notice::Devices { .. })).then_some(()))
+        .await;
+    let (_, _, devices) = an.notifications_after(ClientMessage::Notifications).await;
+    assert_eq!(devices, 1, "the lost phone's subscription went with it");
+}

@@ -796,3 +796,96 @@ async fn caps_hold_whatever_opens_the_room_and_when_two_open_at_once() {
         assert!(why.contains("correspondence games"), "{why}");
     }
 }
+
+/// Child mode switched on holds on every connection of the player at once (each read it once,
+/// at `hello`, and a second device kept chatting until it reconnected).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn child_mode_holds_on_every_connection_at_once() {
+    let dir = TempDir::new("safety-child");
+    let server = ServerProcess::sqlite(&dir, &[]);
+    let url = server.url();
+    let mut phone = Client::connect(&url, "Minh").await;
+    let mut tablet = Client::connect_as(&url, "Minh", Some(&phone.token)).await;
+    let mut friend = Client::connect(&url, "Bạn").await;
+    let code = friend
+        .create("basic", ClockSpec::UNTIMED, First::Me, false)
+        .await;
+    tablet.join(&code).await.expect("a seat");
+    let on = ClientMessage::SetChild {
+        child: true,
+        current: None,
+    };
+    answer(&mut phone, &on, profiled).await.unwrap();
+    refused(
+        &mut tablet,
+        ClientMessage::Chat {
+            phrase: o_an_quan::net::social::Phrase::Hello,
+        },
+        ErrorCode::NotAllowed,
+    )
+    .await;
+    refused(&mut tablet, ClientMessage::Lobby, ErrorCode::NotAllowed).await;
+}
+
+/// Rows a player makes cannot grow without end: blocks are capped and so are push
+/// subscriptions, each counted in the statement that inserts (20 inserts at once keep the
+/// cap), and expired challenges are deleted as new ones come.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rows_a_player_makes_are_capped_in_the_statement_and_expired_challenges_go() {
+    use o_an_quan::net::notify::PushSubscription;
+    use o_an_quan::server::store::Store;
+    let dir = TempDir::new("safety-rows");
+    let url = format!(
+        "sqlite://{}?mode=rwc",
+        dir.path().join("rows.sqlite3").display()
+    );
+    let store = Store::open(&url).await.unwrap();
+    for other in ["b", "c", "d"] {
+        let kept = store.block_capped("a", other, 2, 1).await.unwrap();
+        assert_eq!(kept, other != "d", "{other}");
+    }
+    assert!(
+        store.block_capped("a", "b", 2, 2).await.unwrap(),
+        "already blocked"
+    );
+    let subscribe = |i: usize| {
+        let store = store.clone();
+        async move {
+            let sub = PushSubscription {
+                endpoint: format!("https://push.example/{i}"),
+                p256dh: "k".into(),
+                auth: "a".into(),
+                lang: o_an_quan::session::Lang::En,
+            };
+            store.subscribe("a", "dev", &sub, 1, 10).await.unwrap()
+        }
+    };
+    let kept = join_all((0..20).map(subscribe)).await;
+    assert_eq!(kept.iter().filter(|&&k| k).count(), 10, "{kept:?}");
+    assert_eq!(store.subscriptions("a").await.unwrap().len(), 10);
+    // Challenges: one expired long ago is gone once another is made.
+    let rules = o_an_quan::rules::presets::get("basic").unwrap().rules;
+    let player = |id: &str| o_an_quan::net::protocol::PlayerInfo {
+        id: id.into(),
+        name: id.into(),
+        rating: 1500.0,
+        deviation: 350.0,
+        games: 0,
+    };
+    let challenge = |id: &str, expires_ms| o_an_quan::net::social::Challenge {
+        id: id.into(),
+        from: player("a"),
+        to: player("b"),
+        preset: "basic".into(),
+        rules,
+        clock: ClockSpec::UNTIMED,
+        expires_ms,
+    };
+    store.add_challenge(&challenge("old", 10), 5).await.unwrap();
+    store
+        .add_challenge(&challenge("new", 1_000), 500)
+        .await
+        .unwrap();
+    assert!(!store.take_challenge("old").await.unwrap(), "deleted");
+    assert!(store.take_challenge("new").await.unwrap());
+}
