@@ -160,6 +160,22 @@ async fn a_players_page_shows_finished_public_games_only_and_nothing_of_a_child(
         .collect();
     assert_eq!(codes, [public.as_str()], "the finished public game only");
     assert!(!page.contains(&waiting));
+    // A child never sits in a room open to everyone (the lobby would show them there).
+    an.send(&ClientMessage::Leave).await;
+    let open = an
+        .create("basic", ClockSpec::UNTIMED, First::Me, true)
+        .await;
+    an.send(&ClientMessage::Leave).await;
+    let why = refused(
+        &mut kid,
+        ClientMessage::Join {
+            code: open.clone(),
+            since: None,
+        },
+        ErrorCode::NotAllowed,
+    )
+    .await;
+    assert!(why.starts_with("child mode"), "{why}");
     // A stranger who guessed nothing has nothing to join.
     let mut stranger = Client::connect_from(&url, "127.0.3.1", "Lạ", None).await;
     stranger.send(&ClientMessage::Lobby).await;

@@ -98,6 +98,21 @@ impl Room {
         if held.is_none() && (seat.is_some() || !self.state.public) && self.blocks(conn).await? {
             return refuse(ErrorCode::NoSuchRoom, format!("no room {code}"));
         }
+        // A child never sits in a room open to everyone: the lobby would show them there.
+        if held.is_none()
+            && seat.is_some()
+            && self.state.public
+            && self
+                .server
+                .store
+                .is_child(&conn.player.id, now_ms())
+                .await?
+        {
+            return refuse(
+                ErrorCode::NotAllowed,
+                "child mode: rooms open to everyone are not for children; play friends by their code",
+            );
+        }
         // A new seat counts against the player's caps, checked under their lock and written
         // before it is let go, so seats taken at once in several rooms cannot all pass.
         let _held = match (held, seat) {
