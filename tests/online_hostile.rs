@@ -477,6 +477,7 @@ async fn a_seeded_hostile_run_gets_only_protocol_answers_and_the_server_keeps_se
         connections: 40,
         frames: 150,
         seconds: 30.0,
+        people: false,
     };
     let report = run(&args).await;
     assert!(report.bad_answers.is_empty(), "{report}");
@@ -565,4 +566,26 @@ async fn behind_a_trusted_proxy_each_client_is_its_forwarded_address_and_elsewhe
         held.push(c);
     }
     assert_eq!(results, [true, true, false], "each header a new address");
+}
+
+/// Every attack on the people features (`docs/security.md`), in parallel bursts against one
+/// server with its default limits, as `oaq-server hostile --people` runs them: each holds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn every_attack_on_the_people_features_is_held_in_parallel_bursts() {
+    use o_an_quan::server::hostile::{HostileArgs, run};
+    let dir = TempDir::new("hostile-people");
+    let server = ServerProcess::sqlite(&dir, &[]);
+    let args = HostileArgs {
+        url: server.url(),
+        seed: 11,
+        connections: 10,
+        frames: 20,
+        seconds: 30.0,
+        people: true,
+    };
+    let report = run(&args).await;
+    assert!(report.bad_answers.is_empty(), "{report}");
+    assert_eq!(report.attacks.len(), 8, "{report}");
+    assert!(report.attacks.iter().all(|a| a.held), "{report}");
+    assert_eq!(server.http("/health").0, 200);
 }

@@ -58,7 +58,11 @@
 //! | `--waiting-rooms-per-player` | 5 | rooms waiting for players that one player sits in at once |
 //! | `--redis-wait-secs` | 1.5 | the longest wait for one Redis command; past it the request is refused `unavailable` |
 //! | `--first-move-secs`, `--claim-after-secs` | 30, 60 | the first moves' grace; how long a player is gone before a claim |
-//! | `--sign-in-failures-per-minute` | 10 | wrong link codes, recovery codes and passwords per address (half as many passwords per sign-in name, from anywhere); past it even a right one is refused |
+//! | `--sign-in-failures-per-minute` | 10 | wrong link codes, recovery codes and passwords per address, counted before each is checked (a right one gives its count back); half as many passwords per sign-in name from addresses its owner has not signed in from lately; past it even a right one is refused |
+//! | `--requests-per-minute` | 600 | HTTP requests per address, every route (`429` with `Retry-After` past it) |
+//! | `--hashes-per-minute` | 30 | password hashes per address (setting a password, signing in); four hash at once and 32 wait, the rest are refused `rate_limited`; five sign-in names a minute per player |
+//! | `--pauses-per-game` | 12 | how often one game by days may be paused for vacations (a vacation costs at least a day, one a day) |
+//! | `--mails-per-address` | 3 | confirmation e-mails a day to one address, and asked by one player |
 //! | `--challenges-per-player` | 20 | challenges one player has waiting at once |
 //! | `--chat-burst` | 4 | chat phrases in a row, then one every two seconds |
 //! | `--day-secs` | 86400 | a correspondence "day" (shorter only to test games by days) |
@@ -83,9 +87,12 @@
 //! `handshake`), `oaq_store_seconds{op}`, `oaq_redis_seconds{op}`, `oaq_redis_errors_total`,
 //! `oaq_lag_credited_seconds` and `oaq_lag_credited_milliseconds_total`, `oaq_pool_wait_seconds`,
 //! `oaq_pushes_total{op}` (`sent`, `gone`, `failed`, `dropped`), `oaq_mails_total{op}`), `GET /leaderboard` (the top 100 by
-//! rating, with games played), `GET /players/ID` (rating, place on the leaderboard, last 20
-//! games), `GET /games/CODE` (a room's game as the game's own replay file: the RON that Import
-//! reads), `GET /ws` (the game's WebSocket).
+//! rating, with games played), `GET /players/ID` (rating, place on the leaderboard, the last 20
+//! finished public games; none of a child's), `GET /games/CODE` (a started room's game as the
+//! game's own replay file: the RON that Import reads; anything else is `404` and counts as a
+//! missed code), `GET /mail/confirm` and `GET`/`POST /mail/stop` (the e-mails' links: an
+//! address confirmed, all mail to an address stopped, RFC 8058's one click), `GET /ws` (the
+//! game's WebSocket). Who may do what, and how often, is in `docs/security.md`.
 //!
 //!
 //! # How it works

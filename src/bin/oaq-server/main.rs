@@ -188,9 +188,11 @@ fn main() -> ExitCode {
         Some(Cmd::Hostile(args)) => {
             let report = runtime.block_on(hostile::run(&args));
             println!("{report}");
-            match report.bad_answers.first() {
-                None => Ok(()),
-                Some(bad) => Err(format!("an answer outside the protocol: {bad}")),
+            let broken = report.attacks.iter().find(|a| !a.held);
+            match (report.bad_answers.first(), broken) {
+                (Some(bad), _) => Err(format!("an answer outside the protocol: {bad}")),
+                (None, Some(attack)) => Err(format!("an attack succeeded: {}", attack.name)),
+                (None, None) => Ok(()),
             }
         }
         Some(Cmd::PoolBench(args)) => {

@@ -4,6 +4,10 @@
 //! `hello`, a draw accepted that nobody offered), unknown room codes, invisible names, floods.
 //! Every answer must be a message of the protocol; a connection may be refused or closed, but
 //! the server must keep serving. Bounded in connections, frames and time; it stops by itself.
+//! With `--people`, it then runs every attack on the people features ([`people`]) at once, each
+//! reporting whether the server's promise held.
+
+pub mod people;
 
 use std::time::{Duration, Instant};
 
@@ -32,6 +36,9 @@ pub struct HostileArgs {
     /// Seconds at most for the whole run.
     #[arg(long, default_value_t = 60.0, value_parser = crate::server::settings::seconds)]
     pub seconds: f64,
+    /// Then try every attack on the people features at once (the server's default limits).
+    #[arg(long)]
+    pub people: bool,
 }
 
 /// What the server answered.
@@ -47,6 +54,8 @@ pub struct Report {
     /// Answers that are not messages of the protocol (must be none).
     pub bad_answers: Vec<String>,
     pub closed_by_server: u64,
+    /// The people attacks (with `--people`): each must hold.
+    pub attacks: Vec<people::Attack>,
 }
 
 impl std::fmt::Display for Report {
@@ -63,7 +72,12 @@ impl std::fmt::Display for Report {
             f,
             "answers outside the protocol: {}",
             self.bad_answers.len()
-        )
+        )?;
+        for a in &self.attacks {
+            let verdict = if a.held { "held" } else { "BROKEN" };
+            write!(f, "\n{verdict}: {} ({})", a.name, a.detail)?;
+        }
+        Ok(())
     }
 }
 
@@ -131,7 +145,7 @@ fn frame(rng: &mut StdRng) -> Message {
     Message::text(text)
 }
 
-type Ws =
+pub(crate) type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 /// Connect, from loopback address `from` when the server is on loopback.
@@ -248,6 +262,9 @@ pub async fn run(args: &HostileArgs) -> Report {
         }
     }
     total.errors = errors.into_values().collect();
+    if args.people {
+        total.attacks = people::run(&args.url).await;
+    }
     tracing::info!("hostile run: {:?}", started.elapsed());
     total
 }
