@@ -559,7 +559,10 @@ async fn burst(players: &mut [Player], model: &mut Model, a: usize, context: &st
     let public = model.rooms[r].public;
     let allowed = answers
         .iter()
-        .filter(|(p, _)| !model.blocked(a, *p) && !(public && *p == CHILD))
+        .filter(|(p, _)| {
+            let child_kept_out = public && *p == CHILD;
+            !model.blocked(a, *p) && !child_kept_out
+        })
         .count();
     assert_eq!(
         seated.len(),

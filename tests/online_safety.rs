@@ -379,7 +379,7 @@ async fn sign_in_names_cannot_be_listed_and_password_hashes_are_counted() {
 
 fn vacation_of(m: &ServerMessage) -> Option<Vacation> {
     match m {
-        ServerMessage::Notice(Notice::MyGames { vacation, .. }) => Some(vacation.clone()),
+        ServerMessage::Notice(Notice::MyGames { vacation, .. }) => Some(*vacation),
         _ => None,
     }
 }
