@@ -201,27 +201,8 @@ async fn confirmation_link(maildir: &std::path::Path) -> String {
 async fn pushes_and_the_daily_email_reach_players_away_in_their_language() {
     let (endpoint, mut pushes) = push_service().await;
     let dir = TempDir::new("notify");
-    let maildir = dir.path().join("mail");
-    let smtp_port = free_port();
-    let mut smtp = std::process::Command::new("/usr/bin/python3")
-        .args([
-            "-m",
-            "aiosmtpd",
-            "-n",
-            "-l",
-            &format!("127.0.0.1:{smtp_port}"),
-        ])
-        .args(["-c", "aiosmtpd.handlers.Mailbox", maildir.to_str().unwrap()])
-        .spawn()
-        .expect("aiosmtpd (python3-aiosmtpd) starts");
-    let smtp_url = format!("smtp://127.0.0.1:{smtp_port}");
-    // The mail server is up before the server's first digest pass.
-    for _ in 0..100 {
-        if std::net::TcpStream::connect(("127.0.0.1", smtp_port)).is_ok() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let smtp = MailServer::start(&dir);
+    let maildir = smtp.maildir.clone();
     let server = ServerProcess::sqlite(
         &dir,
         &[
@@ -229,7 +210,7 @@ async fn pushes_and_the_daily_email_reach_players_away_in_their_language() {
             "--day-secs",
             "2",
             "--smtp-url",
-            &smtp_url,
+            &smtp.url,
             "--public-url",
             "https://play.example/",
         ],
@@ -411,8 +392,6 @@ async fn pushes_and_the_daily_email_reach_players_away_in_their_language() {
     while let Ok(p) = pushes.try_recv() {
         assert_ne!(p.path, "minh", "Minh was connected");
     }
-    let _ = smtp.kill();
-    let _ = smtp.wait();
 }
 
 /// A device signed out takes its push subscription with it: a lost phone is not told of the

@@ -497,33 +497,15 @@ fn settings_of(m: &ServerMessage) -> Option<NotifySettings> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_daily_email_goes_only_to_a_confirmed_address_and_one_click_stops_all_mail() {
     let dir = TempDir::new("safety-mail");
-    let maildir = dir.path().join("mail");
-    let smtp_port = free_port();
-    let mut smtp = std::process::Command::new("/usr/bin/python3")
-        .args([
-            "-m",
-            "aiosmtpd",
-            "-n",
-            "-l",
-            &format!("127.0.0.1:{smtp_port}"),
-        ])
-        .args(["-c", "aiosmtpd.handlers.Mailbox", maildir.to_str().unwrap()])
-        .spawn()
-        .expect("aiosmtpd (python3-aiosmtpd) starts");
-    for _ in 0..100 {
-        if std::net::TcpStream::connect(("127.0.0.1", smtp_port)).is_ok() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let smtp_url = format!("smtp://127.0.0.1:{smtp_port}");
+    let smtp = MailServer::start(&dir);
+    let maildir = smtp.maildir.clone();
     let server = ServerProcess::sqlite(
         &dir,
         &[
             "--day-secs",
             "1",
             "--smtp-url",
-            &smtp_url,
+            &smtp.url,
             "--public-url",
             "https://play.example/",
             "--mails-per-address",
@@ -616,8 +598,6 @@ async fn the_daily_email_goes_only_to_a_confirmed_address_and_one_click_stops_al
         let got = answer(&mut c, &msg, |m| settings_of(m).is_some()).await;
         assert_eq!(got, expected, "confirmation {}", i + 1);
     }
-    let _ = smtp.kill();
-    let _ = smtp.wait();
 }
 
 fn lobby_of(m: &ServerMessage) -> Option<Vec<String>> {

@@ -152,6 +152,46 @@ impl Drop for ServerProcess {
     }
 }
 
+/// A real SMTP server (Python's aiosmtpd) on a free loopback port, keeping what it receives
+/// in a maildir; stopped on drop.
+pub struct MailServer {
+    child: Child,
+    /// `smtp://127.0.0.1:PORT`, for `--smtp-url`.
+    pub url: String,
+    pub maildir: PathBuf,
+}
+
+impl MailServer {
+    pub fn start(dir: &TempDir) -> MailServer {
+        let maildir = dir.path().join("mail");
+        let port = free_port();
+        let child = Command::new("/usr/bin/python3")
+            .args(["-m", "aiosmtpd", "-n", "-l", &format!("127.0.0.1:{port}")])
+            .args(["-c", "aiosmtpd.handlers.Mailbox", maildir.to_str().unwrap()])
+            .spawn()
+            .expect("aiosmtpd (python3-aiosmtpd) starts");
+        // Up before the server's first pass.
+        for _ in 0..100 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        MailServer {
+            child,
+            url: format!("smtp://127.0.0.1:{port}"),
+            maildir,
+        }
+    }
+}
+
+impl Drop for MailServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// A plain HTTP/1.1 GET on loopback: (status, body).
 pub fn http_get(addr: &str, path: &str) -> (u16, String) {
     use std::io::{Read, Write};

@@ -137,6 +137,24 @@ impl Peer {
     }
 }
 
+/// A new player from `from` who sets a sign-in name and password: the player and the name.
+async fn owner(url: &str, from: Ipv4Addr, password: &str) -> Result<(Peer, String), Failed> {
+    let mut owner = Peer::new(url, from, false).await?;
+    let login = format!("o{}", &owner.id[..8]);
+    let set = ClientMessage::SetLogin {
+        login: login.clone(),
+        password: password.into(),
+        current: None,
+    };
+    owner
+        .ask(&set, |m| {
+            matches!(m, ServerMessage::Notice(Notice::Profile { .. })).then_some(())
+        })
+        .await?
+        .map_err(|code| format!("set_login refused: {code}"))?;
+    Ok((owner, login))
+}
+
 /// A plain HTTP request from loopback address `from`: its status and body.
 async fn http(
     server: SocketAddr,
@@ -228,19 +246,7 @@ async fn guess_codes(server: SocketAddr) -> Result<(bool, String), Failed> {
 
 /// Wrong passwords for one name at once from 30 addresses, then the owner at home.
 async fn password_race(url: &str) -> Result<(bool, String), Failed> {
-    let mut owner = Peer::new(url, address(2, 0), false).await?;
-    let login = format!("o{}", &owner.id[..8]);
-    let set = ClientMessage::SetLogin {
-        login: login.clone(),
-        password: "the owner's password".into(),
-        current: None,
-    };
-    owner
-        .ask(&set, |m| {
-            matches!(m, ServerMessage::Notice(Notice::Profile { .. })).then_some(())
-        })
-        .await?
-        .map_err(|code| format!("set_login refused: {code}"))?;
+    let (_owner, login) = owner(url, address(2, 0), "the owner's password").await?;
     let guesses = (1..=30).map(|i| {
         let login = login.clone();
         async move {
@@ -276,19 +282,7 @@ async fn password_race(url: &str) -> Result<(bool, String), Failed> {
 
 /// One connection asking whether names are taken, again and again.
 async fn list_names(url: &str) -> Result<(bool, String), Failed> {
-    let mut owner = Peer::new(url, address(4, 0), false).await?;
-    let login = format!("n{}", &owner.id[..8]);
-    let set = ClientMessage::SetLogin {
-        login: login.clone(),
-        password: "a password here".into(),
-        current: None,
-    };
-    owner
-        .ask(&set, |m| {
-            matches!(m, ServerMessage::Notice(Notice::Profile { .. })).then_some(())
-        })
-        .await?
-        .map_err(|code| format!("set_login refused: {code}"))?;
+    let (_owner, login) = owner(url, address(4, 0), "a password here").await?;
     let mut prober = Peer::new(url, address(4, 1), false).await?;
     let mut told = 0;
     for _ in 0..20 {
@@ -307,19 +301,7 @@ async fn list_names(url: &str) -> Result<(bool, String), Failed> {
 /// Players from one address setting a password again and again at once (a taken name: each
 /// try costs a hash before it is told).
 async fn hash_flood(url: &str) -> Result<(bool, String), Failed> {
-    let mut owner = Peer::new(url, address(5, 1), false).await?;
-    let login = format!("h{}", &owner.id[..8]);
-    let set = ClientMessage::SetLogin {
-        login: login.clone(),
-        password: "a password here".into(),
-        current: None,
-    };
-    owner
-        .ask(&set, |m| {
-            matches!(m, ServerMessage::Notice(Notice::Profile { .. })).then_some(())
-        })
-        .await?
-        .map_err(|code| format!("set_login refused: {code}"))?;
+    let (_owner, login) = owner(url, address(5, 1), "a password here").await?;
     let tries = (0..10u8).map(|_| {
         let login = login.clone();
         async move {
