@@ -41,14 +41,20 @@ pub fn router(server: Arc<Server>, web: Option<PathBuf>) -> Router {
         .route("/mail/confirm", get(mail_confirm))
         .route("/mail/stop", get(mail_stop_page).post(mail_stop))
         .with_state(server.clone());
-    let router = match web {
-        Some(dir) => router.fallback_service(web_files(dir)),
+    let router = router.layer(axum::middleware::from_fn_with_state(
+        server.clone(),
+        per_address,
+    ));
+    match web {
+        Some(dir) => router.fallback_service(web_files(dir).layer(
+            axum::middleware::from_fn_with_state(server, per_address_files),
+        )),
         None => router,
-    };
-    router.layer(axum::middleware::from_fn_with_state(server, per_address))
+    }
 }
 
-/// Every request counts against its address; past the limit, `429` and nothing done.
+/// Every request to a route counts against its address; past the limit, `429` and nothing
+/// done.
 async fn per_address(
     State(server): State<Arc<Server>>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
@@ -59,6 +65,23 @@ async fn per_address(
         return too_many(format!(
             "more than {} requests a minute from your address: wait a minute",
             server.settings.requests_per_minute
+        ));
+    }
+    next.run(request).await
+}
+
+/// The web build's files count against their own, ten times larger allowance: a class of
+/// thirty behind one school's address loads every file at once.
+async fn per_address_files(
+    State(server): State<Arc<Server>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    if !server.file_requests.take(addr.ip()) {
+        return too_many(format!(
+            "more than {} files a minute from your address: wait a minute",
+            10.0 * server.settings.requests_per_minute
         ));
     }
     next.run(request).await

@@ -59,7 +59,7 @@
 //! | `--redis-wait-secs` | 1.5 | the longest wait for one Redis command; past it the request is refused `unavailable` |
 //! | `--first-move-secs`, `--claim-after-secs` | 30, 60 | the first moves' grace; how long a player is gone before a claim |
 //! | `--sign-in-failures-per-minute` | 10 | wrong link codes, recovery codes and passwords per address, counted before each is checked (a right one gives its count back); half as many passwords per sign-in name from addresses its owner has not signed in from lately; past it even a right one is refused |
-//! | `--requests-per-minute` | 600 | HTTP requests per address, every route (`429` with `Retry-After` past it) |
+//! | `--requests-per-minute` | 600 | HTTP requests per address to every route (`429` with `Retry-After` past it); ten times as many for the web build's files |
 //! | `--hashes-per-minute` | 30 | password hashes per address (setting a password, signing in); four hash at once and 32 wait, the rest are refused `rate_limited`; five sign-in names a minute per player |
 //! | `--pauses-per-game` | 12 | how often one game by days may be paused for vacations (a vacation costs at least a day, one a day) |
 //! | `--mails-per-address` | 3 | confirmation e-mails a day to one address, and asked by one player |

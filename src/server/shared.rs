@@ -48,6 +48,8 @@ pub struct Server {
     /// HTTP requests per address; password hashes per address, and sign-in names a player
     /// tries to set.
     pub requests: AddressBuckets,
+    /// The web build's files per address (ten times the routes' allowance).
+    pub file_requests: AddressBuckets,
     pub hashes: AddressBuckets,
     pub login_tries: KeyedBuckets<String>,
     /// Password hashing: four at once, a few dozen waiting, the rest refused at once.
@@ -94,6 +96,7 @@ impl Server {
             wrong_codes: AddressBuckets::new(settings.sign_in_failures_per_minute),
             wrong_passwords: KeyedBuckets::new(settings.sign_in_failures_per_minute / 2.0),
             requests: AddressBuckets::new(settings.requests_per_minute),
+            file_requests: AddressBuckets::new(10.0 * settings.requests_per_minute),
             hashes: AddressBuckets::new(settings.hashes_per_minute),
             login_tries: KeyedBuckets::new(LOGIN_TRIES_PER_MINUTE),
             hashing: BoundedQueue::new(HASHING_AT_ONCE, HASHING_QUEUE),
