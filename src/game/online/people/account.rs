@@ -191,6 +191,11 @@ pub(super) fn page(
             p.spawn(wrapping_row()).with_children(|r| {
                 if people.child {
                     r.spawn(text(art, lang.tr("people.child.on"), 15.0));
+                    // Asked off without a password: it ends after a day, on every device.
+                    let ending = people.profile.as_ref().and_then(|p| p.child_off_ms);
+                    if ending.is_some() {
+                        r.spawn(text(art, lang.tr("people.child.ending"), 15.0));
+                    }
                     r.spawn(button(
                         art,
                         PeopleAction::ChildOff,
