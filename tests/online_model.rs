@@ -11,7 +11,8 @@
 //! 6. no action of one player changes another's account (friend code, login, child mode);
 //! 7. joins sent at once to one room seat as many as it has seats, the rest refused.
 //!
-//! `cargo test` runs three seeds of 60 steps; a longer run is a command:
+//! `cargo test` runs three seeds of 60 steps on SQLite and one on PostgreSQL; a longer run is a
+//! command:
 //! `OAQ_MODEL_SEEDS=50 OAQ_MODEL_STEPS=400 cargo test --test online_model`.
 #![cfg(feature = "server")]
 
@@ -177,10 +178,13 @@ async fn connect(url: &str, i: usize) -> Player {
     p
 }
 
-/// One run of `steps` random steps from `seed`.
-async fn run(seed: u64, steps: usize) {
+/// One run of `steps` random steps from `seed`, on SQLite or (`database`) PostgreSQL.
+async fn run(seed: u64, steps: usize, database: Option<&str>) {
     let dir = TempDir::new(&format!("model-{seed}"));
-    let server = ServerProcess::sqlite(&dir, &["--rooms-per-minute", "10000"]);
+    let server = match database {
+        None => ServerProcess::sqlite(&dir, &["--rooms-per-minute", "10000"]),
+        Some(url) => ServerProcess::start(&["--database", url, "--rooms-per-minute", "10000"]),
+    };
     let url = server.url();
     let mut players = Vec::new();
     for i in 0..PLAYERS {
@@ -598,6 +602,14 @@ async fn random_people_messages_keep_every_promise_to_strangers() {
     let seeds = env("OAQ_MODEL_SEEDS", 3);
     let steps = env("OAQ_MODEL_STEPS", 60) as usize;
     for seed in 0..seeds {
-        run(seed, steps).await;
+        run(seed, steps, None).await;
     }
+}
+
+/// The same on PostgreSQL, whose SQL differs in places (one seed).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn on_postgres_random_people_messages_keep_every_promise_to_strangers() {
+    let pg = Postgres::start();
+    let steps = env("OAQ_MODEL_STEPS", 60) as usize;
+    run(100, steps, Some(&pg.url())).await;
 }

@@ -825,17 +825,12 @@ async fn child_mode_holds_on_every_connection_at_once() {
 
 /// Rows a player makes cannot grow without end: blocks are capped and so are push
 /// subscriptions, each counted in the statement that inserts (20 inserts at once keep the
-/// cap), and expired challenges are deleted as new ones come.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn rows_a_player_makes_are_capped_in_the_statement_and_expired_challenges_go() {
+/// cap), expired challenges are deleted as new ones come, and confirmation e-mails are
+/// counted per address and day in one statement.
+async fn rows_are_capped(url: &str) {
     use o_an_quan::net::notify::PushSubscription;
     use o_an_quan::server::store::Store;
-    let dir = TempDir::new("safety-rows");
-    let url = format!(
-        "sqlite://{}?mode=rwc",
-        dir.path().join("rows.sqlite3").display()
-    );
-    let store = Store::open(&url).await.unwrap();
+    let store = Store::open(url).await.unwrap();
     for other in ["b", "c", "d"] {
         let kept = store.block_capped("a", other, 2, 1).await.unwrap();
         assert_eq!(kept, other != "d", "{other}");
@@ -884,4 +879,28 @@ async fn rows_a_player_makes_are_capped_in_the_statement_and_expired_challenges_
         .unwrap();
     assert!(!store.take_challenge("old").await.unwrap(), "deleted");
     assert!(store.take_challenge("new").await.unwrap());
+    // Confirmation e-mails: three a day for one address, counted at once.
+    let counted = join_all((0..8).map(|_| store.count_mail("h", 7, 3))).await;
+    let sent = counted.into_iter().filter(|c| *c.as_ref().unwrap()).count();
+    assert_eq!(sent, 3);
+    assert!(store.count_mail("h", 8, 3).await.unwrap(), "a new day");
+    assert!(!store.mail_refused("h").await.unwrap());
+    store.refuse_mail("x@example.org", "h", 1).await.unwrap();
+    assert!(store.mail_refused("h").await.unwrap());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rows_a_player_makes_are_capped_in_the_statement_and_expired_challenges_go() {
+    let dir = TempDir::new("safety-rows");
+    let url = format!(
+        "sqlite://{}?mode=rwc",
+        dir.path().join("rows.sqlite3").display()
+    );
+    rows_are_capped(&url).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_rows_a_player_makes_are_capped_in_the_statement() {
+    let pg = Postgres::start();
+    rows_are_capped(&pg.url()).await;
 }

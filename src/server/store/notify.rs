@@ -1,7 +1,7 @@
 //! The store's notifications: the server's own keys, the devices subscribed to pushes, each
 //! player's choices and the daily e-mail's schedule.
 
-use sqlx::Row;
+use sqlx::{Acquire, Row};
 
 use crate::net::notify::{NotifySettings, PushSubscription};
 use crate::server::store::{Store, StoreResult};
@@ -115,6 +115,9 @@ impl Store {
         now: i64,
         cap: u64,
     ) -> StoreResult<bool> {
+        let mut conn = self.pool.acquire().await?;
+        let mut tx = conn.begin().await?;
+        super::safety::serialise(self.backend, &mut tx, player).await?;
         let done = sqlx::query(
             "INSERT INTO push_subscriptions (endpoint, player, p256dh, auth, lang, created_ms, \
              device) SELECT $1, $2, $3, $4, $5, $6, $7 WHERE (SELECT COUNT(*) FROM \
@@ -131,8 +134,9 @@ impl Store {
         .bind(now)
         .bind(device)
         .bind(cap.min(i64::MAX as u64) as i64)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
+        tx.commit().await?;
         Ok(done.rows_affected() > 0)
     }
 

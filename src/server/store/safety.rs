@@ -5,7 +5,24 @@
 
 use sqlx::{Acquire, Row};
 
-use crate::server::store::{Store, StoreResult};
+use crate::server::store::{Backend, Store, StoreResult};
+
+/// Held to the end of `tx` on PostgreSQL: one transaction at a time per `key` (a player), so
+/// a cap counted in one statement cannot be passed by another committing beside it. SQLite
+/// writes one transaction at a time anyway.
+pub(super) async fn serialise(
+    backend: Backend,
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    key: &str,
+) -> StoreResult<()> {
+    if backend == Backend::Postgres {
+        sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
+            .bind(key)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
+}
 
 /// What proves a player is the account's owner: the sign-in name's password (an argon2id
 /// string) and the recovery code's hash, where they were set.
@@ -142,6 +159,7 @@ impl Store {
     ) -> StoreResult<bool> {
         let mut conn = self.pool.acquire().await?;
         let mut tx = conn.begin().await?;
+        serialise(self.backend, &mut tx, player).await?;
         let done = sqlx::query(
             "INSERT INTO blocks (player, other, at_ms) SELECT $1, $2, $3 \
              WHERE (SELECT COUNT(*) FROM blocks WHERE player = $1) < $4 \
