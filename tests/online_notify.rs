@@ -164,45 +164,11 @@ async fn next_push(rx: &mut mpsc::UnboundedReceiver<Pushed>, path: &str) -> Push
     }
 }
 
-/// The e-mails in `maildir`, each as (subject, body) decoded by Python's e-mail parser.
-fn mails(maildir: &std::path::Path) -> Vec<(String, String)> {
-    let script = "import mailbox, json, sys\n\
-        box = mailbox.Maildir(sys.argv[1], create=False)\n\
-        print(json.dumps([(str(m.get('subject') and __import__('email.header').header.make_header(__import__('email.header').header.decode_header(m['subject']))), m.get_payload(decode=True).decode()) for m in box]))";
-    let out = std::process::Command::new("/usr/bin/python3")
-        .args(["-c", script, maildir.to_str().unwrap()])
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-/// The path and query of the confirmation link in the first e-mail that has one.
-async fn confirmation_link(maildir: &std::path::Path) -> String {
-    for _ in 0..100 {
-        if maildir.join("new").exists() {
-            for (_, body) in mails(maildir) {
-                if let Some(at) = body.find("/mail/confirm?") {
-                    let link = &body[at..];
-                    return link[..link.find(char::is_whitespace).unwrap_or(link.len())].to_owned();
-                }
-            }
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("no confirmation e-mail came")
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pushes_and_the_daily_email_reach_players_away_in_their_language() {
     let (endpoint, mut pushes) = push_service().await;
     let dir = TempDir::new("notify");
     let smtp = MailServer::start(&dir);
-    let maildir = smtp.maildir.clone();
     let server = ServerProcess::sqlite(
         &dir,
         &[
@@ -285,7 +251,7 @@ async fn pushes_and_the_daily_email_reach_players_away_in_their_language() {
         .await;
     assert_eq!((settings, devices), (ba_wants, 2));
     // Nothing goes to the address before its owner follows the link sent to it.
-    let confirm = confirmation_link(&maildir).await;
+    let confirm = smtp.link("/mail/confirm?").await;
     assert_eq!(server.http(&confirm).0, 200, "{confirm}");
     let (settings, _, _) = ba.notifications_after(ClientMessage::Notifications).await;
     assert!(settings.confirmed);
@@ -359,19 +325,15 @@ async fn pushes_and_the_daily_email_reach_players_away_in_their_language() {
     // The daily e-mail: the game Chi waits on, in Vietnamese, with its link; one a day.
     let mut got = Vec::new();
     for _ in 0..100 {
-        got = if maildir.join("new").exists() {
-            mails(&maildir)
-        } else {
-            Vec::new()
-        };
-        if got.iter().any(|(_, body)| body.contains(&long)) {
+        got = smtp.received();
+        if got.iter().any(|m| m.body.contains(&long)) {
             break;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let (subject, body) = got
+    let Mail { subject, body, .. } = got
         .iter()
-        .find(|(_, body)| body.contains(&long))
+        .find(|m| m.body.contains(&long))
         .unwrap_or_else(|| panic!("no digest listing {long}: {got:?}"));
     assert!(
         subject.ends_with("đang chờ bạn đi"),
@@ -382,7 +344,7 @@ async fn pushes_and_the_daily_email_reach_players_away_in_their_language() {
         "{body}"
     );
     tokio::time::sleep(Duration::from_millis(1_000)).await;
-    assert_eq!(mails(&maildir).len(), got.len(), "not again within the day");
+    assert_eq!(smtp.received().len(), got.len(), "not again within the day");
 
     // Back: the device the push service called gone is forgotten.
     let mut ba = Client::connect_as(&url, "Bà", Some(&ba_token)).await;

@@ -455,37 +455,6 @@ async fn a_vacation_costs_a_day_and_cannot_flood_the_opponents_game() {
     );
 }
 
-/// The e-mails in `maildir`: (subject, the List-Unsubscribe headers, body).
-fn mails(maildir: &std::path::Path) -> Vec<(String, String, String)> {
-    if !maildir.join("new").exists() {
-        return Vec::new();
-    }
-    let script = "import mailbox, json, sys, email.header as h\n\
-        box = mailbox.Maildir(sys.argv[1], create=False)\n\
-        print(json.dumps([(str(h.make_header(h.decode_header(m['subject']))), \
-        str(m.get('list-unsubscribe')) + ' | ' + str(m.get('list-unsubscribe-post')), \
-        m.get_payload(decode=True).decode()) for m in box]))";
-    let out = std::process::Command::new("/usr/bin/python3")
-        .args(["-c", script, maildir.to_str().unwrap()])
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-/// The path and query of the link in `body` that starts with `start`.
-fn link(body: &str, start: &str) -> String {
-    let at = body
-        .find(start)
-        .unwrap_or_else(|| panic!("no {start} in {body}"));
-    let link = &body[at..];
-    link[..link.find(char::is_whitespace).unwrap_or(link.len())].to_owned()
-}
-
 fn settings_of(m: &ServerMessage) -> Option<NotifySettings> {
     match m {
         ServerMessage::Notice(Notice::Notifications { settings, .. }) => Some(settings.clone()),
@@ -498,7 +467,6 @@ fn settings_of(m: &ServerMessage) -> Option<NotifySettings> {
 async fn the_daily_email_goes_only_to_a_confirmed_address_and_one_click_stops_all_mail() {
     let dir = TempDir::new("safety-mail");
     let smtp = MailServer::start(&dir);
-    let maildir = smtp.maildir.clone();
     let server = ServerProcess::sqlite(
         &dir,
         &[
@@ -538,9 +506,13 @@ async fn the_daily_email_goes_only_to_a_confirmed_address_and_one_click_stops_al
     assert!(!guest.until(settings_of).await.confirmed);
     // Three days go by: only the confirmation came, with its one-click stop.
     tokio::time::sleep(Duration::from_millis(3_000)).await;
-    let got = mails(&maildir);
+    let got = smtp.received();
     assert_eq!(got.len(), 1, "the confirmation only: {got:?}");
-    let (subject, headers, body) = &got[0];
+    let Mail {
+        subject,
+        unsubscribe: headers,
+        body,
+    } = &got[0];
     assert!(subject.starts_with("Confirm your address"), "{subject}");
     assert!(
         !body.contains(&code),
@@ -553,7 +525,7 @@ async fn the_daily_email_goes_only_to_a_confirmed_address_and_one_click_stops_al
     );
     // The address's owner, who never played, stops all mail with one click (RFC 8058's POST;
     // a GET only shows the button).
-    let stop = link(body, "/mail/stop?");
+    let stop = link_in(body, "/mail/stop?").expect("a stop link");
     let (status, _, page) = http_from(&server.addr, "127.0.8.1", "GET", &stop).await;
     assert_eq!(status, 200);
     assert!(page.contains("method=post"), "{page}");
@@ -567,7 +539,7 @@ async fn the_daily_email_goes_only_to_a_confirmed_address_and_one_click_stops_al
         &server.addr,
         "127.0.8.2",
         "GET",
-        &link(body, "/mail/confirm?"),
+        &link_in(body, "/mail/confirm?").expect("a confirmation link"),
     )
     .await;
     assert_eq!(status, 404);
@@ -582,7 +554,7 @@ async fn the_daily_email_goes_only_to_a_confirmed_address_and_one_click_stops_al
     };
     refused(&mut guest, again, ErrorCode::NotAllowed).await;
     tokio::time::sleep(Duration::from_millis(1_500)).await;
-    assert_eq!(mails(&maildir).len(), 1, "nothing more to that address");
+    assert_eq!(smtp.received().len(), 1, "nothing more to that address");
     // Confirmations to one address are counted a day, whoever asks.
     for (i, expected) in [Ok(()), Ok(()), Err(ErrorCode::RateLimited)]
         .into_iter()

@@ -185,6 +185,65 @@ impl MailServer {
     }
 }
 
+/// One e-mail as Python's e-mail parser reads it.
+#[derive(Clone, Debug)]
+pub struct Mail {
+    pub subject: String,
+    /// The `List-Unsubscribe` and `List-Unsubscribe-Post` headers, as `A | B`.
+    pub unsubscribe: String,
+    pub body: String,
+}
+
+impl MailServer {
+    /// The e-mails received so far.
+    pub fn received(&self) -> Vec<Mail> {
+        if !self.maildir.join("new").exists() {
+            return Vec::new();
+        }
+        let script = "import mailbox, json, sys, email.header as h\n\
+            box = mailbox.Maildir(sys.argv[1], create=False)\n\
+            print(json.dumps([(str(h.make_header(h.decode_header(m['subject']))), \
+            str(m.get('list-unsubscribe')) + ' | ' + str(m.get('list-unsubscribe-post')), \
+            m.get_payload(decode=True).decode()) for m in box]))";
+        let out = Command::new("/usr/bin/python3")
+            .args(["-c", script, self.maildir.to_str().unwrap()])
+            .output()
+            .expect("python3 runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mails: Vec<(String, String, String)> = serde_json::from_slice(&out.stdout).unwrap();
+        mails
+            .into_iter()
+            .map(|(subject, unsubscribe, body)| Mail {
+                subject,
+                unsubscribe,
+                body,
+            })
+            .collect()
+    }
+
+    /// The path and query of the first link starting with `start` in the e-mails received,
+    /// waiting for one to come.
+    pub async fn link(&self, start: &str) -> String {
+        for _ in 0..100 {
+            if let Some(link) = self.received().iter().find_map(|m| link_in(&m.body, start)) {
+                return link;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("no e-mail with a link {start}")
+    }
+}
+
+/// The path and query of the link in `body` that starts with `start`.
+pub fn link_in(body: &str, start: &str) -> Option<String> {
+    let link = &body[body.find(start)?..];
+    Some(link[..link.find(char::is_whitespace).unwrap_or(link.len())].to_owned())
+}
+
 impl Drop for MailServer {
     fn drop(&mut self) {
         let _ = self.child.kill();

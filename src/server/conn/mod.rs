@@ -299,16 +299,15 @@ impl Conn {
                 if let Err((code, why)) = self.may_open_room() {
                     return self.error(code, why);
                 }
-                match registry::open_room(
-                    &self.server,
+                let room = registry::NewRoom {
                     preset,
                     rules,
                     clock,
                     first,
                     public,
-                    std::slice::from_ref(&me.player),
-                )
-                .await
+                };
+                match registry::open_room(&self.server, room, std::slice::from_ref(&me.player))
+                    .await
                 {
                     Ok(code) => {
                         self.send(&ServerMessage::Notice(Notice::Created {

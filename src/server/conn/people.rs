@@ -475,17 +475,16 @@ impl Conn {
             return self.challenges(me).await;
         }
         let players = [challenge.from.clone(), challenge.to.clone()];
-        let room = registry::open_room(
-            &self.server,
-            challenge.preset.clone(),
-            challenge.rules,
-            challenge.clock,
-            First::Random,
-            false,
-            &players,
-        )
-        .await
-        .map_err(open_refused)?;
+        let new = registry::NewRoom {
+            preset: challenge.preset.clone(),
+            rules: challenge.rules,
+            clock: challenge.clock,
+            first: First::Random,
+            public: false,
+        };
+        let room = registry::open_room(&self.server, new, &players)
+            .await
+            .map_err(open_refused)?;
         let accepted = ServerMessage::Notice(Notice::ChallengeAccepted {
             id: id.to_owned(),
             room,

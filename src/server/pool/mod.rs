@@ -328,17 +328,14 @@ async fn wave(
             .pool_paired(now - a.joined_ms.min(b.joined_ms));
         let preset = presets::get(rules).ok_or_else(|| format!("no preset {rules}"))?;
         let players = [a.player.clone(), b.player.clone()];
-        match registry::open_room(
-            server,
-            preset.id.clone(),
-            preset.rules,
+        let new = registry::NewRoom {
+            preset: preset.id.clone(),
+            rules: preset.rules,
             clock,
-            First::Random,
-            false,
-            &players,
-        )
-        .await
-        {
+            first: First::Random,
+            public: false,
+        };
+        match registry::open_room(server, new, &players).await {
             Ok(room) => {
                 for p in &players {
                     lock(&server.pools.local).remove(&p.id);

@@ -557,16 +557,14 @@ impl Room {
         if !self.state.rematch_asked.iter().all(|&asked| asked) {
             return Ok(());
         }
-        let code = crate::server::room::registry::open_room(
-            &self.server,
-            self.state.preset.clone(),
-            self.state.rules,
-            self.state.clock_spec,
-            First::Me,
-            false,
-            &players,
-        )
-        .await?;
+        let new = crate::server::room::registry::NewRoom {
+            preset: self.state.preset.clone(),
+            rules: self.state.rules,
+            clock: self.state.clock_spec,
+            first: First::Me,
+            public: false,
+        };
+        let code = crate::server::room::registry::open_room(&self.server, new, &players).await?;
         self.commit(RoomEvent::Rematch { room: code }).await?;
         Ok(())
     }
@@ -587,7 +585,7 @@ impl Room {
             let Some(player) = player.as_ref().filter(|_| other != seat) else {
                 continue;
             };
-            if store.private(&player.id).await?.child
+            if store.is_child(&player.id, now_ms()).await?
                 || store.blocked_between(&from.id, &player.id).await?
             {
                 continue;

@@ -24,6 +24,17 @@ fn fresh_code() -> String {
         .collect()
 }
 
+/// What a new room plays: the rule set (by its preset's name), the clock, who moves first,
+/// and whether the lobby may list it.
+#[derive(Clone, Debug)]
+pub struct NewRoom {
+    pub preset: String,
+    pub rules: RuleSet,
+    pub clock: ClockSpec,
+    pub first: First,
+    pub public: bool,
+}
+
 /// Why a room was not opened.
 #[derive(Debug)]
 pub enum OpenRefused {
@@ -102,29 +113,28 @@ pub async fn may_open(
 /// two rooms opened at once cannot both pass a cap. Returns its code.
 pub async fn open_room(
     server: &Arc<Server>,
-    preset: String,
-    rules: RuleSet,
-    clock: ClockSpec,
-    first: First,
-    public: bool,
+    room: NewRoom,
     players: &[PlayerInfo],
 ) -> Result<String, OpenRefused> {
     let ids: Vec<&str> = players.iter().map(|p| p.id.as_str()).collect();
     let _held = server.player_locks.lock(&ids).await;
-    let waiting = players.len() < usize::from(rules.players);
-    may_open(server, clock, waiting, players).await?;
-    Ok(open_unchecked(server, preset, rules, clock, first, public, players).await?)
+    let waiting = players.len() < usize::from(room.rules.players);
+    may_open(server, room.clock, waiting, players).await?;
+    Ok(open_unchecked(server, room, players).await?)
 }
 
 async fn open_unchecked(
     server: &Arc<Server>,
-    preset: String,
-    rules: RuleSet,
-    clock: ClockSpec,
-    first: First,
-    public: bool,
+    room: NewRoom,
     players: &[PlayerInfo],
 ) -> Result<String, StoreError> {
+    let NewRoom {
+        preset,
+        rules,
+        clock,
+        first,
+        public,
+    } = room;
     let players_n = usize::from(rules.players);
     for _attempt in 0..8 {
         let code = fresh_code();

@@ -352,15 +352,6 @@ impl Store {
         })
     }
 
-    pub async fn set_child(&self, player: &str, child: bool) -> StoreResult<()> {
-        sqlx::query("UPDATE players SET child = $1 WHERE id = $2")
-            .bind(i64::from(child))
-            .bind(player)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
-    }
-
     /// Give `player` friend code `code` if they have none; `Conflict` if another has it.
     pub async fn put_friend_code(&self, player: &str, code: &str) -> StoreResult<()> {
         sqlx::query("UPDATE players SET friend_code = $1 WHERE id = $2 AND friend_code IS NULL")
