@@ -4,7 +4,8 @@
 //! not guessable over HTTP, sign-in limits that hold when tries come all at once and do not
 //! lock the owner out, sign-in names not listable, password hashing bounded, vacations that
 //! cost a day, e-mail only to confirmed addresses with a one-click stop, blocks that keep two
-//! players apart wherever they could meet, and caps that hold whatever opens a room.
+//! players apart wherever they could meet, caps that hold whatever opens a room, and a link's
+//! code named to the player before it is used.
 #![cfg(feature = "server")]
 
 mod online;
@@ -17,6 +18,7 @@ use o_an_quan::net::notify::NotifySettings;
 use o_an_quan::net::protocol::{
     ClientMessage, ClockSpec, ErrorCode, First, Notice, PROTOCOL, RoomEvent, ServerMessage,
 };
+use o_an_quan::net::social::CodeKind;
 use online::*;
 
 /// An HTTP/1.1 request from the loopback address `from`: (status, headers, body).
@@ -875,4 +877,135 @@ async fn rows_a_player_makes_are_capped_in_the_statement_and_expired_challenges_
 async fn on_postgres_rows_a_player_makes_are_capped_in_the_statement() {
     let pg = Postgres::start();
     rows_are_capped(&pg.url()).await;
+}
+
+/// Whose code this is, as the server answers `whose_code`: the owner's id, or the refusal.
+async fn whose(
+    client: &mut Client,
+    kind: CodeKind,
+    code: &str,
+) -> Result<(String, String), ErrorCode> {
+    client
+        .send(&ClientMessage::WhoseCode {
+            kind,
+            code: code.into(),
+        })
+        .await;
+    client
+        .until(|m| match m {
+            ServerMessage::Notice(Notice::CodeOwner { player, .. }) => {
+                Some(Ok((player.id.clone(), player.name.clone())))
+            }
+            ServerMessage::Notice(Notice::Error { code, .. }) => Some(Err(*code)),
+            _ => None,
+        })
+        .await
+}
+
+/// Read in the code: `?link=` and `?friend=` ran without asking, so a crafted link made a
+/// device another player, or sent a child's friend request to a stranger. The game now asks
+/// the server whose a code is first (and the player); the look-up names the owner without
+/// using the code, hides a player who blocks the asker, and counts wrong codes per address,
+/// taken before the look-up so that many at once cannot all pass (as `add_friend` now does).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_links_code_names_its_owner_first_and_wrong_codes_at_once_are_all_counted() {
+    let dir = TempDir::new("safety-whose-code");
+    let server = ServerProcess::sqlite(&dir, &[]);
+    let url = server.url();
+    let mut an = Client::connect_from(&url, "127.0.9.1", "An", None).await;
+    an.send(&ClientMessage::LinkCode).await;
+    let link = an
+        .until(|m| match m {
+            ServerMessage::Notice(Notice::LinkCode { code, .. }) => Some(code.clone()),
+            _ => None,
+        })
+        .await;
+    an.send(&ClientMessage::Profile { player: None }).await;
+    let friend_code = an
+        .until(|m| match m {
+            ServerMessage::Notice(Notice::Profile { profile }) => profile.friend_code.clone(),
+            _ => None,
+        })
+        .await;
+    // Asked twice, the link code names An and is still there to use.
+    let mut phone = Client::connect_from(&url, "127.0.9.2", "Máy mới", None).await;
+    let an_is = (an.player.id.clone(), "An".to_owned());
+    for _ in 0..2 {
+        assert_eq!(
+            whose(&mut phone, CodeKind::Link, &link).await,
+            Ok(an_is.clone())
+        );
+    }
+    phone
+        .send(&ClientMessage::Link { code: link.clone() })
+        .await;
+    let linked = phone
+        .until(|m| match m {
+            ServerMessage::Notice(Notice::Welcome { player, .. }) => Some(player.id.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(linked, an.player.id, "the code still works once looked up");
+    assert_eq!(
+        whose(&mut phone, CodeKind::Link, &link).await,
+        Err(ErrorCode::BadCredentials),
+        "used: gone"
+    );
+    // A friend code names An, unless An blocks the asker: then it reads as no code at all.
+    let mut binh = Client::connect_from(&url, "127.0.9.3", "Bình", None).await;
+    assert_eq!(
+        whose(&mut binh, CodeKind::Friend, &friend_code).await,
+        Ok(an_is)
+    );
+    an.send(&ClientMessage::Block {
+        player: binh.player.id.clone(),
+    })
+    .await;
+    an.until(|m| matches!(m, ServerMessage::Notice(Notice::Relations { .. })).then_some(()))
+        .await;
+    assert_eq!(
+        whose(&mut binh, CodeKind::Friend, &friend_code).await,
+        Err(ErrorCode::NoSuchPlayer)
+    );
+    // Wrong codes sent at once from one address, each on its own connection: the link codes
+    // are held to the sign-in failures' 10 a minute, the friend codes to the misses' 20.
+    let at_once = |from: &'static str, kind: CodeKind| {
+        let url = url.clone();
+        async move {
+            // One player (a new guest counts against the address too), thirty connections.
+            let first = Client::connect_from(&url, from, "Lạ", None).await;
+            let token = first.token.clone();
+            let guessers =
+                join_all((0..30).map(|_| Client::connect_from(&url, from, "Lạ", Some(&token))))
+                    .await;
+            join_all(
+                guessers
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, mut g)| async move {
+                        let code =
+                            format!("{:A>8}", format!("{i}").replace('0', "Z").replace('1', "Y"));
+                        whose(&mut g, kind, &code).await.unwrap_err()
+                    }),
+            )
+            .await
+        }
+    };
+    for (from, kind, wrong, allowed) in [
+        ("127.0.9.4", CodeKind::Link, ErrorCode::BadCredentials, 10),
+        ("127.0.9.5", CodeKind::Friend, ErrorCode::NoSuchPlayer, 20),
+    ] {
+        let answers = at_once(from, kind).await;
+        let checked = answers.iter().filter(|&&c| c == wrong).count();
+        let held = answers
+            .iter()
+            .filter(|&&c| c == ErrorCode::RateLimited)
+            .count();
+        assert_eq!(checked + held, 30, "{kind:?}: {answers:?}");
+        // A token refills every few seconds while the thirty connect.
+        assert!(
+            checked <= allowed + 1,
+            "{kind:?}: {checked} wrong codes checked at {allowed} a minute"
+        );
+    }
 }

@@ -82,6 +82,13 @@ pub enum ClientMessage {
     Link {
         code: String,
     },
+    /// Whose is this link or friend code, before it is used: the game asks "become NAME on this
+    /// device?" or "ask NAME to be friends?" first. Answered by `code_owner`; a code that is not
+    /// one counts against the address as a wrong `link` or `add_friend` does.
+    WhoseCode {
+        kind: crate::net::social::CodeKind,
+        code: String,
+    },
     /// A new recovery code, shown once (any earlier one stops working); answered by
     /// `recovery_code`. An account with a password or a recovery code already must show one of
     /// them (`current`).
@@ -604,6 +611,12 @@ pub enum Notice {
         code: String,
         expires_ms: i64,
     },
+    /// The player a link or friend code belongs to (answering `whose_code`).
+    CodeOwner {
+        kind: crate::net::social::CodeKind,
+        code: String,
+        player: PlayerInfo,
+    },
     /// The recovery code, shown this once.
     RecoveryCode {
         code: String,
@@ -850,7 +863,9 @@ impl ClientMessage {
             ClientMessage::Link { code } | ClientMessage::Recover { code } => {
                 too_long("code", code)
             }
-            ClientMessage::AddFriend { code } => too_long("code", code),
+            ClientMessage::AddFriend { code } | ClientMessage::WhoseCode { code, .. } => {
+                too_long("code", code)
+            }
             ClientMessage::RecoveryCode {
                 current: Some(current),
             }

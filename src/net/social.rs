@@ -132,6 +132,15 @@ impl Phrase {
     }
 }
 
+/// What a code in a link is: a link code (it makes this device that player) or a friend code
+/// (it asks that player to be friends). The game asks the server whose it is before using it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CodeKind {
+    Link,
+    Friend,
+}
+
 /// Why a player is reported.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

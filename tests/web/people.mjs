@@ -3,7 +3,8 @@
 // scans its QR does, and asks to be friends; A accepts; B challenges A from its friends page; A
 // accepts and both boards show the room; each says a chat phrase and the other sees it in its
 // own language; B blocks A, and A's next challenge is refused; A takes a link code, and page C
-// opens its link and is the same player with the same rating. Buttons are pressed where the
+// opens its link, is asked first (naming A), says yes and is the same player with the same
+// rating, then goes back to the player it was. B's friend link asks first too. Buttons are pressed where the
 // canvas's `data-controls` says they are. Prints what it checks; screenshots in the output.
 //
 // OAQ_NPM=DIR_WITH_NODE_MODULES node tests/web/people.mjs DIST_DIR OUT_DIR OAQ_SERVER_BINARY
@@ -40,6 +41,11 @@ try {
   await b.goto(`${base}?friend=${code}`);
   await b.until('[data-link="open"]', 240);
   const bId = await b.attr("data-player");
+  // The link's code is not used before B says yes, and the question names whom it asks.
+  await until(b, "data-offer", (o) => o === "friend:An");
+  check((await until(a, "data-requests", () => true)) === "0", "nothing is asked of A before B says yes");
+  await b.shot("friend-offer-b-vi.png");
+  await press(b, "Follow(true)");
   await until(a, "data-requests", (n) => n === "1");
   check(true, "A hears B's friend request at once");
   await a.shot("request-a.png");
@@ -95,8 +101,15 @@ try {
   await a.shot("link-a.png");
   const c = await open("C");
   await c.goto(`${base}?link=${link}`);
-  const cId = await until(c, "data-player", (id) => id === aId, 240);
+  // C asks first, naming A's player, and stays itself until it says yes.
+  await until(c, "data-offer", (o) => o === "link:An", 240);
+  const cWas = await c.attr("data-player");
+  check(cWas !== "" && cWas !== aId, "page C is still its own player while it is asked");
+  await c.shot("link-offer-c.png");
+  await press(c, "Follow(true)");
+  const cId = await until(c, "data-player", (id) => id === aId, 60);
   check(cId === aId, "page C, by the link code, is the same player as A");
+  check((await c.attr("data-previous")) !== "", "page C keeps the player it was, to go back to");
   const [ra, rc] = [await a.attr("data-rating"), await c.attr("data-rating")];
   check(ra === rc && ra !== "", `with the same rating (${ra})`);
   // C takes A's name too: its next connection must not rename A.
@@ -104,6 +117,14 @@ try {
     c.evaluate(() => localStorage.getItem("o-an-quan/settings.ron") ?? ""));
   check(named.includes('name: "An"'), "page C keeps A's name for its next connection");
   await c.shot("linked-c.png");
+  // And goes back to that player from the account page.
+  await press(c, "Open(Profile)");
+  await press(c, "Open(Account)");
+  await c.shot("go-back-c.png");
+  await press(c, "GoBack");
+  await until(c, "data-player", (id) => id === cWas, 60);
+  check(true, "page C is its own player again");
+  check((await c.attr("data-previous")) === "", "and offers no way back to A's player");
 } catch (e) {
   check(false, `${e.message ?? e}`);
 } finally {

@@ -81,6 +81,10 @@ struct Options {
     /// Online: watch the room with this code.
     #[arg(long, value_name = "CODE")]
     watch: Option<String>,
+    /// Online: do what a link's address asks, as the web build does with its page's
+    /// (`?room=CODE`, `?friend=CODE`, `?link=CODE`; the last two ask the player first).
+    #[arg(long, value_name = "ADDRESS")]
+    open_link: Option<String>,
     /// With --screenshot: shoot this many seconds after the start instead of after moves.
     #[arg(long, value_name = "SECS")]
     shot_after: Option<f32>,
@@ -283,11 +287,18 @@ pub fn run() -> AppExit {
         PeopleArg::Games => Page::Games,
         PeopleArg::Notifications => Page::Notifications,
     });
-    if options.online || ask.is_some() || page.is_some() {
+    let address = options.open_link.map(|a| match a.split_once('?') {
+        Some((_, query)) => query.to_owned(),
+        None => a,
+    });
+    if options.online || ask.is_some() || page.is_some() || address.is_some() {
         app.add_systems(
             PostStartup,
             move |mut commands: Commands, mut screen: ResMut<NextState<Screen>>| {
                 screen.set(Screen::Online);
+                if let Some(address) = &address {
+                    o_an_quan::game::online::open_from_address(&mut commands, &mut screen, address);
+                }
                 if let Some(ask) = ask.clone() {
                     commands.trigger(ask);
                 }

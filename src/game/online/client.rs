@@ -49,6 +49,8 @@ pub enum Ask {
     Say(ClientMessage),
     /// A finished game of a profile: watched, then opened in the review.
     Review(String),
+    /// A code from a link: ask whose it is, and show the offer until the player answers.
+    Offer(crate::net::social::CodeKind, String),
 }
 
 /// The server's leaderboard, as last asked.
@@ -149,6 +151,10 @@ pub struct Online {
     pub pool: Option<PoolWait>,
     /// Our notification settings, as last told.
     pub notifications: Option<NotifyState>,
+    /// A code from a link, waiting for the player's yes.
+    pub offer: Option<super::follow::Offer>,
+    /// The player this device was before it became another, to go back to.
+    pub previous: Option<super::follow::Previous>,
 }
 
 /// What the server says of our notifications.
@@ -183,9 +189,23 @@ impl Online {
         }
     }
 
+    /// The player this device was before another, kept from before.
+    pub fn with_previous(self, previous: Option<super::follow::Previous>) -> Online {
+        Online { previous, ..self }
+    }
+
     /// Whether this device has a player on the server (a token kept from before).
     pub fn has_token(&self) -> bool {
         self.token.is_some()
+    }
+
+    pub(super) fn token(&self) -> Option<&str> {
+        self.token.as_deref()
+    }
+
+    /// Be another player from the next `hello` on.
+    pub(super) fn set_token(&mut self, token: String) {
+        self.token = Some(token);
     }
 
     pub fn welcomed(&self) -> bool {
@@ -203,7 +223,7 @@ impl Online {
     }
 
     /// Send `msg` now, or once connected and welcomed.
-    fn say(&mut self, link: &mut Link, msg: ClientMessage) {
+    pub(super) fn say(&mut self, link: &mut Link, msg: ClientMessage) {
         if !(self.welcomed() && link.send(&msg)) {
             self.queued.push(msg);
         }
@@ -295,6 +315,10 @@ fn ask(ask: On<Ask>, mut online: ResMut<Online>, mut link: ResMut<Link>) {
         Ask::Claim => ClientMessage::Claim,
         Ask::Leaderboard => ClientMessage::Leaderboard,
         Ask::Say(msg) => msg,
+        Ask::Offer(kind, code) => {
+            online.offer = Some(super::follow::Offer::new(kind, code.clone()));
+            ClientMessage::WhoseCode { kind, code }
+        }
         Ask::Review(code) => {
             online.review_next = Some(code.clone());
             let room = Room::new(code, true);
@@ -403,6 +427,7 @@ fn handle(online: &mut Online, link: &mut Link, msg: ServerMessage, files: Optio
                 if online.me.as_ref().is_some_and(|me| me.id != player.id) {
                     online.my_games = None;
                 }
+                super::follow::switched(online, files, &player);
                 online.people.signed_in_as(&player, child);
                 if online.token.as_deref() != Some(&token) {
                     keep_token(files, &token);
@@ -432,6 +457,9 @@ fn handle(online: &mut Online, link: &mut Link, msg: ServerMessage, files: Optio
                 let entering = Room::new(room, false);
                 link.send(&entering.enter());
                 online.room = Some(entering);
+            }
+            Notice::CodeOwner { kind, code, player } => {
+                super::follow::owner_told(online, kind, &code, player)
             }
             Notice::MyGames { games, vacation } => online.my_games = Some((games, vacation)),
             Notice::Notifications {
@@ -588,6 +616,14 @@ fn handle(online: &mut Online, link: &mut Link, msg: ServerMessage, files: Optio
                 if matches!(code, ErrorCode::NoSuchRoom | ErrorCode::RoomFull) {
                     online.room = None;
                 }
+                // The code of a link was refused: there is nothing to ask the player.
+                if matches!(
+                    code,
+                    ErrorCode::BadCredentials | ErrorCode::NoSuchPlayer | ErrorCode::RateLimited
+                ) && online.offer.as_ref().is_some_and(|o| o.owner.is_none())
+                {
+                    online.offer = None;
+                }
                 // A player we meant is gone from our lists (a block, a ban): ask for them again.
                 if code == ErrorCode::NoSuchPlayer && online.people.relations.is_some() {
                     link.send(&ClientMessage::Relations);
@@ -695,7 +731,7 @@ pub fn refresh_lobby(online: &mut Online) {
 }
 
 /// The token where the settings are kept.
-fn keep_token(files: Option<&Files>, token: &str) {
+pub(super) fn keep_token(files: Option<&Files>, token: &str) {
     if let Some(files) = files
         && let Err(e) = files.config.write(ONLINE_TOKEN, token)
     {

@@ -219,8 +219,8 @@ fn press(
     keys: Res<ButtonInput<KeyCode>>,
     pages: Res<Pages>,
 ) {
-    // A page of people over the screen takes the keys and the presses.
-    if pages.page != Page::None || asking_who_plays(&online, &prefs) {
+    // A page of people (or a link's question) over the screen takes the keys and the presses.
+    if pages.page != Page::None || asking_who_plays(&online, &prefs) || online.offer.is_some() {
         return;
     }
     let mut run = |action: OnlineAction, commands: &mut Commands| {

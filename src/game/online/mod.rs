@@ -58,7 +58,8 @@
 //! 8 s, in your language ("Bình: Well played!"); at the end, Add friend and Challenge later beside
 //! Rematch. In child mode the online screen has no lobby and the game no Chat. News ("Bình
 //! challenges you to a game") shows on the online screen, the pages and over the board. On the
-//! web `?friend=CODE` and `?link=CODE` (the QR codes' links) do their work once connected. A
+//! web `?friend=CODE` and `?link=CODE` (the QR codes' links; `--open-link` elsewhere) ask first,
+//! naming whom, and a device that became another player can go back (`follow.rs`). A
 //! device that becomes another device's player (a link code, a recovery code, a password) takes
 //! that player's name, as it does a name an operator set, so its next `hello` renames no one.
 //! `--people friends|profile|account` opens a page (for screenshots; `tests/web/people-scene.mjs`
@@ -67,6 +68,7 @@
 pub mod client;
 mod clocks;
 pub mod controls;
+pub mod follow;
 pub mod graph;
 pub mod link;
 pub mod lobby;
@@ -88,8 +90,9 @@ use crate::session::Settings;
 pub(in crate::game) fn plugin(app: &mut App) {
     let url = server_url(app.world().resource::<Prefs>());
     let token = client::kept_token(app.world().get_resource::<Files>());
+    let previous = follow::kept_previous(app.world().get_resource::<Files>());
     app.insert_resource(link::Link::new(url))
-        .insert_resource(client::Online::with_token(token));
+        .insert_resource(client::Online::with_token(token).with_previous(previous));
     app.add_plugins((
         link::plugin,
         client::plugin,
@@ -99,6 +102,7 @@ pub(in crate::game) fn plugin(app: &mut App) {
         people::plugin,
         controls::plugin,
         controls::retry_plugin,
+        follow::plugin,
         push::plugin,
     ));
     #[cfg(target_arch = "wasm32")]
@@ -176,8 +180,7 @@ pub fn copy_text(_: &str) -> Result<(), String> {
 }
 
 /// `?room=CODE` in the page's address: straight into that room. `?friend=CODE` (a friend
-/// code's QR) asks that player to be friends; `?link=CODE` (a link code's QR) makes this
-/// device that player. Both are sent once the server has welcomed us.
+/// code's QR) and `?link=CODE` (a link code's QR) ask the player first (see [`follow`]).
 #[cfg(target_arch = "wasm32")]
 fn open_the_link_s_room(
     mut commands: Commands,
@@ -186,25 +189,22 @@ fn open_the_link_s_room(
     let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else {
         return;
     };
-    let value = |key: &str| {
-        search
-            .trim_start_matches('?')
-            .split('&')
-            .find_map(|pair| pair.strip_prefix(key))
-            .map(crate::net::social::normalize_code)
-    };
-    if let Some(code) = value("room=").filter(|c| crate::net::protocol::is_room_code(c)) {
+    open_from_address(&mut commands, &mut next_screen, &search);
+}
+
+/// What a link's address asks (`?room=`, `?friend=`, `?link=`), from the page or `--open`.
+pub fn open_from_address(
+    commands: &mut Commands,
+    next_screen: &mut NextState<crate::game::state::Screen>,
+    search: &str,
+) {
+    use crate::net::social::CodeKind;
+    for asked in follow::from_address(search) {
         next_screen.set(crate::game::state::Screen::Online);
-        commands.trigger(client::Ask::Join(code));
-    }
-    use crate::net::protocol::ClientMessage;
-    use crate::net::social::{FRIEND_CODE_LEN, LINK_CODE_LEN, is_code};
-    if let Some(code) = value("friend=").filter(|c| is_code(c, FRIEND_CODE_LEN)) {
-        next_screen.set(crate::game::state::Screen::Online);
-        commands.trigger(client::Ask::Say(ClientMessage::AddFriend { code }));
-    }
-    if let Some(code) = value("link=").filter(|c| is_code(c, LINK_CODE_LEN)) {
-        next_screen.set(crate::game::state::Screen::Online);
-        commands.trigger(client::Ask::Say(ClientMessage::Link { code }));
+        commands.trigger(match asked {
+            follow::FromAddress::Room(code) => client::Ask::Join(code),
+            follow::FromAddress::Friend(code) => client::Ask::Offer(CodeKind::Friend, code),
+            follow::FromAddress::Link(code) => client::Ask::Offer(CodeKind::Link, code),
+        });
     }
 }

@@ -4,7 +4,9 @@
 //! last frame, `data-result` the cause of the end), and of people (`data-player` our id,
 //! `data-rating`, `data-page` the people page open, `data-friend-code`, `data-link-code`,
 //! `data-friends` their ids, `data-requests` and `data-challenges` waiting for our answer,
-//! `data-chat` the last phrase heard as shown, `data-problem` the last refusal's code), and
+//! `data-chat` the last phrase heard as shown, `data-problem` the last refusal's code,
+//! `data-offer` a link's code waiting for the player's answer as `link:An` or `friend:An`
+//! (`link:` while looked up), `data-previous` the player this device was before), and
 //! `data-push` (this device's notifications: `idle`, `asking`, `subscribed`, `failed`,
 //! `unsupported`, and the player's devices notified, `subscribed:1`), `data-pool` (`waiting`,
 //! `alone-LEVEL`), `data-controls`: each online screen, people and game button on screen as `Action@x,y` (its centre in CSS
@@ -182,6 +184,21 @@ fn publish(
                 .problem
                 .as_ref()
                 .map_or(String::new(), |p| p.code.to_string()),
+        ),
+        (
+            "data-offer",
+            online.offer.as_ref().map_or(String::new(), |o| {
+                let kind = format!("{:?}", o.kind).to_lowercase();
+                let owner = o.owner.as_ref().map_or("", |p| p.name.as_str());
+                format!("{kind}:{owner}")
+            }),
+        ),
+        (
+            "data-previous",
+            online
+                .previous
+                .as_ref()
+                .map_or(String::new(), |p| p.name.clone()),
         ),
         (
             "data-controls",

@@ -227,6 +227,28 @@ impl Conn {
         }
     }
 
+    /// The player whose link code this is, leaving the code usable: a wrong one counts as a
+    /// wrong `link` does.
+    pub(super) async fn link_code_owner(&self, code: &str) -> Result<String, Refused> {
+        self.guess()?;
+        let code = normalize_code(code);
+        if !is_code(&code, LINK_CODE_LEN) {
+            return Err(self.wrong("the link code"));
+        }
+        let hash = identity::hash_token(&code);
+        match self.server.store.peek_link_code(&hash, now_ms()).await {
+            Ok(Some(player)) => {
+                self.right();
+                Ok(player)
+            }
+            Ok(None) => Err(self.wrong("the link code (or it has expired)")),
+            Err(e) => {
+                self.right();
+                Err(e.into())
+            }
+        }
+    }
+
     /// A new recovery code; one that replaces a code or stands beside a password needs one of
     /// them.
     pub(super) async fn recovery_code(

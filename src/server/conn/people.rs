@@ -6,8 +6,8 @@ use crate::net::protocol::{
     ClientMessage, ClockSpec, ErrorCode, First, Notice, RulesChoice, ServerMessage,
 };
 use crate::net::social::{
-    CHALLENGE_MS, Challenge, FRIEND_CODE_LEN, Friend, Profile, Relations, ReportReason, is_code,
-    normalize_code,
+    CHALLENGE_MS, Challenge, CodeKind, FRIEND_CODE_LEN, Friend, Profile, Relations, ReportReason,
+    is_code, normalize_code,
 };
 
 use super::Conn;
@@ -64,6 +64,7 @@ impl Conn {
             ClientMessage::Profile { player } => self.profile(&me, player.as_deref()).await,
             ClientMessage::Relations => self.relations(&me).await,
             ClientMessage::AddFriend { code } => self.add_friend(&me, &code).await,
+            ClientMessage::WhoseCode { kind, code } => self.whose_code(&me, kind, &code).await,
             ClientMessage::AddOpponent { player } => self.add_opponent(&me, &player).await,
             ClientMessage::AnswerFriend { player, accept } => {
                 self.answer_friend(&me, &player, accept).await
@@ -245,9 +246,17 @@ impl Conn {
     }
 
     async fn add_friend(&mut self, me: &ConnRef, code: &str) -> Result<(), Refused> {
+        let other = self.friend_code_owner(me, code).await?;
+        self.ask(me, &other).await
+    }
+
+    /// The player with friend code `code`, for `me`: a code that does not exist and a player
+    /// who blocks us read the same, and count against the address as a miss (taken before the
+    /// look-up, so that many sent at once cannot all pass; given back when found).
+    async fn friend_code_owner(&self, me: &ConnRef, code: &str) -> Result<String, Refused> {
         let code = normalize_code(code);
         let ip = self.addr.ip();
-        if !self.server.misses.allow(ip) {
+        if !self.server.misses.take(ip) {
             return Err(refused(
                 ErrorCode::RateLimited,
                 "too many codes that do not exist: wait a minute",
@@ -255,24 +264,55 @@ impl Conn {
         }
         let store = &self.server.store;
         let found = match is_code(&code, FRIEND_CODE_LEN) {
-            true => store.player_by_friend_code(&code).await?,
-            false => None,
+            true => store.player_by_friend_code(&code).await,
+            false => Ok(None),
         };
-        // A code that does not exist and a player who blocks us read the same.
-        let other = match found {
-            Some(other) if !store.blocked_between(&me.player.id, &other).await? => other,
-            _ => {
-                self.server.misses.take(ip);
-                return Err(refused(
-                    ErrorCode::NoSuchPlayer,
-                    format!(
-                        "no player has the friend code {}",
-                        crate::excerpt::quoted(&code)
-                    ),
-                ));
+        let blocked = match &found {
+            Ok(Some(other)) => store.blocked_between(&me.player.id, other).await,
+            _ => Ok(false),
+        };
+        match (found, blocked) {
+            (Ok(Some(other)), Ok(false)) => {
+                self.server.misses.give_back(ip);
+                Ok(other)
             }
+            (Err(e), _) | (_, Err(e)) => {
+                self.server.misses.give_back(ip);
+                Err(e.into())
+            }
+            _ => Err(refused(
+                ErrorCode::NoSuchPlayer,
+                format!(
+                    "no player has the friend code {}",
+                    crate::excerpt::quoted(&code)
+                ),
+            )),
+        }
+    }
+
+    /// Whose a link or friend code is, by name, before the player uses it: the game asks first.
+    /// Wrong codes count as wrong `link`s and `add_friend`s do.
+    async fn whose_code(
+        &mut self,
+        me: &ConnRef,
+        kind: CodeKind,
+        code: &str,
+    ) -> Result<(), Refused> {
+        let owner = match kind {
+            CodeKind::Friend => self.friend_code_owner(me, code).await?,
+            CodeKind::Link => self.link_code_owner(code).await?,
         };
-        self.ask(me, &other).await
+        let Some(row) = self.server.store.player(&owner).await? else {
+            return Err(no_player());
+        };
+        let code = normalize_code(code);
+        let player = row.info;
+        self.send(&ServerMessage::Notice(Notice::CodeOwner {
+            kind,
+            code,
+            player,
+        }));
+        Ok(())
     }
 
     async fn add_opponent(&mut self, me: &ConnRef, player: &str) -> Result<(), Refused> {

@@ -289,6 +289,17 @@ impl Store {
         Ok((expires >= now).then(|| row.try_get(0)).transpose()?)
     }
 
+    /// The player whose unexpired link code this is, leaving the code where it is.
+    pub async fn peek_link_code(&self, code_hash: &str, now: i64) -> StoreResult<Option<String>> {
+        let row =
+            sqlx::query("SELECT player FROM link_codes WHERE code_hash = $1 AND expires_ms >= $2")
+                .bind(code_hash)
+                .bind(now)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.map(|r| r.try_get(0)).transpose()?)
+    }
+
     pub async fn set_recovery(&self, player: &str, code_hash: &str) -> StoreResult<()> {
         sqlx::query("UPDATE players SET recovery_hash = $1 WHERE id = $2")
             .bind(code_hash)

@@ -25,6 +25,22 @@ pub(super) fn page(
     let people = &online.people;
     header(p, art, lang, lang.tr("people.account").to_owned());
     super::draw::problem_line(p, art, lang, online);
+    // This device was another player before (a link, a code, a password): back to them.
+    if let Some(previous) = &online.previous {
+        p.spawn(wrapping_row()).with_children(|r| {
+            let who = &previous.name;
+            r.spawn(text(
+                art,
+                lang.trf("people.previous", &[("who", who)]),
+                15.0,
+            ));
+            r.spawn(button(
+                art,
+                PeopleAction::GoBack,
+                lang.trf("people.go_back", &[("who", who)]),
+            ));
+        });
+    }
     // Another device becomes this player.
     match &people.link_code {
         Some((code, expires)) => {

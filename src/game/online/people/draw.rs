@@ -40,7 +40,7 @@ pub(super) fn build(
     // A phone shows fewer lines: smaller QR codes, fewer friends and games.
     let narrow = window.is_some_and(|w| w.width() < 700.0);
     let who_plays = super::asking_who_plays(&online, &prefs);
-    if pages.page == Page::None && !who_plays {
+    if pages.page == Page::None && !who_plays && online.offer.is_none() {
         return;
     }
     let mut qr = |text: &str, images: &mut Assets<Image>| {
@@ -71,6 +71,14 @@ pub(super) fn build(
                         lang.tr("people.who.adult"),
                     ));
                 });
+            });
+        });
+        return;
+    }
+    if let Some(offer) = &online.offer {
+        commands.entity(root).with_children(|b| {
+            b.spawn(panel(560.0)).with_children(|p| {
+                super::offer::page(p, &art, lang, &online, offer);
             });
         });
         return;

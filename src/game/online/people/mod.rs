@@ -13,6 +13,7 @@ mod draw;
 mod friends;
 mod games;
 mod notifications;
+mod offer;
 mod play_now;
 mod profile;
 
@@ -131,6 +132,10 @@ pub enum PeopleAction {
     SaveEmail,
     /// Have this device (a browser) notified.
     NotifyDevice,
+    /// The answer to a link's code: use it (yes) or forget it.
+    Follow(bool),
+    /// Become the player this device was before again.
+    GoBack,
 }
 
 /// The notifications a player switches.
@@ -247,8 +252,12 @@ fn press(
         .filter(|(i, _)| **i == Interaction::Pressed)
         .map(|(_, a)| a.clone())
         .collect();
-    if keys.just_pressed(KeyCode::Escape) && pages.page != Page::None {
-        pressed.push(PeopleAction::Back);
+    if keys.just_pressed(KeyCode::Escape) {
+        if online.offer.is_some() {
+            pressed.push(PeopleAction::Follow(false));
+        } else if pages.page != Page::None {
+            pressed.push(PeopleAction::Back);
+        }
     }
     pressed.extend(pages.submit.take());
     for action in pressed {
@@ -493,6 +502,21 @@ fn act(
                 pages.entry = Entry::None;
                 say(commands, ClientMessage::SetNotifications { settings });
             }
+        }
+        PeopleAction::Follow(yes) => {
+            let friend = online
+                .offer
+                .as_ref()
+                .is_some_and(|o| o.kind == crate::net::social::CodeKind::Friend);
+            commands.trigger(super::follow::Answer(yes));
+            // The request shows among the friends page's outgoing ones.
+            if yes && friend {
+                open(commands, pages, Page::Friends, None);
+            }
+        }
+        PeopleAction::GoBack => {
+            commands.trigger(super::follow::GoBack);
+            pages.page = Page::None;
         }
         PeopleAction::NotifyDevice => {
             if let Some(n) = &online.notifications {
