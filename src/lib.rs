@@ -1,14 +1,16 @@
 //! Ô ăn quan, the Vietnamese game of mandarin square capturing.
 
-pub mod ai;
 pub mod art;
-pub mod excerpt;
 #[cfg(feature = "gui")]
 pub mod game;
 pub mod net;
-pub mod rules;
 // The server is never built into the browser's game, which is only its client.
 #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
 pub mod server;
 pub mod session;
-pub mod state_json;
+
+// The rules engine and the computer player are crates of their own: the paths the rest of the
+// code and the tools use stay.
+pub use oaq_ai as ai;
+pub use oaq_rules as rules;
+pub use oaq_rules::{excerpt, state_json};
