@@ -3,14 +3,14 @@
 pub mod art;
 #[cfg(feature = "gui")]
 pub mod game;
-pub mod net;
 // The server is never built into the browser's game, which is only its client.
 #[cfg(all(feature = "server", not(target_arch = "wasm32")))]
 pub mod server;
-pub mod session;
 
-// The rules engine and the computer player are crates of their own: the paths the rest of the
-// code and the tools use stay.
+// The layers below the game are crates of their own: the paths the rest of the code and the
+// tools use stay.
 pub use oaq_ai as ai;
+pub use oaq_net as net;
 pub use oaq_rules as rules;
 pub use oaq_rules::{excerpt, state_json};
+pub use oaq_session as session;

@@ -52,13 +52,13 @@ impl Weights {
     pub fn shipped() -> Weights {
         // Parsed once: every computer move asks for them.
         static SHIPPED: std::sync::OnceLock<Weights> = std::sync::OnceLock::new();
-        *SHIPPED.get_or_init(
-            || match ron::from_str(include_str!("../../../assets/ai/weights.ron")) {
+        *SHIPPED.get_or_init(|| {
+            match ron::from_str(include_str!("../../../assets/ai/weights.ron")) {
                 Ok(weights) => weights,
                 // The file is part of the program and a test parses it.
                 Err(e) => panic!("assets/ai/weights.ron is broken: {e}"),
-            },
-        )
+            }
+        })
     }
 
     /// Every weight, in the order of `features`.

@@ -61,13 +61,13 @@ impl Ratings {
     /// The shipped ratings.
     pub fn shipped() -> &'static Ratings {
         static RATINGS: OnceLock<Ratings> = OnceLock::new();
-        RATINGS.get_or_init(
-            || match ron::from_str(include_str!("../../../assets/ai/ratings.ron")) {
+        RATINGS.get_or_init(|| {
+            match ron::from_str(include_str!("../../../assets/ai/ratings.ron")) {
                 Ok(ratings) => ratings,
                 // The file is part of the program and a test reads it.
                 Err(e) => panic!("assets/ai/ratings.ron is broken: {e}"),
-            },
-        )
+            }
+        })
     }
 }
 
@@ -83,13 +83,13 @@ struct Table {
 
 fn table() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();
-    TABLE.get_or_init(
-        || match ron::from_str::<Table>(include_str!("../../../assets/ai/levels.ron")) {
+    TABLE.get_or_init(|| {
+        match ron::from_str::<Table>(include_str!("../../../assets/ai/levels.ron")) {
             Ok(table) => table,
             // The file is part of the program and a test checks it.
             Err(e) => panic!("assets/ai/levels.ron is broken: {e}"),
-        },
-    )
+        }
+    })
 }
 
 impl Level {

@@ -28,8 +28,8 @@ use super::levels::Level;
 use super::search::{Limits, MAX_DEPTH, Report, Search};
 use super::thinker::{Decision, Thinker};
 use oaq_rules::excerpt;
-use oaq_rules::{Move, Position, RuleSet};
 use oaq_rules::state_json;
+use oaq_rules::{Move, Position, RuleSet};
 
 /// The longest request read: a position and a few numbers take well under 1 KiB.
 pub const MAX_REQUEST_BYTES: usize = 4096;

@@ -62,7 +62,10 @@ impl Preset {
 
 /// The shipped preset files, in menu order.
 const SOURCES: [(&str, &str); 7] = [
-    ("standard", include_str!("../../../assets/rules/standard.ron")),
+    (
+        "standard",
+        include_str!("../../../assets/rules/standard.ron"),
+    ),
     (
         "young-mandarin",
         include_str!("../../../assets/rules/young-mandarin.ron"),

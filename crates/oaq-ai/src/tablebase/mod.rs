@@ -14,9 +14,9 @@ pub mod index;
 
 use std::sync::Arc;
 
-use oaq_rules::{Position, Refill, RuleSet};
 use build::{TOTAL, UNKNOWN};
 use index::{Board, Indexer};
+use oaq_rules::{Position, Refill, RuleSet};
 
 /// A finished table.
 #[derive(Clone, PartialEq, Eq)]

@@ -18,5 +18,7 @@ pub use lang::{Lang, Strings};
 pub use puzzle_progress::PuzzleProgress;
 pub use record::{Record, RecordError, ReviewRecord, ReviewedMove};
 pub use seat::Seat;
-pub use settings::{DEFAULT_SERVER, Mode, ScoreView, Settings, SettingsError, Speed, TEXT_SIZES};
+pub use settings::{
+    DEFAULT_SERVER, MAX_NAME, Mode, ScoreView, Settings, SettingsError, Speed, TEXT_SIZES,
+};
 pub use storage::{ONLINE_TOKEN, PUZZLES, SAVED_GAME, SETTINGS, Storage};

@@ -4,7 +4,7 @@
 
 use super::clock::MatchClock;
 use super::seat::Seat;
-use crate::rules::{Move, Outcome, PlayError, Position, RuleSet};
+use oaq_rules::{Move, Outcome, PlayError, Position, RuleSet};
 
 /// One move of the match.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -23,8 +23,8 @@ pub struct Entry {
 /// Undo takes back the human's move and the computer's reply together; redo plays them again:
 ///
 /// ```
-/// use o_an_quan::rules::presets;
-/// use o_an_quan::session::{History, Seat};
+/// use oaq_rules::presets;
+/// use oaq_session::{History, Seat};
 /// let mut history =
 ///     History::new("basic", presets::get("basic").unwrap().rules, vec![Seat::Human, Seat::Computer(4)]);
 /// let start = *history.position();
@@ -225,7 +225,7 @@ impl History {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::presets;
+    use oaq_rules::presets;
 
     fn standard() -> RuleSet {
         presets::get("standard").unwrap().rules

@@ -4,7 +4,7 @@
 //! by rating (see the server's `pool` module for how).
 //!
 //! ```
-//! use o_an_quan::net::pool::{POOLS, computer_level};
+//! use oaq_net::pool::{POOLS, computer_level};
 //! assert_eq!(POOLS[1].label(), "3+2");
 //! // The computer offered to a new player (1500) is the level rated nearest.
 //! assert!((1..=10).contains(&computer_level(1500.0)));
@@ -13,7 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::net::protocol::ClockSpec;
+use crate::protocol::ClockSpec;
 
 /// The time controls of "Play now": 1+0, 3+2, 5+3, 10+5 and a day a move.
 pub const POOLS: [ClockSpec; 5] = [
@@ -55,7 +55,7 @@ pub struct PairedLast {
 
 /// The level (1..=10) of the computer whose rating is nearest `rating`.
 pub fn computer_level(rating: f64) -> u8 {
-    let shipped = &crate::ai::Ratings::shipped().ratings;
+    let shipped = &oaq_ai::Ratings::shipped().ratings;
     shipped
         .iter()
         .min_by_key(|&&(_, r)| (f64::from(r) - rating).abs() as i64)

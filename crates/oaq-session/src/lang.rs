@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::presets::Text;
+use oaq_rules::presets::Text;
 
 /// A language the game speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -33,7 +33,7 @@ impl Lang {
     /// any `vi` locale, English otherwise.
     ///
     /// ```
-    /// use o_an_quan::session::Lang;
+    /// use oaq_session::Lang;
     /// assert_eq!(Lang::from_locale("vi_VN.UTF-8"), Lang::Vi);
     /// assert_eq!(Lang::from_locale("en-US"), Lang::En);
     /// ```
@@ -66,8 +66,8 @@ impl Lang {
         static TABLES: OnceLock<[Strings; 2]> = OnceLock::new();
         let tables = TABLES.get_or_init(|| {
             [
-                Strings::parse("en", include_str!("../../assets/lang/en.ron")),
-                Strings::parse("vi", include_str!("../../assets/lang/vi.ron")),
+                Strings::parse("en", include_str!("../../../assets/lang/en.ron")),
+                Strings::parse("vi", include_str!("../../../assets/lang/vi.ron")),
             ]
         });
         &tables[self as usize]
@@ -82,7 +82,7 @@ impl Lang {
     /// The text for `key` with each `{name}` replaced by its value.
     ///
     /// ```
-    /// use o_an_quan::session::Lang;
+    /// use oaq_session::Lang;
     /// let args: [(&str, &dyn std::fmt::Display); 2] = [("who", &"Lan"), ("n", &4)];
     /// assert_eq!(Lang::En.trf("capture.many", &args), "Lan captured 4 stones");
     /// assert_eq!(Lang::Vi.trf("capture.many", &args), "Lan ăn 4 viên dân");
@@ -142,7 +142,7 @@ mod tests {
             "NotoSans-Bold.ttf",
             "BeVietnamPro-Bold.ttf",
         ] {
-            let path = format!("{}/assets/fonts/{face}", env!("CARGO_MANIFEST_DIR"));
+            let path = format!("{}/../../assets/fonts/{face}", env!("CARGO_MANIFEST_DIR"));
             let data = std::fs::read(&path).unwrap();
             let font = skrifa::FontRef::new(&data).unwrap();
             let charmap = font.charmap();
@@ -209,8 +209,11 @@ mod tests {
     #[test]
     fn every_key_the_game_looks_up_is_in_the_tables() {
         let mut used = Vec::new();
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
-        collect_keys(std::path::Path::new(root), &mut used);
+        // The game's sources and every crate's: the workspace's root is two folders up.
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+        for dir in ["src", "crates"] {
+            collect_keys(&std::path::Path::new(root).join(dir), &mut used);
+        }
         assert!(used.len() > 20, "the scan found only {used:?}");
         for key in used {
             assert!(

@@ -4,7 +4,7 @@
 //! games from the start with a fixed seed, so they are real positions of that rule set and the
 //! same every time.
 
-use crate::rules::{EndReason, Event, Move, Position, RuleSet, TurnEnd};
+use oaq_rules::{EndReason, Event, Move, Position, RuleSet, TurnEnd};
 
 /// A rule an example shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -143,8 +143,8 @@ const SEED: u64 = 0x5EED_1E55;
 /// The first example of `topic` under `rules` that seeded games reach, if any.
 ///
 /// ```
-/// use o_an_quan::rules::presets;
-/// use o_an_quan::session::lesson::{Topic, find};
+/// use oaq_rules::presets;
+/// use oaq_session::lesson::{Topic, find};
 /// let rules = presets::get("standard").unwrap().rules;
 /// let example = find(&rules, Topic::Chain).unwrap();
 /// let mut pos = example.position(rules);
@@ -193,7 +193,7 @@ pub fn examples(rules: &RuleSet) -> Vec<Example> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::presets;
+    use oaq_rules::presets;
 
     #[test]
     fn every_preset_has_an_example_of_each_of_its_topics() {

@@ -3,11 +3,9 @@
 //! write; this only applies what was written, so a room rebuilt from the store after a restart
 //! is the room that was. The game's client folds the same log to know the room it sits in.
 
-use crate::net::clock::GameClock;
-use crate::net::protocol::{
-    ClockSpec, EndCause, First, GameResult, PlayerInfo, RoomEvent, RoomSummary,
-};
-use crate::rules::{Move, Position, RuleSet};
+use crate::clock::GameClock;
+use crate::protocol::{ClockSpec, EndCause, First, GameResult, PlayerInfo, RoomEvent, RoomSummary};
+use oaq_rules::{Move, Position, RuleSet};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Phase {
@@ -361,8 +359,8 @@ impl RoomState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::protocol::Untimed;
-    use crate::rules::presets;
+    use crate::protocol::Untimed;
+    use oaq_rules::presets;
 
     fn player(id: &str) -> PlayerInfo {
         PlayerInfo {

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 use super::clock::{MatchClock, TimeControl};
 use super::history::History;
 use super::seat::Seat;
-use crate::ai::review::MoveReview;
-use crate::rules::{Move, RuleSet, presets};
+use oaq_ai::review::MoveReview;
+use oaq_rules::{Move, RuleSet, presets};
 
 /// The format's version, written into every file.
 pub const VERSION: u32 = 1;
@@ -111,7 +111,7 @@ impl fmt::Display for RecordError {
                 write!(
                     f,
                     "preset: {} is not a rule set of this game (they are {})",
-                    crate::excerpt::quoted(id),
+                    oaq_rules::excerpt::quoted(id),
                     ids.join(", ")
                 )
             }
@@ -126,7 +126,7 @@ impl fmt::Display for RecordError {
             } => write!(
                 f,
                 "move {number} ({}): {reason}",
-                crate::excerpt::quoted(text)
+                oaq_rules::excerpt::quoted(text)
             ),
             RecordError::Scores { file, replayed } => write!(
                 f,
@@ -204,7 +204,7 @@ impl Record {
                         RecordError::Review(format!(
                             "move {}: the best move {} is not legal there",
                             i + 1,
-                            crate::excerpt::quoted(&judged.best)
+                            oaq_rules::excerpt::quoted(&judged.best)
                         ))
                     })?;
                 Ok(MoveReview::judged(
@@ -352,7 +352,7 @@ mod tests {
     fn a_review_is_kept_in_the_file_and_checked_against_the_moves() {
         let history = a_match(8);
         let moves: Vec<Move> = history.moves().collect();
-        let review = crate::ai::review::Reviewer::new(*history.start(), &moves, 3)
+        let review = oaq_ai::review::Reviewer::new(*history.start(), &moves, 3)
             .unwrap()
             .run();
         let text = Record::of(&history).with_review(&review).to_ron();

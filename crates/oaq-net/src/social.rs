@@ -6,7 +6,7 @@
 //! their own language, and nothing a stranger types can reach a child.
 //!
 //! ```
-//! use o_an_quan::net::social::{Phrase, normalize_code, is_code, FRIEND_CODE_LEN};
+//! use oaq_net::social::{Phrase, normalize_code, is_code, FRIEND_CODE_LEN};
 //! assert_eq!(serde_json::to_string(&Phrase::WellPlayed).unwrap(), r#""well_played""#);
 //! assert_eq!(normalize_code(" k7q2-mx3p "), "K7Q2MX3P");
 //! assert!(is_code("K7Q2MX3P", FRIEND_CODE_LEN));
@@ -14,8 +14,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::net::protocol::{CODE_ALPHABET, ClockSpec, PlayerInfo};
-use crate::rules::RuleSet;
+use crate::protocol::{CODE_ALPHABET, ClockSpec, PlayerInfo};
+use oaq_rules::RuleSet;
 
 /// A friend code: eight characters of the room codes' alphabet (no look-alikes), for reading
 /// out, typing or scanning.

@@ -4,7 +4,7 @@
 //! caller passes the time, so every case is testable without waiting.
 //!
 //! ```
-//! use o_an_quan::net::clock::GameClock;
+//! use oaq_net::clock::GameClock;
 //! let mut clock = GameClock::new(2, 60_000, 2_000);
 //! clock.start_turn(0, 1_000);
 //! // Seat 0 moves 5 s later; it says it thought 4.8 s, so 0.2 s was the network's.

@@ -4,7 +4,7 @@
 //! waiting. Online games keep theirs on the server (`net::clock`).
 //!
 //! ```
-//! use o_an_quan::session::{MatchClock, TimeControl};
+//! use oaq_session::{MatchClock, TimeControl};
 //! let mut clock = MatchClock::new(TimeControl { minutes: 3, increment_s: 2 }, 2);
 //! assert!(!clock.spend(0, 10_000));
 //! clock.moved(0);

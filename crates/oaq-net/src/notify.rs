@@ -4,7 +4,7 @@
 //! service worker shows it, in the player's language, and opens the game when tapped).
 //!
 //! ```
-//! use o_an_quan::net::notify::NotifySettings;
+//! use oaq_net::notify::NotifySettings;
 //! let off = NotifySettings::default().all_off();
 //! assert!(!off.your_turn && !off.challenges && !off.ended && !off.digest);
 //! assert!(NotifySettings::default().your_turn, "on unless switched off");
@@ -12,7 +12,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::session::Lang;
+use oaq_session::Lang;
 
 /// The longest push endpoint and e-mail address taken.
 pub const MAX_ENDPOINT: usize = 1_024;

@@ -4,7 +4,7 @@
 //! move), and a player on vacation stops the clocks of every game they are in, both sides'.
 //!
 //! ```
-//! use o_an_quan::net::correspondence::{MyGame, sort_games};
+//! use oaq_net::correspondence::{MyGame, sort_games};
 //! let game = |code: &str, yours: bool, left: i64| MyGame {
 //!     code: code.into(), preset: "basic".into(), days: 3, opponent: "Bà".into(),
 //!     your_turn: yours, left_ms: Some(left), paused: false, moves: 4,
@@ -63,14 +63,14 @@ pub fn sort_games(games: &mut [MyGame]) {
 /// A length of time in words, in its largest units: "2 d 3 h", "5 h 10 min", "45 min", "30 s".
 ///
 /// ```
-/// use o_an_quan::net::correspondence::time_words;
-/// use o_an_quan::session::Lang;
+/// use oaq_net::correspondence::time_words;
+/// use oaq_session::Lang;
 /// assert_eq!(time_words(2 * 86_400_000 + 3 * 3_600_000 + 5, Lang::En), "2 d 3 h");
 /// assert_eq!(time_words(5 * 3_600_000 + 10 * 60_000, Lang::Vi), "5 giờ 10 phút");
 /// assert_eq!(time_words(45 * 60_000, Lang::En), "45 min");
 /// assert_eq!(time_words(-5, Lang::En), "0 s");
 /// ```
-pub fn time_words(ms: i64, lang: crate::session::Lang) -> String {
+pub fn time_words(ms: i64, lang: oaq_session::Lang) -> String {
     let s = ms.max(0) / 1000;
     let (d, h, m) = (s / 86_400, (s / 3600) % 24, (s / 60) % 60);
     if d > 0 {

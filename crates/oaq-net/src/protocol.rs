@@ -6,7 +6,7 @@
 //! in the room's log: a client that comes back sends the last one it saw and gets what it missed.
 //!
 //! ```
-//! use o_an_quan::net::protocol::{ClientMessage, PROTOCOL};
+//! use oaq_net::protocol::{ClientMessage, PROTOCOL};
 //! let hello: ClientMessage =
 //!     serde_json::from_str(r#"{"type":"hello","protocol":1,"name":"Lan"}"#).unwrap();
 //! assert_eq!(
@@ -21,14 +21,14 @@
 //! );
 //! ```
 //!
-#![doc = include_str!("../../docs/protocol.md")]
+#![doc = include_str!("../../../docs/protocol.md")]
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::rules::{RuleSet, presets};
+use oaq_rules::{RuleSet, presets};
 
 /// The protocol's version: `hello` names it and the server refuses one it does not speak.
 pub const PROTOCOL: u32 = 1;
@@ -42,7 +42,7 @@ pub const CODE_LEN: usize = 6;
 pub const CODE_ALPHABET: &[u8; 31] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 
 /// The longest name a player may take, in characters.
-pub const MAX_NAME: usize = 24;
+pub use oaq_session::MAX_NAME;
 
 /// The largest `since` a client may send: no room's log is longer than this.
 pub const MAX_SEQ: u64 = 1 << 32;
@@ -86,7 +86,7 @@ pub enum ClientMessage {
     /// device?" or "ask NAME to be friends?" first. Answered by `code_owner`; a code that is not
     /// one counts against the address as a wrong `link` or `add_friend` does.
     WhoseCode {
-        kind: crate::net::social::CodeKind,
+        kind: crate::social::CodeKind,
         code: String,
     },
     /// A new recovery code, shown once (any earlier one stops working); answered by
@@ -177,12 +177,12 @@ pub enum ClientMessage {
     },
     /// A chat phrase to the other players of our room.
     Chat {
-        phrase: crate::net::social::Phrase,
+        phrase: crate::social::Phrase,
     },
     /// Report a player to the operators; answered by `reported`.
     Report {
         player: String,
-        reason: crate::net::social::ReportReason,
+        reason: crate::social::ReportReason,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         room: Option<String>,
     },
@@ -212,8 +212,8 @@ pub enum ClientMessage {
     Lobby,
     /// Our correspondence games, ours to move first; answered by `my_games`.
     MyGames,
-    /// "Play now": wait in the pool of `rules` (a name of [`crate::net::pool::POOL_RULES`])
-    /// and `clock` (one of [`crate::net::pool::POOLS`]) to be paired with a player of about
+    /// "Play now": wait in the pool of `rules` (a name of [`crate::pool::POOL_RULES`])
+    /// and `clock` (one of [`crate::pool::POOLS`]) to be paired with a player of about
     /// our rating; answered by `pooled`, then `paired` (or `pool_alone`).
     Pool {
         rules: String,
@@ -226,12 +226,12 @@ pub enum ClientMessage {
     Notifications,
     /// Change them; answered by `notifications`.
     SetNotifications {
-        settings: crate::net::notify::NotifySettings,
+        settings: crate::notify::NotifySettings,
     },
     /// Have this device's browser notified (a `PushSubscription`); answered by
     /// `notifications`.
     PushSubscribe {
-        subscription: crate::net::notify::PushSubscription,
+        subscription: crate::notify::PushSubscription,
     },
     PushUnsubscribe {
         endpoint: String,
@@ -288,7 +288,7 @@ impl RulesChoice {
                     let ids: Vec<&str> = presets::all().iter().map(|p| p.id.as_str()).collect();
                     format!(
                         "rules: {} is not a preset (they are {})",
-                        crate::excerpt::quoted(id),
+                        oaq_rules::excerpt::quoted(id),
                         ids.join(", ")
                     )
                 }),
@@ -613,7 +613,7 @@ pub enum Notice {
     },
     /// The player a link or friend code belongs to (answering `whose_code`).
     CodeOwner {
-        kind: crate::net::social::CodeKind,
+        kind: crate::social::CodeKind,
         code: String,
         player: PlayerInfo,
     },
@@ -622,13 +622,13 @@ pub enum Notice {
         code: String,
     },
     Devices {
-        devices: Vec<crate::net::social::Device>,
+        devices: Vec<crate::social::Device>,
     },
     Profile {
-        profile: crate::net::social::Profile,
+        profile: crate::social::Profile,
     },
     Relations {
-        relations: crate::net::social::Relations,
+        relations: crate::social::Relations,
     },
     /// Someone asked to be our friend (sent at once when we are connected).
     FriendRequest {
@@ -639,12 +639,12 @@ pub enum Notice {
         player: PlayerInfo,
     },
     Challenges {
-        incoming: Vec<crate::net::social::Challenge>,
-        outgoing: Vec<crate::net::social::Challenge>,
+        incoming: Vec<crate::social::Challenge>,
+        outgoing: Vec<crate::social::Challenge>,
     },
     /// A challenge to us (sent at once when we are connected, and again when we come back).
     Challenged {
-        challenge: crate::net::social::Challenge,
+        challenge: crate::social::Challenge,
     },
     /// A challenge was accepted: its room is open with both players seated; join it.
     ChallengeAccepted {
@@ -659,7 +659,7 @@ pub enum Notice {
     Chat {
         code: String,
         seat: usize,
-        phrase: crate::net::social::Phrase,
+        phrase: crate::social::Phrase,
     },
     Reported {
         player: String,
@@ -669,8 +669,8 @@ pub enum Notice {
     },
     /// Our correspondence games (ours to move first, then by time left) and our vacation.
     MyGames {
-        games: Vec<crate::net::correspondence::MyGame>,
-        vacation: crate::net::correspondence::Vacation,
+        games: Vec<crate::correspondence::MyGame>,
+        vacation: crate::correspondence::Vacation,
     },
     /// A correspondence game of ours (whose room we are not in) waits for our move.
     YourTurn {
@@ -681,7 +681,7 @@ pub enum Notice {
         rules: String,
         clock: ClockSpec,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        paired_last: Option<crate::net::pool::PairedLast>,
+        paired_last: Option<crate::pool::PairedLast>,
     },
     /// We were paired: the room is open with both players seated and the game begun; join it.
     Paired {
@@ -698,7 +698,7 @@ pub enum Notice {
     /// `applicationServerKey` to subscribe with; empty when the server sends no pushes), and
     /// `devices` how many of ours are subscribed.
     Notifications {
-        settings: crate::net::notify::NotifySettings,
+        settings: crate::notify::NotifySettings,
         push_key: String,
         devices: u64,
         /// Whether the server sends e-mail.
@@ -820,7 +820,7 @@ impl fmt::Display for ErrorCode {
 
 /// A password's length, in bytes, outside its bounds.
 fn password_bounds(password: &str) -> Option<String> {
-    let (least, most) = crate::net::social::PASSWORD_LEN;
+    let (least, most) = crate::social::PASSWORD_LEN;
     (!(least..=most).contains(&password.len())).then(|| {
         format!(
             "password: {} bytes, it takes {least} to {most}",
@@ -913,16 +913,16 @@ impl ClientMessage {
             }),
             ClientMessage::Create { clock, .. } => clock.validate().err(),
             ClientMessage::SetNotifications { settings } => {
-                (settings.email.len() > crate::net::notify::MAX_EMAIL).then(|| {
+                (settings.email.len() > crate::notify::MAX_EMAIL).then(|| {
                     format!(
                         "email: {} bytes, at most {}",
                         settings.email.len(),
-                        crate::net::notify::MAX_EMAIL
+                        crate::notify::MAX_EMAIL
                     )
                 })
             }
             ClientMessage::PushSubscribe { subscription: s } => {
-                let max = crate::net::notify::MAX_ENDPOINT;
+                let max = crate::notify::MAX_ENDPOINT;
                 if s.endpoint.len() > max {
                     Some(format!(
                         "endpoint: {} bytes, at most {max}",
@@ -933,29 +933,28 @@ impl ClientMessage {
                 }
             }
             ClientMessage::PushUnsubscribe { endpoint } => (endpoint.len()
-                > crate::net::notify::MAX_ENDPOINT)
+                > crate::notify::MAX_ENDPOINT)
                 .then(|| format!("endpoint: {} bytes, too long", endpoint.len())),
             ClientMessage::Pool { rules, clock } => {
-                if !crate::net::pool::POOL_RULES.contains(&rules.as_str()) {
+                if !crate::pool::POOL_RULES.contains(&rules.as_str()) {
                     Some(format!(
                         "rules: {} has no pool; pools: {:?}",
-                        crate::excerpt::quoted(rules),
-                        crate::net::pool::POOL_RULES
+                        oaq_rules::excerpt::quoted(rules),
+                        crate::pool::POOL_RULES
                     ))
-                } else if !crate::net::pool::POOLS.contains(clock) {
+                } else if !crate::pool::POOLS.contains(clock) {
                     Some(format!("clock: {} has no pool", clock.label()))
                 } else {
                     None
                 }
             }
-            ClientMessage::Vacation { days } => {
-                (*days > crate::net::correspondence::MAX_VACATION_DAYS).then(|| {
+            ClientMessage::Vacation { days } => (*days > crate::correspondence::MAX_VACATION_DAYS)
+                .then(|| {
                     format!(
                         "days: {days} is outside 0..={}",
-                        crate::net::correspondence::MAX_VACATION_DAYS
+                        crate::correspondence::MAX_VACATION_DAYS
                     )
-                })
-            }
+                }),
             _ => None,
         };
         problem.map_or(Ok(()), Err)
@@ -1026,7 +1025,7 @@ mod tests {
         }) else {
             panic!("custom rules came back as a preset")
         };
-        assert_eq!(back.resolve_players(), 2);
+        assert_eq!(resolve_players(&back), 2);
     }
 
     #[test]
@@ -1040,10 +1039,8 @@ mod tests {
         assert!(error.starts_with("rules: win_at"), "{error}");
     }
 
-    impl RuleSet {
-        fn resolve_players(&self) -> u8 {
-            RulesChoice::Custom(*self).resolve().unwrap().1.players
-        }
+    fn resolve_players(rules: &RuleSet) -> u8 {
+        RulesChoice::Custom(*rules).resolve().unwrap().1.players
     }
 
     #[test]

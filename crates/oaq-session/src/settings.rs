@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 use super::clock::TimeControl;
 use super::lang::Lang;
 use super::seat::Seat;
-use crate::ai::Level;
-use crate::rules::presets::{self, Preset};
-use crate::rules::{Protection, RuleSet};
+use oaq_ai::Level;
+use oaq_rules::presets::{self, Preset};
+use oaq_rules::{Protection, RuleSet};
 
 /// Who sits at the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -156,6 +156,9 @@ pub struct Settings {
 /// The text sizes the menu offers, in percent.
 pub const TEXT_SIZES: [u16; 5] = [100, 125, 150, 175, 200];
 
+/// The longest name a player may take, in characters (the protocol's limit too).
+pub const MAX_NAME: usize = 24;
+
 /// The server a desktop game plays online on until another is chosen: one run on this machine.
 pub const DEFAULT_SERVER: &str = "ws://127.0.0.1:8080/ws";
 
@@ -227,7 +230,7 @@ impl Settings {
     /// Parse and check a settings file.
     ///
     /// ```
-    /// use o_an_quan::session::Settings;
+    /// use oaq_session::Settings;
     /// let text = Settings::default().to_ron();
     /// assert_eq!(Settings::from_ron(&text).unwrap(), Settings::default());
     /// let error = Settings::from_ron(&text.replace("level: 4", "level: 11")).unwrap_err();
@@ -270,13 +273,13 @@ impl Settings {
         {
             return invalid("clock", why);
         }
-        if self.name.chars().count() > crate::net::protocol::MAX_NAME {
+        if self.name.chars().count() > crate::MAX_NAME {
             return invalid(
                 "name",
                 format!(
                     "{} is longer than {} characters",
-                    crate::excerpt::quoted(&self.name),
-                    crate::net::protocol::MAX_NAME
+                    oaq_rules::excerpt::quoted(&self.name),
+                    crate::MAX_NAME
                 ),
             );
         }
@@ -285,7 +288,7 @@ impl Settings {
                 "server",
                 format!(
                     "{} is not a ws:// or wss:// address",
-                    crate::excerpt::quoted(&self.server)
+                    oaq_rules::excerpt::quoted(&self.server)
                 ),
             );
         }
@@ -294,7 +297,7 @@ impl Settings {
                 "preset",
                 format!(
                     "{} is not a rule set of this game",
-                    crate::excerpt::quoted(&self.preset)
+                    oaq_rules::excerpt::quoted(&self.preset)
                 ),
             ),
             Some(p) if p.rules.players != self.mode.players() => invalid(

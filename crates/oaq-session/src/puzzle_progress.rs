@@ -19,7 +19,7 @@ impl PuzzleProgress {
     /// Parse a progress file; the message names what is wrong.
     ///
     /// ```
-    /// use o_an_quan::session::PuzzleProgress;
+    /// use oaq_session::PuzzleProgress;
     /// let mut progress = PuzzleProgress::default();
     /// progress.solved_one("basic-001", true);
     /// let back = PuzzleProgress::from_ron(&progress.to_ron()).unwrap();
