@@ -3,9 +3,6 @@
 pub mod art;
 #[cfg(feature = "gui")]
 pub mod game;
-// The server is never built into the browser's game, which is only its client.
-#[cfg(all(feature = "server", not(target_arch = "wasm32")))]
-pub mod server;
 
 // The layers below the game are crates of their own: the paths the rest of the code and the
 // tools use stay.

@@ -2,10 +2,10 @@
 //! to a real `oaq-server` on loopback, moves made as a player makes them, the opponent's moves
 //! animated, a dropped connection taken back with the clocks right, resigning and a rematch.
 
-#![cfg(all(feature = "gui", feature = "server"))]
+#![cfg(feature = "gui")]
 
 mod headless;
-mod online;
+use oaq_testkit as online;
 
 use std::time::{Duration, Instant};
 

@@ -1,0 +1,699 @@
+//! One WebSocket connection: `hello` first, then lobby, room, account and social commands,
+//! each answered or refused with a typed error. The server pings; a connection silent for two pings is dropped
+//! and its seat stays held. A refused message changes nothing.
+//!
+//! # Players who know each other
+//!
+//! - **One player, many devices.** Guests stay the default: the first `hello` makes a player,
+//!   and no one signs up. Each device signed in as a player has its own token (the `devices`
+//!   table keeps its BLAKE3 hash, its label and when it was last seen); `devices` lists them and
+//!   `revoke_device` signs one out (its token stops working, its connections close, on every
+//!   node). Another device becomes the same player with a **link code** (8 characters of the room
+//!   codes' alphabet, valid 5 minutes, used once; the game shows it large and as a QR code whose
+//!   link, `…/?link=CODE`, does it when scanned), a **recovery code** (16 characters, about 79
+//!   bits, shown once, replaced by the next; kept as a hash) or a **sign-in name and password**
+//!   (the name 3–24 of `a-z 0-9 . _ -`, the password 8–128 bytes, kept as an argon2id string
+//!   with its own salt, RustCrypto's `argon2` with its default, RFC 9106 parameters; hashed off the
+//!   async threads, four at a time; a name that does not exist is checked against a hash all the
+//!   same, so the answer's time tells nothing). Wrong codes and passwords count against the
+//!   address and passwords against the name too (`--sign-in-failures-per-minute`); past the limit a
+//!   right one is refused as well. Tokens issued before (the guest tokens of earlier versions)
+//!   became each player's first device in the migration and keep working.
+//! - **Friends** by an 8-character friend code (and its QR, `…/?friend=CODE`), or from a
+//!   finished game's end (`add_opponent`: only someone one has sat in a room with). A request
+//!   waits for `answer_friend`; two players who ask each other are friends at once. `block` ends
+//!   friendship, requests and challenges both ways, and the blocked player can no longer
+//!   challenge, chat with, add or see the blocker: to them the blocker's code reads as a code that
+//!   does not exist. **Presence**: the connections of each player on this node (`hub.rs`); across
+//!   nodes each node renews `oaq:here:PLAYER` (30 s, every 10 s) for its players and removes it when
+//!   the last one leaves, so a node lost takes its players' presence with it within 30 s.
+//!   Notices for a player (a request, an acceptance, a challenge, a chat phrase, a sign-out) go to
+//!   their connections here and are published on `oaq:players` for the other nodes'; what matters
+//!   is also in the store, so a player who was away asks for it and gets it (`relations`,
+//!   `challenges`, and the challenges waiting are sent right after `welcome`).
+//! - **Challenges** go to a friend or a past opponent, with a rule set of two players and a time
+//!   control; they wait a day (20 at most per player, one per opponent). Accepting opens a
+//!   private room with both seated and started; both hear `challenge_accepted` with its code. Two
+//!   devices answering at once: the first takes it.
+//! - **Profiles**: name, rating with a `?` while its deviation is 110 or more (as lichess marks
+//!   provisional ratings), games won, lost and drawn, and the last 200 rated games with the rating
+//!   after each (the `rated_games` table, written in the same transaction as the `ended` event),
+//!   which the game draws as a graph; each game opens in the review. One's own profile adds the
+//!   friend code, child mode, the sign-in name and whether a recovery code was taken.
+//! - **Chat is eight phrases** (hello, good luck, well played, thanks, good game, oops, wow, bye),
+//!   sent as ids and shown in each reader's language; there is no free text, by design: nothing a
+//!   stranger types can reach a child, and no one needs to moderate what players write or
+//!   translate it between a grandmother in Hà Nội and a grandson in Melbourne. Only the room's
+//!   players chat, `--chat-burst` in a row; a blocked player is not heard; each game's chat can be
+//!   muted in the game.
+//! - **Child mode**, asked on the first visit ("who is playing on this device?") and set with
+//!   the new player, can be switched on at once and off only after a grown-up answers a
+//!   multiplication: no chat (sent or received), no public lobby and no public rooms, not on the
+//!   leaderboard, friends by code or QR only (not from a game's end, either way).
+//! - **Moderation.** Players report others (`report`: offensive name, cheating, stalling, other;
+//!   once a day per player, 20 a day). Operators work on the database, with or without a server
+//!   running:
+//!
+//!   ```sh
+//!   oaq-server admin --database FILE reports            # not yet handled (--all: every one)
+//!   oaq-server admin --database FILE rename PLAYER "Player 7"   # the player's own game cannot set it back
+//!   oaq-server admin --database FILE ban PLAYER --reason "names"
+//!   oaq-server admin --database FILE unban PLAYER
+//!   ```
+//!
+//!   Each action is recorded (`moderation` table, with the time) and marks the player's reports
+//!   handled. Every node reads new actions every 2 s and applies them: a banned player's
+//!   connections are told `banned` and closed, their rooms waiting for an opponent give up their
+//!   seat and leave the lobby, their challenges go, and their devices' `hello` is refused with
+//!   `banned` until `unban`.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use axum::extract::ws::{CloseFrame, Message, WebSocket, close_code};
+use futures_util::{SinkExt, StreamExt};
+use oaq_net::protocol::{
+    ClientMessage, ErrorCode, MAX_FRAME, Notice, PROTOCOL, ServerMessage, is_room_code,
+    parse_client,
+};
+use tokio::sync::{Notify, mpsc, oneshot};
+
+mod account;
+pub(crate) mod correspondence;
+mod notify;
+mod pairing;
+mod people;
+
+use crate::hub::Member;
+use crate::identity;
+use crate::limits::Bucket;
+use crate::mailbox::{Action, Command, ConnRef, Frame, RoomHandle};
+use crate::room::registry;
+use crate::settings::now_ms;
+use crate::shared::Server;
+
+/// Frames waiting to go out to one connection; a connection this far behind is closed.
+const OUTBOX: usize = 256;
+/// Refusals for rate after which the connection is closed.
+const MAX_RATE_REFUSALS: u32 = 50;
+
+struct Conn {
+    server: Arc<Server>,
+    addr: SocketAddr,
+    me: Option<ConnRef>,
+    room: Option<(String, RoomHandle)>,
+    tx: mpsc::Sender<Frame>,
+    close: Arc<Notify>,
+    id: u64,
+    /// This device's id in the player's list.
+    device: String,
+    /// Chat phrases, counted apart from other messages.
+    chat: Bucket,
+}
+
+pub async fn serve(socket: WebSocket, server: Arc<Server>, addr: SocketAddr) {
+    server.counters.connections.fetch_add(1, Ordering::Relaxed);
+    let (mut sink, mut stream) = socket.split();
+    let (tx, mut rx) = mpsc::channel::<Frame>(OUTBOX);
+    let close = Arc::new(Notify::new());
+    let mut conn = Conn {
+        id: server.next_id(),
+        server: server.clone(),
+        addr,
+        me: None,
+        room: None,
+        tx,
+        close: close.clone(),
+        device: String::new(),
+        chat: Bucket::new(server.settings.chat_per_second, server.settings.chat_burst),
+    };
+    let settings = server.settings.clone();
+    let mut bucket = Bucket::new(settings.messages_per_second, settings.message_burst);
+    let mut rate_refusals = 0;
+    let mut ping = tokio::time::interval(settings.ping_every);
+    ping.tick().await;
+    let mut heard = Instant::now();
+    let mut stopping = server.stopping.clone();
+    // A connection that has not said `hello` in time is closed: it holds a place for nobody.
+    let hello_by = tokio::time::Instant::now() + settings.handshake;
+    loop {
+        tokio::select! {
+            incoming = stream.next() => {
+                let Some(Ok(msg)) = incoming else { break };
+                heard = Instant::now();
+                if matches!(msg, Message::Close(_)) {
+                    break;
+                }
+                // Every frame the client chooses to send is counted, whatever its kind.
+                if !matches!(msg, Message::Pong(_)) && !bucket.take() {
+                    rate_refusals += 1;
+                    conn.error(ErrorCode::RateLimited, format!(
+                        "more than {} messages a second", settings.messages_per_second));
+                    if rate_refusals >= MAX_RATE_REFUSALS {
+                        break;
+                    }
+                    continue;
+                }
+                let text = match msg {
+                    Message::Text(text) => text,
+                    Message::Binary(bytes) => {
+                        conn.error(ErrorCode::BadMessage, format!(
+                            "a binary frame of {} bytes: the protocol is JSON text", bytes.len()));
+                        continue;
+                    }
+                    _ => continue,
+                };
+                match parse_client(&text) {
+                    Ok(msg) => conn.handle(msg).await,
+                    Err((code, message)) => conn.error(code, message),
+                }
+            }
+            Some(frame) = rx.recv() => {
+                if sink.send(Message::Text(frame)).await.is_err() {
+                    break;
+                }
+            }
+            _ = ping.tick() => {
+                if heard.elapsed() > 2 * settings.ping_every {
+                    tracing::debug!(%addr, "silent for two pings: dropped");
+                    break;
+                }
+                if sink.send(Message::Ping(Default::default())).await.is_err() {
+                    break;
+                }
+            }
+            _ = tokio::time::sleep_until(hello_by), if conn.me.is_none() => {
+                tracing::debug!(%addr, "no `hello` in time: closed");
+                server.metrics.turned_away("handshake");
+                let _ = sink.send(Message::Close(Some(CloseFrame {
+                    code: close_code::POLICY,
+                    reason: "no hello in time".into(),
+                }))).await;
+                break;
+            }
+            _ = close.notified() => {
+                tracing::debug!(%addr, "too slow to take its frames: closed");
+                break;
+            }
+            _ = stopping.changed() => {
+                // Stopping: say so, then close; the client connects again and catches up.
+                let bye = ServerMessage::Notice(Notice::Reconnect { after_ms: 1_000 });
+                let _ = sink.send(Message::Text(bye.to_json().into())).await;
+                let _ = sink.send(Message::Close(Some(CloseFrame {
+                    code: close_code::RESTART,
+                    reason: "server restarting".into(),
+                }))).await;
+                break;
+            }
+        }
+    }
+    // What was already answered still goes out (a refusal's reason, the last events), as long
+    // as the other end takes it promptly.
+    let flush = async {
+        while let Ok(frame) = rx.try_recv() {
+            if sink.send(Message::Text(frame)).await.is_err() {
+                return;
+            }
+        }
+        let _ = sink.close().await;
+        // Read what the client still sends until it closes too: closing with unread data
+        // would reset the connection and lose the frames just sent.
+        while let Some(Ok(_)) = stream.next().await {}
+    };
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(2), flush).await;
+    conn.gone().await;
+    server.counters.connections.fetch_sub(1, Ordering::Relaxed);
+}
+
+impl Conn {
+    fn send(&self, msg: &ServerMessage) {
+        if self.tx.try_send(msg.to_json().into()).is_err() {
+            self.close.notify_one();
+        }
+    }
+
+    fn error(&self, code: ErrorCode, message: impl Into<String>) {
+        self.server.metrics.refused(code);
+        self.send(&ServerMessage::error(code, message));
+    }
+
+    async fn handle(&mut self, msg: ClientMessage) {
+        if let ClientMessage::Ping { id } = msg {
+            self.send(&ServerMessage::Notice(Notice::Pong {
+                id,
+                at_ms: now_ms(),
+            }));
+            return;
+        }
+        let Some(me) = self.me.clone() else {
+            return match msg {
+                ClientMessage::Hello {
+                    protocol,
+                    name,
+                    token,
+                    device,
+                    child,
+                } => {
+                    self.hello(protocol, &name, token.as_deref(), device.as_deref(), child)
+                        .await
+                }
+                _ => self.error(ErrorCode::BadMessage, "say `hello` first"),
+            };
+        };
+        match msg {
+            ClientMessage::Hello { .. } => {
+                self.error(ErrorCode::NotAllowed, "`hello` comes once per connection")
+            }
+            ClientMessage::Ping { .. } => unreachable!("answered above"),
+            ClientMessage::Lobby => self.lobby(&me).await,
+            ClientMessage::Leaderboard => self.leaderboard().await,
+            ClientMessage::Create {
+                rules,
+                clock,
+                first,
+                public,
+            } => {
+                let (preset, rules) = match rules.resolve() {
+                    Ok(r) => r,
+                    Err(e) => return self.error(ErrorCode::BadMessage, e),
+                };
+                if let Err(e) = clock.validate() {
+                    return self.error(ErrorCode::BadMessage, e);
+                }
+                if public {
+                    match self.is_child(&me).await {
+                        Ok(false) => {}
+                        Ok(true) => {
+                            return self.error(
+                                ErrorCode::NotAllowed,
+                                "child mode: rooms are private; share the code with a friend",
+                            );
+                        }
+                        Err(e) => return self.unavailable(e),
+                    }
+                }
+                self.leave_room().await;
+                self.unpool(&me, false).await;
+                if let Err((code, why)) = self.may_open_room() {
+                    return self.error(code, why);
+                }
+                let room = registry::NewRoom {
+                    preset,
+                    rules,
+                    clock,
+                    first,
+                    public,
+                };
+                match registry::open_room(&self.server, room, std::slice::from_ref(&me.player))
+                    .await
+                {
+                    Ok(code) => {
+                        self.send(&ServerMessage::Notice(Notice::Created {
+                            code: code.clone(),
+                        }));
+                        self.enter(&code, None, false).await;
+                    }
+                    Err(e) => {
+                        // Refused: the room the address was charged for was not opened.
+                        self.server.room_opens.give_back(self.addr.ip());
+                        self.refused(people::open_refused(e))
+                    }
+                }
+            }
+            ClientMessage::Join { code, since } => {
+                self.unpool(&me, false).await;
+                self.enter(&code, since, false).await
+            }
+            ClientMessage::Watch { code, since } => self.enter(&code, since, true).await,
+            ClientMessage::Leave => match self.room.take() {
+                Some((_, room)) => {
+                    let leave = Command::Leave {
+                        conn: self.id,
+                        switching: false,
+                    };
+                    let _ = room.tx.send(leave).await;
+                }
+                None => self.error(ErrorCode::NotAllowed, "you are in no room"),
+            },
+            ClientMessage::Move { ply, mv, think_ms } => {
+                self.act(Action::Move { ply, mv, think_ms }).await
+            }
+            ClientMessage::Resign => self.act(Action::Resign).await,
+            ClientMessage::OfferDraw => self.act(Action::OfferDraw).await,
+            ClientMessage::AcceptDraw => self.act(Action::AcceptDraw).await,
+            ClientMessage::Rematch => self.act(Action::Rematch).await,
+            ClientMessage::Claim => self.act(Action::Claim).await,
+            ClientMessage::Chat { phrase } => self.chat(&me, phrase).await,
+            ClientMessage::Pool { rules, clock } => {
+                if let Err(r) = self.pool(&me, rules, clock).await {
+                    self.refused(r);
+                }
+            }
+            ClientMessage::LeavePool => self.unpool(&me, true).await,
+            ClientMessage::Notifications => {
+                if let Err(r) = self.notifications(&me).await {
+                    self.refused(r);
+                }
+            }
+            ClientMessage::SetNotifications { settings } => {
+                if let Err(r) = self.set_notifications(&me, settings).await {
+                    self.refused(r);
+                }
+            }
+            ClientMessage::PushSubscribe { subscription } => {
+                if let Err(r) = self.push_subscribe(&me, subscription).await {
+                    self.refused(r);
+                }
+            }
+            ClientMessage::PushUnsubscribe { endpoint } => {
+                if let Err(r) = self.push_unsubscribe(&me, &endpoint).await {
+                    self.refused(r);
+                }
+            }
+            ClientMessage::MyGames => {
+                if let Err(r) = self.my_games(&me).await {
+                    self.refused(r);
+                }
+            }
+            ClientMessage::Vacation { days } => {
+                if let Err(r) = self.vacation(&me, days).await {
+                    self.refused(r);
+                }
+            }
+            other => self.people(me, other).await,
+        }
+    }
+
+    /// Whether the player is in child mode now: read from the store each time it matters, so
+    /// a change holds on every connection of theirs at once, on every node.
+    async fn is_child(&self, me: &ConnRef) -> Result<bool, crate::store::StoreError> {
+        self.server.store.is_child(&me.player.id, now_ms()).await
+    }
+
+    /// The public rooms waiting for players, as this player may see them (none in child mode,
+    /// none with a player either of them blocks).
+    async fn lobby(&mut self, me: &ConnRef) {
+        match self.is_child(me).await {
+            Ok(false) => {}
+            Ok(true) => {
+                return self.error(
+                    ErrorCode::NotAllowed,
+                    "child mode: no public lobby; play friends by their code",
+                );
+            }
+            Err(e) => return self.unavailable(e),
+        }
+        match self.server.store.lobby(&me.player.id, 100).await {
+            Ok(rooms) => self.send(&ServerMessage::Notice(Notice::Lobby { rooms })),
+            Err(e) => self.unavailable(e),
+        }
+    }
+
+    /// A chat phrase to the room's other players: not in child mode, at most a few a minute.
+    async fn chat(&mut self, me: &ConnRef, phrase: oaq_net::social::Phrase) {
+        match self.is_child(me).await {
+            Ok(false) => {}
+            Ok(true) => return self.error(ErrorCode::NotAllowed, "child mode: no chat"),
+            Err(e) => return self.unavailable(e),
+        }
+        if !self.chat.take() {
+            return self.error(
+                ErrorCode::RateLimited,
+                format!(
+                    "more than {} chat phrases in a row: wait a moment",
+                    self.server.settings.chat_burst
+                ),
+            );
+        }
+        self.act(Action::Chat(phrase)).await
+    }
+
+    /// Whether this address may open one more room: so many a minute per address (a new guest
+    /// a connection does not reset it). The players' own caps are checked where the room is
+    /// opened ([`registry::open_room`]).
+    fn may_open_room(&self) -> Result<(), (ErrorCode, String)> {
+        if !self.server.room_opens.take(self.addr.ip()) {
+            return Err((
+                ErrorCode::RateLimited,
+                format!(
+                    "more than {} rooms a minute from your address: wait a minute",
+                    self.server.settings.rooms_per_minute
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The top 50, and the asker as they stand now (their rating changes with every game).
+    async fn leaderboard(&mut self) {
+        let Some(me) = self.me.as_ref().map(|m| m.player.id.clone()) else {
+            return;
+        };
+        let store = &self.server.store;
+        let answer = async {
+            let players = store.leaderboard(50).await?;
+            let row = store.player(&me).await?;
+            let you = match row {
+                Some(row) => row,
+                None => return Ok(None),
+            };
+            let rank = store.rank(you.rating.rating).await?;
+            let place = (you.info.games > 0).then_some(rank as u64 + 1);
+            Ok::<_, crate::store::StoreError>(Some((players, you.info, place)))
+        }
+        .await;
+        match answer {
+            Ok(Some((players, you, place))) => {
+                self.send(&ServerMessage::Notice(Notice::Leaderboard {
+                    players,
+                    you,
+                    place,
+                }))
+            }
+            Ok(None) => self.error(ErrorCode::NotAllowed, "no such player"),
+            Err(e) => self.unavailable(e),
+        }
+    }
+
+    async fn hello(
+        &mut self,
+        protocol: u32,
+        name: &str,
+        token: Option<&str>,
+        device: Option<&str>,
+        child: bool,
+    ) {
+        if protocol != PROTOCOL {
+            return self.error(
+                ErrorCode::UnsupportedProtocol,
+                format!("protocol {protocol}: this server speaks {PROTOCOL}"),
+            );
+        }
+        let server = self.server.clone();
+        let (guests, ip) = (&server.guests, self.addr.ip());
+        let store = &server.store;
+        match identity::sign_in(store, name, token, device, child, || guests.take(ip)).await {
+            Ok(signed) => {
+                self.become_player(signed).await;
+                // Challenges that waited for the player to come back.
+                let me = self.me.as_ref().map(|m| m.player.id.clone()).unwrap_or_default();
+                if let Ok(incoming) = store.challenges(&me, true, now_ms()).await
+                    && !incoming.is_empty()
+                {
+                    let outgoing = store.challenges(&me, false, now_ms()).await.unwrap_or_default();
+                    self.send(&ServerMessage::Notice(Notice::Challenges { incoming, outgoing }));
+                }
+            }
+            Err(identity::SignInError::Name(e)) => self.error(ErrorCode::BadMessage, e),
+            Err(identity::SignInError::Banned) => self.error(
+                ErrorCode::Banned,
+                "this player is banned by the server's operators",
+            ),
+            Err(identity::SignInError::TooManyGuests) => self.error(
+                ErrorCode::RateLimited,
+                format!(
+                    "more than {} new players a minute from your address: sign in with your token, or wait a minute",
+                    self.server.settings.guests_per_minute
+                ),
+            ),
+            Err(identity::SignInError::Store(e)) => self.unavailable(e),
+        }
+    }
+
+    /// This connection is now `signed`'s player (at `hello`, or after a link code, a recovery
+    /// code or a password): out of the room and the hub as whoever it was, in as them.
+    async fn become_player(&mut self, signed: identity::SignedIn) {
+        if let Some(old) = self.me.take() {
+            self.leave_room().await;
+            self.left_hub(&old.player.id).await;
+        }
+        let player = signed.player.clone();
+        self.me = Some(ConnRef {
+            id: self.id,
+            player: player.clone(),
+            tx: self.tx.clone(),
+            close: self.close.clone(),
+        });
+        self.device = signed.device.clone();
+        // Child mode as it stands now (a switch-off asked without a password may have come
+        // due).
+        let child = match self.server.store.is_child(&player.id, now_ms()).await {
+            Ok(child) => child,
+            Err(_) => signed.child,
+        };
+        // The owner's addresses: a sign-in name's limit holds strangers back, not her.
+        self.server.known.note(&player.id, self.addr.ip());
+        let member = Member {
+            conn: self.id,
+            device: signed.device,
+            tx: self.tx.clone(),
+            close: self.close.clone(),
+        };
+        if self.server.hub.enter(&player.id, member)
+            && let Some(cluster) = &self.server.cluster
+        {
+            cluster.here(std::slice::from_ref(&player.id)).await;
+        }
+        self.send(&ServerMessage::Notice(Notice::Welcome {
+            protocol: PROTOCOL,
+            player,
+            token: signed.token,
+            child,
+        }));
+    }
+
+    async fn left_hub(&self, player: &str) {
+        if self.server.hub.leave(player, self.id)
+            && let Some(cluster) = &self.server.cluster
+        {
+            cluster.gone(player).await;
+        }
+    }
+
+    /// Join or watch room `code`, leaving the room this connection was in.
+    async fn enter(&mut self, code: &str, since: Option<u64>, watch: bool) {
+        let Some(me) = self.me.clone() else { return };
+        let code = code.trim().to_ascii_uppercase();
+        let ip = self.addr.ip();
+        if !is_room_code(&code) {
+            self.server.misses.take(ip);
+            return self.error(
+                ErrorCode::NoSuchRoom,
+                format!(
+                    "{} is not a room code (six letters and digits)",
+                    oaq_rules::excerpt::quoted(&code)
+                ),
+            );
+        }
+        // Only misses count against an address; past its limit it may still enter the rooms
+        // where its player holds a seat (a family or a school behind one router), and no
+        // other, so the limit tells a guesser nothing.
+        if !self.server.misses.allow(ip) {
+            match self.server.store.holds_seat(&code, &me.player.id).await {
+                Ok(true) => {}
+                Ok(false) => {
+                    return self.error(
+                        ErrorCode::RateLimited,
+                        "too many room codes that do not exist: wait a minute",
+                    );
+                }
+                Err(e) => return self.unavailable(e),
+            }
+        }
+        if self.room.as_ref().is_some_and(|(c, _)| *c != code) {
+            self.leave_room().await;
+        }
+        // A room task may be leaving memory just as we find it: then load it again.
+        for _ in 0..3 {
+            let room = match registry::find(&self.server, &code).await {
+                Ok(Some(room)) => room,
+                Ok(None) => {
+                    self.server.misses.take(ip);
+                    return self.error(ErrorCode::NoSuchRoom, format!("no room {code}"));
+                }
+                Err(e) => return self.unavailable(e),
+            };
+            let (done, answer) = oneshot::channel();
+            let command = Command::Join {
+                conn: me.clone(),
+                since,
+                watch,
+                done,
+            };
+            if room.tx.send(command).await.is_err() {
+                continue;
+            }
+            if let Ok(joined) = answer.await {
+                if joined {
+                    self.room = Some((code, room));
+                }
+                return;
+            }
+        }
+        self.error(
+            ErrorCode::Unavailable,
+            format!("room {code} could not be loaded"),
+        );
+    }
+
+    async fn act(&mut self, action: Action) {
+        let Some((_, room)) = &self.room else {
+            return self.error(ErrorCode::NotAllowed, "join a room first");
+        };
+        if room
+            .tx
+            .send(Command::Act {
+                conn: self.id,
+                action,
+            })
+            .await
+            .is_err()
+        {
+            self.room = None;
+            self.error(ErrorCode::Unavailable, "the room is gone: join it again");
+        }
+    }
+
+    async fn leave_room(&mut self) {
+        if let Some((_, room)) = self.room.take() {
+            let leave = Command::Leave {
+                conn: self.id,
+                switching: true,
+            };
+            let _ = room.tx.send(leave).await;
+        }
+    }
+
+    async fn gone(&mut self) {
+        if let Some((_, room)) = self.room.take() {
+            let _ = room.tx.send(Command::Gone { conn: self.id }).await;
+        }
+        if let Some(me) = &self.me {
+            crate::pool::leave(&self.server, &me.player.id, Some(self.id)).await;
+        }
+        if let Some(me) = self.me.take() {
+            self.left_hub(&me.player.id).await;
+        }
+    }
+
+    fn unavailable(&self, e: impl std::fmt::Display) {
+        tracing::error!("store: {e}");
+        self.error(
+            ErrorCode::Unavailable,
+            "the server could not reach its store; nothing changed: try again",
+        );
+    }
+}
+
+/// The WebSocket settings: frames up to four times the protocol's limit are read (and refused
+/// with `too_large`); beyond that the connection is closed. Small buffers keep an idle
+/// connection cheap.
+pub fn limits(upgrade: axum::extract::WebSocketUpgrade) -> axum::extract::WebSocketUpgrade {
+    upgrade
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(0)
+        .max_message_size(4 * MAX_FRAME)
+        .max_frame_size(4 * MAX_FRAME)
+}

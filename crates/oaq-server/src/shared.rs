@@ -1,0 +1,173 @@
+//! What every part of a running server shares: its settings, the store, the rooms loaded here,
+//! the link to the other nodes, and the stop signal.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+use tokio::sync::{Mutex, watch};
+
+use crate::cluster::Cluster;
+use crate::hub::Hub;
+use crate::limits::{AddressBuckets, BoundedQueue, Connections, KeyedBuckets, KeyedLocks};
+use crate::mailbox::RoomHandle;
+use crate::metrics::Metrics;
+use crate::settings::Settings;
+use crate::store::Store;
+use oaq_net::protocol::ServerMessage;
+
+/// Password hashes computed at once (each takes 19 MiB and a core for tens of milliseconds),
+/// and how many more may wait for their turn before the next is refused `rate_limited`.
+pub const HASHING_AT_ONCE: usize = 4;
+pub const HASHING_QUEUE: usize = 32;
+/// Sign-in names one player may try to set a minute (each costs a password's hash, and a taken
+/// name is said to be taken only after it).
+pub const LOGIN_TRIES_PER_MINUTE: f64 = 5.0;
+
+/// Counts for `/health` and the load test.
+#[derive(Default)]
+pub struct Counters {
+    pub connections: AtomicUsize,
+    pub moves: AtomicU64,
+}
+
+pub struct Server {
+    pub settings: Settings,
+    pub store: Store,
+    pub cluster: Option<Cluster>,
+    /// The rooms this node has loaded, by code.
+    pub rooms: Mutex<HashMap<String, RoomHandle>>,
+    /// Per address: look-ups of codes with no room, rooms opened, guests made.
+    pub misses: AddressBuckets,
+    pub room_opens: AddressBuckets,
+    pub guests: AddressBuckets,
+    /// Wrong link codes, recovery codes and passwords: per address, and per sign-in name (so
+    /// many addresses cannot guess one player's password either).
+    pub wrong_codes: AddressBuckets,
+    pub wrong_passwords: KeyedBuckets<String>,
+    /// HTTP requests per address; password hashes per address, and sign-in names a player
+    /// tries to set.
+    pub requests: AddressBuckets,
+    /// The web build's files per address (ten times the routes' allowance).
+    pub file_requests: AddressBuckets,
+    pub hashes: AddressBuckets,
+    pub login_tries: KeyedBuckets<String>,
+    /// Password hashing: four at once, a few dozen waiting, the rest refused at once.
+    pub hashing: BoundedQueue,
+    /// Held while a player's caps are checked and the room they count is opened.
+    pub player_locks: KeyedLocks,
+    /// The addresses each player's devices signed in from lately (on this node): a sign-in
+    /// name's limit on wrong passwords holds strangers back, not the owner at home.
+    pub known: crate::hub::KnownAddresses,
+    /// Who is connected here, by player.
+    pub hub: Arc<Hub>,
+    /// Connections open, per address and in all.
+    pub connections: Arc<Connections>,
+    pub counters: Counters,
+    /// Who waits for quick pairing through this node (and, alone, every pool's members).
+    pub pools: crate::pool::Pools,
+    /// Web Push (`None`: this server sends none), and the daily e-mail (`None`: no SMTP).
+    pub push: Option<Arc<crate::notify::push::Push>>,
+    pub mail: Option<Arc<crate::notify::mail::Mail>>,
+    pub metrics: Arc<Metrics>,
+    /// Flips to `true` when the server is asked to stop.
+    pub stopping: watch::Receiver<bool>,
+    next_id: AtomicU64,
+}
+
+/// How the server reaches players who are away.
+#[derive(Default)]
+pub struct Notifiers {
+    pub push: Option<Arc<crate::notify::push::Push>>,
+    pub mail: Option<Arc<crate::notify::mail::Mail>>,
+}
+
+impl Server {
+    pub fn new(
+        settings: Settings,
+        store: Store,
+        cluster: Option<Cluster>,
+        hub: Arc<Hub>,
+        metrics: Arc<Metrics>,
+        stopping: watch::Receiver<bool>,
+        notify: Notifiers,
+    ) -> Arc<Server> {
+        Arc::new(Server {
+            wrong_codes: AddressBuckets::new(settings.sign_in_failures_per_minute),
+            wrong_passwords: KeyedBuckets::new(settings.sign_in_failures_per_minute / 2.0),
+            requests: AddressBuckets::new(settings.requests_per_minute),
+            file_requests: AddressBuckets::new(10.0 * settings.requests_per_minute),
+            hashes: AddressBuckets::new(settings.hashes_per_minute),
+            login_tries: KeyedBuckets::new(LOGIN_TRIES_PER_MINUTE),
+            hashing: BoundedQueue::new(HASHING_AT_ONCE, HASHING_QUEUE),
+            player_locks: KeyedLocks::default(),
+            known: Default::default(),
+            hub,
+            misses: AddressBuckets::new(settings.misses_per_minute),
+            room_opens: AddressBuckets::new(settings.rooms_per_minute),
+            guests: AddressBuckets::new(settings.guests_per_minute),
+            connections: Connections::new(
+                settings.connections_per_address,
+                settings.max_connections,
+            ),
+            settings,
+            store,
+            cluster,
+            rooms: Mutex::new(HashMap::new()),
+            counters: Counters::default(),
+            pools: Default::default(),
+            push: notify.push,
+            mail: notify.mail,
+            metrics,
+            stopping,
+            next_id: AtomicU64::new(1),
+        })
+    }
+
+    /// A number no other connection or room task of this process has.
+    pub fn next_id(&self) -> u64 {
+        self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    pub fn is_stopping(&self) -> bool {
+        *self.stopping.borrow()
+    }
+}
+
+impl Server {
+    /// Send `msg` to `player` wherever they are connected (nothing when nowhere: what it says
+    /// waits in the store for when they ask).
+    pub async fn tell(&self, player: &str, msg: &ServerMessage) {
+        let frame = msg.to_json();
+        self.hub.send(player, &frame.clone().into());
+        if let Some(cluster) = &self.cluster {
+            cluster.tell(player, &frame, false, None).await;
+        }
+    }
+
+    /// Send `msg` to `player` and close their connections (`device`'s only, when given),
+    /// on every node.
+    pub async fn sign_out(&self, player: &str, device: Option<&str>, msg: &ServerMessage) {
+        let frame = msg.to_json();
+        self.hub.sign_out(player, device, &frame.clone().into());
+        if let Some(cluster) = &self.cluster {
+            cluster.tell(player, &frame, true, device).await;
+        }
+    }
+
+    /// Which of `players` are connected now: here, or (several nodes) on any node. Redis
+    /// down: those here only.
+    pub async fn online(&self, players: &[String]) -> Vec<bool> {
+        let here: Vec<bool> = players.iter().map(|p| self.hub.is_here(p)).collect();
+        let Some(cluster) = &self.cluster else {
+            return here;
+        };
+        match cluster.online(players).await {
+            Ok(there) => here.iter().zip(there).map(|(a, b)| *a || b).collect(),
+            Err(e) => {
+                tracing::warn!("presence: {e}");
+                here
+            }
+        }
+    }
+}

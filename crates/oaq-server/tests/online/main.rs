@@ -1,0 +1,16 @@
+//! The online server's tests, one binary: each module tries one area against real servers
+//! (`oaq-server` processes, PostgreSQL, Redis, SMTP) on loopback, through `oaq-testkit`'s client
+//! of the protocol.
+
+mod bad_input;
+mod correspondence;
+mod faults;
+mod hostile;
+mod model;
+mod nodes;
+mod notify;
+mod people;
+mod play;
+mod pool;
+mod safety;
+mod web_files;
