@@ -2,7 +2,7 @@
 //! in moves played per second; and perft of `basic` against a plain copy-make engine written
 //! from the rule text (the baseline: `perft_basic` and `perft_basic_plain`, side by side).
 
-#[path = "../tests/reference/plain.rs"]
+#[path = "../tests/engine/reference/plain.rs"]
 mod plain;
 
 use divan::counter::ItemsCount;

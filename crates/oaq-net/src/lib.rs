@@ -9,3 +9,4 @@ pub mod pool;
 pub mod protocol;
 pub mod room;
 pub mod social;
+pub mod types;

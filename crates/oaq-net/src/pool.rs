@@ -13,7 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::ClockSpec;
+use crate::types::ClockSpec;
 
 /// The time controls of "Play now": 1+0, 3+2, 5+3, 10+5 and a day a move.
 pub const POOLS: [ClockSpec; 5] = [

@@ -14,7 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::{CODE_ALPHABET, ClockSpec, PlayerInfo};
+use crate::types::{CODE_ALPHABET, ClockSpec, PlayerInfo};
 use oaq_rules::RuleSet;
 
 /// A friend code: eight characters of the room codes' alphabet (no look-alikes), for reading

@@ -5,24 +5,6 @@ use std::fmt;
 
 use super::moves::{Move, MoveList};
 
-/// Text that is not a move in `3+` / `7-` / `swap` notation.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseMoveError {
-    pub text: String,
-}
-
-impl fmt::Display for ParseMoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} is not a move: write a citizen pit number (1 to 10, or to 15 on the 3-player board) followed by + or -, or swap",
-            crate::excerpt::quoted(&self.text)
-        )
-    }
-}
-
-impl Error for ParseMoveError {}
-
 /// Why a move cannot be played in a position. The position is left unchanged.
 #[derive(Clone, Debug)]
 pub struct PlayError {

@@ -4,8 +4,25 @@ use std::fmt;
 use std::ops::{Deref, DerefMut};
 use std::str::FromStr;
 
-use super::error::ParseMoveError;
 use super::geometry::{self, Direction, MAX_PIT_NUMBER, ROW_LEN};
+
+/// Text that is not a move in `3+` / `7-` / `swap` notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseMoveError {
+    pub text: String,
+}
+
+impl fmt::Display for ParseMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} is not a move: write a citizen pit number (1 to 10, or to 15 on the 3-player board) followed by + or -, or swap",
+            crate::excerpt::quoted(&self.text)
+        )
+    }
+}
+
+impl std::error::Error for ParseMoveError {}
 
 /// One turn's choice.
 ///

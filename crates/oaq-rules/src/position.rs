@@ -8,31 +8,7 @@ use super::outcome::Outcome;
 use super::pits::{Pits, Ring, Ring12, Ring18};
 use super::ruleset::{MandarinStart, RuleSet};
 use super::setup::Setup;
-
-/// What a player has captured, and what they owe.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Store {
-    /// Small stones, 1 point each. Below zero only under the `deduct` refill.
-    pub stones: i16,
-    /// Captured mandarin pieces, 10 points each.
-    pub mandarins: u8,
-    /// Stones owed to each player, borrowed for refills and repaid at the end.
-    pub owes: [u16; MAX_PLAYERS],
-}
-
-impl Store {
-    /// Stones and mandarins at face value, before debts.
-    pub fn worth(&self) -> i32 {
-        i32::from(self.stones) + 10 * i32::from(self.mandarins)
-    }
-}
-
-/// `player`'s score among `stores`: worth, less debts, plus what is owed to them.
-pub(super) fn score_of(stores: &[Store], player: usize) -> i32 {
-    let owed_by: i32 = stores[player].owes.iter().map(|&o| i32::from(o)).sum();
-    let owed_to: i32 = stores.iter().map(|s| i32::from(s.owes[player])).sum();
-    stores[player].worth() - owed_by + owed_to
-}
+use super::store::{Store, score_of};
 
 /// The repetition history before any move: six empty slots (`Move::code` never gives 0xFF).
 const NO_HISTORY: u64 = 0xFFFF_FFFF_FFFF;
@@ -126,7 +102,7 @@ impl Position {
         Ok(pos)
     }
 
-    /// The parts of this position, as `from_setup` takes them.
+    /// The parts of this position, as `from_setup` takes them (`Setup::start` is the start's).
     pub fn setup(&self) -> Setup {
         let players = self.players();
         Setup {
@@ -400,5 +376,12 @@ impl Position {
         self.ply = self.ply.saturating_add(1);
         self.recent = (self.recent << 8 | u64::from(mv.code())) & NO_HISTORY;
         self.finish_turn::<S, R>(sink);
+    }
+}
+
+impl Setup {
+    /// The parts of the start position.
+    pub fn start(rules: &RuleSet) -> Setup {
+        Position::new(*rules).setup()
     }
 }

@@ -3,10 +3,11 @@
 use super::error::PositionError;
 use super::geometry;
 use super::limits::{self, MAX_BOARD_STONES, MAX_PLIES};
-use super::position::{Position, Store, score_of};
 use super::ruleset::{MandarinStart, Refill, RuleSet};
+use super::store::{Store, score_of};
 
-/// A position's parts, as they appear in the state JSON. `Position::from_setup` checks them.
+/// A position's parts, as they appear in the state JSON. `Position::from_setup` checks them, and
+/// `Position::setup` and `Setup::start` make them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
     pub ply: u32,
@@ -22,11 +23,6 @@ pub struct Setup {
 }
 
 impl Setup {
-    /// The parts of the start position.
-    pub fn start(rules: &RuleSet) -> Setup {
-        Position::new(*rules).setup()
-    }
-
     /// Every check that makes these parts a position that can arise under `rules`.
     pub(super) fn validate(&self, rules: &RuleSet) -> Result<(), PositionError> {
         rules

@@ -26,7 +26,7 @@ use std::collections::VecDeque;
 use std::thread;
 
 use super::file::fnv1a;
-use super::index::{Board, Indexer, PITS};
+use super::index::{Board, Indexer, PITS, TOTAL};
 use oaq_rules::{MandarinStart, Position, Refill, RuleSet, Setup, Store};
 
 /// The rules a table's moves are made by: those of `basic`, with every refill paid (the build
@@ -45,8 +45,6 @@ pub fn building_rules() -> RuleSet {
     }
 }
 
-/// All the points of a 2-player game.
-pub const TOTAL: i32 = 70;
 /// A finished game's result for one player, from its final margin and whether the game ended by
 /// a forfeit (`Some(true)`: this player won by it).
 pub fn encode(margin: i32, forfeit_won: Option<bool>) -> i16 {

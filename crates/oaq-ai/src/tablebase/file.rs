@@ -14,8 +14,7 @@
 //! ```
 
 use super::Tablebase;
-use super::build::TOTAL;
-use super::index::{Indexer, MAX_STONES};
+use super::index::{Indexer, MAX_STONES, TOTAL};
 
 const MAGIC: &[u8; 8] = b"OAQ-TB\0\x03";
 /// How hard the values are deflated: the best, since a table is written once.

@@ -13,6 +13,9 @@ pub const PITS: usize = 2 * SLOTS_PER_PLAYER;
 /// The most stones a table can be built for (values and their bounds fit an `i8`).
 pub const MAX_STONES: u8 = 20;
 
+/// All the points of a 2-player game.
+pub const TOTAL: i32 = 70;
+
 /// The board of a 2-player position from the side to move: pit counts starting at that side's
 /// leftmost pit, and the mandarin pieces (bit 0: the one after the mover's row, bit 1: the
 /// other).

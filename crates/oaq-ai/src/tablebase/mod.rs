@@ -14,7 +14,8 @@ pub mod index;
 
 use std::sync::Arc;
 
-use build::{TOTAL, UNKNOWN};
+use build::UNKNOWN;
+use index::TOTAL;
 use index::{Board, Indexer};
 use oaq_rules::{Position, Refill, RuleSet};
 

@@ -1,8 +1,8 @@
 //! Perft counts from the start of every preset: the engine's counts are pinned, and the plain
 //! reference implementation must reach the same numbers on its own.
 
-mod reference;
-mod support;
+use crate::reference;
+use crate::support;
 
 use o_an_quan::rules::{Position, perft};
 use reference::Reference;

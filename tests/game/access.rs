@@ -2,9 +2,7 @@
 //! language, the board a grid of named pits, moves announced, the reading keys, and the whole
 //! game played from the keyboard alone, through every screen.
 
-#![cfg(feature = "gui")]
-
-mod headless;
+use crate::headless;
 
 use bevy::a11y::{AccessibilityNode, ActionRequest};
 use bevy::input_focus::InputFocus;

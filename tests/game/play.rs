@@ -1,9 +1,7 @@
 //! The game through its real plugins, without a window: whole games with animation, input
 //! rules, and a new game while the computer thinks.
 
-#![cfg(feature = "gui")]
-
-mod headless;
+use crate::headless;
 
 use std::time::Duration;
 

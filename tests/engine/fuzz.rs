@@ -8,9 +8,8 @@
 //! release run the long part: `cargo fuzz-long` (the `fuzz` profile: optimised, overflow checks
 //! and debug assertions kept), with `OAQ_FUZZ_CASES` to choose how many cases each part tries.
 
-mod checks;
-mod reference;
-mod support;
+use crate::checks;
+use crate::support;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

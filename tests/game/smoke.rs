@@ -2,8 +2,6 @@
 //! moves, the game saves a screenshot of itself, and the picture shows the board with pebbles;
 //! a game killed with SIGKILL in the middle of play resumes from its saved moves.
 
-#![cfg(feature = "gui")]
-
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;

@@ -1,6 +1,6 @@
 //! Every worked example of the rule sheets, on its exact board.
 
-mod support;
+use crate::support;
 
 use o_an_quan::rules::{EndReason, Event, Move, Position, TurnEnd};
 use support::{position, rules, store};

@@ -1,7 +1,7 @@
 //! The computer opponent: it finds what is there to find, solves endgames exactly, always has a
 //! move, and is reproducible.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

@@ -2,9 +2,7 @@
 //! to a real `oaq-server` on loopback, moves made as a player makes them, the opponent's moves
 //! animated, a dropped connection taken back with the clocks right, resigning and a rematch.
 
-#![cfg(feature = "gui")]
-
-mod headless;
+use crate::headless;
 use oaq_testkit as online;
 
 use std::time::{Duration, Instant};

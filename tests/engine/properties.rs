@@ -2,9 +2,7 @@
 //! no illegal one does, events replay to the new board, the plain reference implementation
 //! agrees move by move, and every game with a move limit ends.
 
-mod checks;
-mod reference;
-mod support;
+use crate::checks;
 
 use o_an_quan::rules::{MandarinStart, Position, Protection, Refill, RuleSet, presets};
 use proptest::prelude::*;

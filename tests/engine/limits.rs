@@ -1,7 +1,7 @@
 //! The bounds every game keeps: debts past 255, full pits and full stores, and games that would
 //! never end. Each test is a position that broke an earlier engine.
 
-mod support;
+use crate::support;
 
 use o_an_quan::rules::limits::{MAX_BOARD_STONES, MAX_PLIES};
 use o_an_quan::rules::{EndReason, Position, RuleSet, presets};
