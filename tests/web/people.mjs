@@ -53,8 +53,9 @@ try {
   await until(a, "data-friends", (f) => f.split(",").includes(bId));
   check(true, "A and B are friends");
 
-  // B challenges A from its friends page; A accepts; both boards show the room.
-  await press(b, "Open(Friends)");
+  // B challenges A from its friends page (where saying yes took it); A accepts; both boards
+  // show the room.
+  check((await b.attr("data-page")) === "friends", "B's yes opened its friends page");
   await until(b, "data-friends", (f) => f.split(",").includes(aId));
   await b.shot("friends-b-vi.png");
   await press(b, `Challenge("${aId}")`);

@@ -7,6 +7,7 @@ use bevy::platform::time::Instant;
 use bevy::prelude::*;
 use std::time::Duration;
 
+use super::follow::{Answer, GoBack, Offer, Previous};
 use super::link::{Link, LinkEvent};
 use crate::game::state::{Files, Prefs};
 use crate::net::correspondence::{MyGame, Vacation};
@@ -152,9 +153,9 @@ pub struct Online {
     /// Our notification settings, as last told.
     pub notifications: Option<NotifyState>,
     /// A code from a link, waiting for the player's yes.
-    pub offer: Option<super::follow::Offer>,
+    pub offer: Option<Offer>,
     /// The player this device was before it became another, to go back to.
-    pub previous: Option<super::follow::Previous>,
+    pub previous: Option<Previous>,
 }
 
 /// What the server says of our notifications.
@@ -190,22 +191,13 @@ impl Online {
     }
 
     /// The player this device was before another, kept from before.
-    pub fn with_previous(self, previous: Option<super::follow::Previous>) -> Online {
+    pub fn with_previous(self, previous: Option<Previous>) -> Online {
         Online { previous, ..self }
     }
 
     /// Whether this device has a player on the server (a token kept from before).
     pub fn has_token(&self) -> bool {
         self.token.is_some()
-    }
-
-    pub(super) fn token(&self) -> Option<&str> {
-        self.token.as_deref()
-    }
-
-    /// Be another player from the next `hello` on.
-    pub(super) fn set_token(&mut self, token: String) {
-        self.token = Some(token);
     }
 
     pub fn welcomed(&self) -> bool {
@@ -223,7 +215,7 @@ impl Online {
     }
 
     /// Send `msg` now, or once connected and welcomed.
-    pub(super) fn say(&mut self, link: &mut Link, msg: ClientMessage) {
+    fn say(&mut self, link: &mut Link, msg: ClientMessage) {
         if !(self.welcomed() && link.send(&msg)) {
             self.queued.push(msg);
         }
@@ -259,7 +251,9 @@ pub fn unix_ms() -> i64 {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_observer(ask);
+    app.add_observer(ask)
+        .add_observer(answer_offer)
+        .add_observer(go_back);
     app.add_systems(
         Update,
         (receive, keep_up)
@@ -316,7 +310,7 @@ fn ask(ask: On<Ask>, mut online: ResMut<Online>, mut link: ResMut<Link>) {
         Ask::Leaderboard => ClientMessage::Leaderboard,
         Ask::Say(msg) => msg,
         Ask::Offer(kind, code) => {
-            online.offer = Some(super::follow::Offer::new(kind, code.clone()));
+            online.offer = Some(Offer::new(kind, code.clone()));
             ClientMessage::WhoseCode { kind, code }
         }
         Ask::Review(code) => {
@@ -427,7 +421,7 @@ fn handle(online: &mut Online, link: &mut Link, msg: ServerMessage, files: Optio
                 if online.me.as_ref().is_some_and(|me| me.id != player.id) {
                     online.my_games = None;
                 }
-                super::follow::switched(online, files, &player);
+                keep_previous(online, files, &player);
                 online.people.signed_in_as(&player, child);
                 if online.token.as_deref() != Some(&token) {
                     keep_token(files, &token);
@@ -459,7 +453,9 @@ fn handle(online: &mut Online, link: &mut Link, msg: ServerMessage, files: Optio
                 online.room = Some(entering);
             }
             Notice::CodeOwner { kind, code, player } => {
-                super::follow::owner_told(online, kind, &code, player)
+                if let Some(offer) = online.offer.as_mut() {
+                    offer.told(kind, &code, player);
+                }
             }
             Notice::MyGames { games, vacation } => online.my_games = Some((games, vacation)),
             Notice::Notifications {
@@ -730,8 +726,60 @@ pub fn refresh_lobby(online: &mut Online) {
     online.last_lobby = None;
 }
 
+/// The player answered a link's offer: yes uses the code (a friend request, or this device
+/// becomes the code's player, keeping who it was), no forgets it.
+fn answer_offer(answer: On<Answer>, mut online: ResMut<Online>, mut link: ResMut<Link>) {
+    let Some(offer) = online.offer.take() else {
+        return;
+    };
+    if !answer.event().0 || offer.owner.is_none() || offer.is_ours(online.me.as_ref()) {
+        return;
+    }
+    let code = offer.code;
+    let msg = match offer.kind {
+        crate::net::social::CodeKind::Friend => ClientMessage::AddFriend { code },
+        crate::net::social::CodeKind::Link => ClientMessage::Link { code },
+    };
+    online.say(&mut link, msg);
+}
+
+/// We became another player on a live connection: the one we were is kept, to go back to.
+fn keep_previous(online: &mut Online, files: Option<&Files>, now: &PlayerInfo) {
+    let (Some(was), Some(token)) = (online.me.as_ref(), online.token.as_ref()) else {
+        return;
+    };
+    if was.id == now.id {
+        return;
+    }
+    let previous = Previous {
+        token: token.clone(),
+        name: was.name.clone(),
+    };
+    previous.keep(files);
+    online.previous = Some(previous);
+}
+
+/// Back to the player this device was: their token, and a new connection with it.
+fn go_back(
+    _: On<GoBack>,
+    mut online: ResMut<Online>,
+    mut link: ResMut<Link>,
+    files: Option<Res<Files>>,
+) {
+    let Some(previous) = online.previous.take() else {
+        return;
+    };
+    Previous::forget(files.as_deref());
+    keep_token(files.as_deref(), &previous.token);
+    online.token = Some(previous.token);
+    // Not welcomed until the server says who we are: that welcome is not a switch to keep.
+    online.me = None;
+    online.room = None;
+    link.retry_now();
+}
+
 /// The token where the settings are kept.
-pub(super) fn keep_token(files: Option<&Files>, token: &str) {
+fn keep_token(files: Option<&Files>, token: &str) {
     if let Some(files) = files
         && let Err(e) = files.config.write(ONLINE_TOKEN, token)
     {
@@ -744,4 +792,26 @@ pub fn kept_token(files: Option<&Files>) -> Option<String> {
     let text = files?.config.read(ONLINE_TOKEN).ok()??;
     let token = text.trim();
     (!token.is_empty() && token.len() <= 128).then(|| token.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::online::follow::tests::player;
+
+    #[test]
+    fn a_switch_keeps_who_we_were_and_a_welcome_back_does_not() {
+        let mut online = Online::with_token(Some("old-token".into()));
+        online.me = Some(player("a"));
+        keep_previous(&mut online, None, &player("a"));
+        assert_eq!(online.previous, None, "the same player");
+        keep_previous(&mut online, None, &player("b"));
+        assert_eq!(
+            online.previous,
+            Some(Previous {
+                token: "old-token".into(),
+                name: "An".into()
+            })
+        );
+    }
 }

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 
 use super::client::{self, Ask, Online};
 use super::link::{Link, LinkState};
-use super::people::{Page, Pages, PeopleAction, asking_who_plays};
+use super::people::{Page, Pages, PeopleAction, asking_who_plays, covered};
 use super::qr;
 use crate::game::board::art::Art;
 use crate::game::screens::ui::{self, bold, button, panel, row, small_button, text};
@@ -219,8 +219,8 @@ fn press(
     keys: Res<ButtonInput<KeyCode>>,
     pages: Res<Pages>,
 ) {
-    // A page of people (or a link's question) over the screen takes the keys and the presses.
-    if pages.page != Page::None || asking_who_plays(&online, &prefs) || online.offer.is_some() {
+    // A page of people (or a question) over the screen takes the keys and the presses.
+    if covered(&pages, &online, &prefs) {
         return;
     }
     let mut run = |action: OnlineAction, commands: &mut Commands| {
@@ -446,7 +446,7 @@ fn build(
     for root in &roots {
         commands.entity(root).despawn();
     }
-    if pages.page != Page::None || asking_who_plays(&online, &prefs) {
+    if covered(&pages, &online, &prefs) {
         return;
     }
     let lang = prefs.lang();

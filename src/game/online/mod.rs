@@ -90,7 +90,7 @@ use crate::session::Settings;
 pub(in crate::game) fn plugin(app: &mut App) {
     let url = server_url(app.world().resource::<Prefs>());
     let token = client::kept_token(app.world().get_resource::<Files>());
-    let previous = follow::kept_previous(app.world().get_resource::<Files>());
+    let previous = follow::Previous::kept(app.world().get_resource::<Files>());
     app.insert_resource(link::Link::new(url))
         .insert_resource(client::Online::with_token(token).with_previous(previous));
     app.add_plugins((
@@ -102,7 +102,6 @@ pub(in crate::game) fn plugin(app: &mut App) {
         people::plugin,
         controls::plugin,
         controls::retry_plugin,
-        follow::plugin,
         push::plugin,
     ));
     #[cfg(target_arch = "wasm32")]

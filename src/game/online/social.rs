@@ -99,6 +99,16 @@ impl People {
                 self.news = Some(News::FriendAccepted(player.name.clone()));
                 if let Some(r) = &mut self.relations {
                     r.outgoing.retain(|p| p.id != player.id);
+                    // A friend now, and online: they have just said yes.
+                    if !r.friends.iter().any(|f| f.player.id == player.id) {
+                        r.friends.insert(
+                            0,
+                            crate::net::social::Friend {
+                                player: player.clone(),
+                                online: true,
+                            },
+                        );
+                    }
                 }
             }
             Notice::LinkCode { code, expires_ms } => {
@@ -187,6 +197,13 @@ mod tests {
         people.take(&Notice::FriendRequest { from: from.clone() }, 0);
         assert_eq!(people.news, Some(News::FriendRequest("Bình".into())));
         assert_eq!(people.relations.as_ref().unwrap().incoming.len(), 1);
+        people.take(
+            &Notice::FriendAccepted {
+                player: player("c", "Cúc"),
+            },
+            0,
+        );
+        assert_eq!(people.friend("c").map(|f| f.online), Some(true));
         assert!(!people.take(&Notice::Created { code: "X".into() }, 0));
         people.signed_in_as(&player("a", "An"), false);
         assert_eq!(

@@ -194,6 +194,12 @@ pub fn asking_who_plays(online: &Online, prefs: &Prefs) -> bool {
     !online.has_token() && prefs.child.is_none()
 }
 
+/// Whether the people's pages cover the online screen: a page is open, or a question (who
+/// plays, a link's code) waits for an answer.
+pub fn covered(pages: &Pages, online: &Online, prefs: &Prefs) -> bool {
+    pages.page != Page::None || asking_who_plays(online, prefs) || online.offer.is_some()
+}
+
 /// The rules and clock a challenge proposes: the online form's.
 fn proposed(form: &Form) -> (RulesChoice, crate::net::protocol::ClockSpec) {
     let rules = match presets::get(&form.preset) {
