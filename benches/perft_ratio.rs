@@ -1,7 +1,7 @@
 //! Perft of `basic` by the engine and by the plain copy-make engine written from the rule text
-//! (`tests/engine/reference/plain.rs`), run in turns and timed in this thread's CPU time: the ratio the
-//! rules engine is held to, measured so that the shared machine's other work falls on both alike.
-//! `cargo bench --no-default-features --bench perft_ratio` prints each engine's median and
+//! (`tests/engine/reference/plain.rs`), run in turns and timed in this thread's CPU time: the ratio
+//! the rules engine is held to, measured so that the shared machine's other work falls on both
+//! alike. `cargo bench --no-default-features --bench perft_ratio` prints each engine's median and
 //! fastest run, and the median of the rounds' own ratios (each round times both, one after the
 //! other).
 

@@ -93,43 +93,16 @@ pub fn plugin(app: &mut App) {
         Screen::Title
     });
     app.init_state::<Overlay>();
-    // The screen first (art, where to draw, button sizes, the board), then the play, then
-    // everything around it.
+    // One plugin per folder, in the order data flows; what runs before what is said by the
+    // `GameSet`s and each system's own ordering, not by this order.
     app.add_plugins((
-        board::art::plugin,
-        board::safe_area::plugin,
-        screens::ui::plugin,
-        board::pebbles::plugin,
-        board::wood::plugin,
+        board::plugin,
+        play::plugin,
+        platform::plugin,
+        screens::plugin,
+        online::plugin,
+        access::plugin,
     ));
-    app.add_plugins((
-        play::animation::plugin,
-        play::turn::plugin,
-        play::ai_turn::plugin,
-        play::clock::plugin,
-        play::input::plugin,
-        screens::actions::plugin,
-        screens::hud::plugin,
-        play::hint::plugin,
-        screens::menu::plugin,
-        screens::title::plugin,
-        platform::persist::plugin,
-        platform::idle::plugin,
-        play::sound::plugin,
-        play::capture::plugin,
-        play::lights::plugin,
-    ));
-    app.add_plugins((
-        screens::review::plugin,
-        screens::puzzles::plugin,
-        screens::lesson::plugin,
-        screens::intro::plugin,
-        screens::confirm::plugin,
-    ));
-    app.add_plugins(online::plugin);
-    app.add_plugins(access::plugin);
-    #[cfg(target_arch = "wasm32")]
-    app.add_plugins((platform::page::plugin, platform::web_files::plugin));
     app.add_systems(Startup, |mut commands: Commands| {
         commands.trigger(state::NewGame)
     });

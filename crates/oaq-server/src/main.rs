@@ -1,15 +1,20 @@
 //! `oaq-server`: online play's authoritative server. This reads the command line; the server
-//! itself is the library's `server` module.
+//! itself is the library. `oaq-server --help` lists every flag with its default, which is
+//! [`Settings::default`]'s (one place for each).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::LazyLock;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
 use oaq_server::settings::{Settings, rate, seconds};
 use oaq_server::{Config, admin, hostile, loadtest, moderation, raise_file_limit, serve};
+
+/// The settings' defaults, which the flags' defaults are.
+static DEFAULTS: LazyLock<Settings> = LazyLock::new(Settings::default);
 
 #[derive(Parser)]
 #[command(
@@ -75,22 +80,22 @@ struct ServeArgs {
     #[arg(long, default_value = "Ô ăn quan <noreply@localhost>")]
     mail_from: String,
     /// Seconds each of a game's first moves may take before the game is aborted.
-    #[arg(long, default_value_t = 30.0, value_parser = seconds)]
+    #[arg(long, default_value_t = DEFAULTS.first_move.as_secs_f64(), value_parser = seconds)]
     first_move_secs: f64,
     /// Seconds a player must be gone before the opponent may claim the game.
-    #[arg(long, default_value_t = 60.0, value_parser = seconds)]
+    #[arg(long, default_value_t = DEFAULTS.claim_after.as_secs_f64(), value_parser = seconds)]
     claim_after_secs: f64,
     /// Seconds between pings; a connection silent for two is dropped.
-    #[arg(long, default_value_t = 5.0, value_parser = seconds)]
+    #[arg(long, default_value_t = DEFAULTS.ping_every.as_secs_f64(), value_parser = seconds)]
     ping_secs: f64,
     /// Messages a connection may send a second (bursts of twice as many).
-    #[arg(long, default_value_t = 20.0, value_parser = rate)]
+    #[arg(long, default_value_t = DEFAULTS.messages_per_second, value_parser = rate)]
     messages_per_second: f64,
     /// Seconds a new connection has to send its request's header, and then its `hello`.
-    #[arg(long, default_value_t = 10.0, value_parser = seconds)]
+    #[arg(long, default_value_t = DEFAULTS.handshake.as_secs_f64(), value_parser = seconds)]
     handshake_secs: f64,
     /// Connections open at once from one address (an IPv6 /64).
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    #[arg(long, default_value_t = DEFAULTS.connections_per_address as u32, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     connections_per_address: u32,
     /// A reverse proxy in front of the server (repeat for several): its connections are not
     /// held to the per-address cap, and each request counts against the client address in its
@@ -98,56 +103,56 @@ struct ServeArgs {
     #[arg(long = "trusted-proxy", value_name = "IP")]
     trusted_proxies: Vec<std::net::IpAddr>,
     /// Connections open at once in all.
-    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    #[arg(long, default_value_t = DEFAULTS.max_connections as u32, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     max_connections: u32,
     /// Rooms waiting for players that one player may sit in at once.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=1_000))]
+    #[arg(long, default_value_t = DEFAULTS.waiting_rooms_per_player, value_parser = clap::value_parser!(u64).range(1..=1_000))]
     waiting_rooms_per_player: u64,
     /// Rooms one address may open a minute.
-    #[arg(long, default_value_t = 20.0, value_parser = rate)]
+    #[arg(long, default_value_t = DEFAULTS.rooms_per_minute, value_parser = rate)]
     rooms_per_minute: f64,
     /// New guests one address may make a minute.
-    #[arg(long, default_value_t = 20.0, value_parser = rate)]
+    #[arg(long, default_value_t = DEFAULTS.guests_per_minute, value_parser = rate)]
     guests_per_minute: f64,
     /// Room codes that do not exist one address may try a minute.
-    #[arg(long, default_value_t = 20.0, value_parser = rate)]
+    #[arg(long, default_value_t = DEFAULTS.misses_per_minute, value_parser = rate)]
     misses_per_minute: f64,
     /// Wrong link codes, recovery codes and passwords one address may try a minute (half as
     /// many passwords for one sign-in name).
-    #[arg(long, default_value_t = 10.0, value_parser = rate)]
+    #[arg(long, default_value_t = DEFAULTS.sign_in_failures_per_minute, value_parser = rate)]
     sign_in_failures_per_minute: f64,
     /// HTTP requests one address may make a minute (every route, the web build's files too).
-    #[arg(long, default_value_t = 600.0, value_parser = rate)]
+    #[arg(long, default_value_t = DEFAULTS.requests_per_minute, value_parser = rate)]
     requests_per_minute: f64,
     /// Password hashes one address may cause a minute (setting a password, signing in).
-    #[arg(long, default_value_t = 30.0, value_parser = rate)]
+    #[arg(long, default_value_t = DEFAULTS.hashes_per_minute, value_parser = rate)]
     hashes_per_minute: f64,
     /// How often one game by days may be paused for vacations.
-    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u64).range(1..=1_000))]
+    #[arg(long, default_value_t = DEFAULTS.pauses_per_game, value_parser = clap::value_parser!(u64).range(1..=1_000))]
     pauses_per_game: u64,
     /// Confirmation e-mails one address may be sent a day.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=100))]
+    #[arg(long, default_value_t = DEFAULTS.mails_per_address, value_parser = clap::value_parser!(u64).range(1..=100))]
     mails_per_address: u64,
     /// Challenges one player may have waiting at once.
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=1_000))]
+    #[arg(long, default_value_t = DEFAULTS.challenges_per_player, value_parser = clap::value_parser!(u64).range(1..=1_000))]
     challenges_per_player: u64,
     /// Seconds in a correspondence day (a day; shorter only to test correspondence games).
-    #[arg(long, default_value_t = 86_400.0, value_parser = seconds)]
+    #[arg(long, default_value_t = DEFAULTS.day.as_secs_f64(), value_parser = seconds)]
     day_secs: f64,
     /// Vacation days each player has a year (they pause their correspondence games).
-    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(0..=365))]
+    #[arg(long, default_value_t = DEFAULTS.vacation_days, value_parser = clap::value_parser!(u64).range(0..=365))]
     vacation_days: u64,
     /// Correspondence games one player may be in at once.
-    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..=1_000))]
+    #[arg(long, default_value_t = DEFAULTS.correspondence_per_player, value_parser = clap::value_parser!(u64).range(1..=1_000))]
     correspondence_per_player: u64,
     /// Seconds between a pool's waves of pairing.
-    #[arg(long, default_value_t = 2.0, value_parser = seconds)]
+    #[arg(long, default_value_t = DEFAULTS.pool_wave.as_secs_f64(), value_parser = seconds)]
     pool_wave_secs: f64,
     /// Chat phrases a player may send in a row (then one every two seconds).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=100))]
+    #[arg(long, default_value_t = DEFAULTS.chat_burst as u32, value_parser = clap::value_parser!(u32).range(1..=100))]
     chat_burst: u32,
     /// Seconds to wait for one Redis command before counting Redis as down.
-    #[arg(long, default_value_t = 1.5, value_parser = seconds)]
+    #[arg(long, default_value_t = DEFAULTS.redis_wait.as_secs_f64(), value_parser = seconds)]
     redis_wait_secs: f64,
     /// Log lines as text for people, or as JSON lines for a log collector.
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
@@ -254,5 +259,29 @@ impl ServeArgs {
                 ..Settings::default()
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_flag_gives_the_settings_defaults() {
+        let cli = Cli::try_parse_from(["oaq-server"]).unwrap();
+        let settings = cli.serve.config().settings;
+        assert_eq!(
+            format!("{settings:?}"),
+            format!("{:?}", Settings::default())
+        );
+    }
+
+    #[test]
+    fn a_flag_out_of_its_bounds_is_refused_naming_it() {
+        let refused = Cli::try_parse_from(["oaq-server", "--connections-per-address", "0"])
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(refused.contains("--connections-per-address"), "{refused}");
     }
 }

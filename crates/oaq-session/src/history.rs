@@ -25,8 +25,8 @@ pub struct Entry {
 /// ```
 /// use oaq_rules::presets;
 /// use oaq_session::{History, Seat};
-/// let mut history =
-///     History::new("basic", presets::get("basic").unwrap().rules, vec![Seat::Human, Seat::Computer(4)]);
+/// let rules = presets::get("basic").unwrap().rules;
+/// let mut history = History::new("basic", rules, vec![Seat::Human, Seat::Computer(4)]);
 /// let start = *history.position();
 /// history.play("2+".parse().unwrap()).unwrap();
 /// let reply = history.position().legal_moves()[0]; // the computer's

@@ -7,37 +7,67 @@
 //! (then `target/release/oaq ...`).
 //!
 //! ```sh
-//! oaq rules                                   # list the presets
-//! oaq rules show mature-quan                  # print one as RON
+//! # list the presets
+//! oaq rules
+//! # print one as RON
+//! oaq rules show mature-quan
 //! oaq replay --rules table-flip --moves "2- swap 8+"
-//! oaq replay --rules standard --position '{"pits":[0,2,2,1,1,0,1,2,2,2,1,0],"stores":[{"stones":36},{}]}' --moves "4+"
+//! oaq replay --rules standard \
+//!     --position '{"pits":[0,2,2,1,1,0,1,2,2,2,1,0],"stores":[{"stones":36},{}]}' --moves "4+"
 //! oaq perft --rules standard --depth 8
-//! oaq ai --rules standard --level hard < positions.jsonl   # one state JSON per line in, one answer per line out
-//! oaq ai --rules basic --level master --threads 2 < positions.jsonl   # Master on two cores (default: all)
-//! oaq match --rules basic --a hard --b medium --games 200 --seed 1   # paired margin, W/D/L
-//! oaq match --rules basic --a master --b hard --time-scale 0.1        # Master at a tenth of its time
-//! oaq match --rules basic --a 7 --b 7 --a-weights fitted.ron          # an evaluation against the shipped one
-//! oaq match --rules basic --a master --b master --b-reductions off --time-scale 0.1   # a search feature on against off
-//! oaq fit --rules basic --seed 1 --games 2000 --depth 8 --out fitted.ron   # weights by least squares on self-play
-//! oaq tune --rules standard --seed 7 --out weights.ron                # weights by trial matches
-//! oaq stability --rules basic --depth 6                               # depth d against d + 2, capture search on/off
-//! oaq book build --rules basic --seconds 20                           # the opening book (resumes if stopped)
-//! oaq endgame --rules basic --stones 30 --down-to 6                   # how often Master's time proves the result
-//! oaq endgame --rules basic --stones 40 --down-to 6 --outcome         # the same for who wins, not by how much
-//! oaq tablebase build --stones 10 --out assets/ai/endgame-10.tb      # the shipped endgame table (5 min, 2.4 GB; resumes if stopped)
-//! oaq tablebase check --file assets/ai/endgame-10.tb --positions 200  # what it knows of self-play endings, against the search
-//! oaq match --rules basic --a master --b master --b-tablebase off --time-scale 0.1   # Master with its table against without
-//! oaq train --rules basic --games 4000 --depth 10 --seed 1 --epochs 30 --out assets/ai/network-basic.nn   # a learned evaluation (5 min)
-//! oaq match --rules basic --a master --b master --a-network assets/ai/network-basic.nn --time-scale 0.1   # Master with it against without
-//! oaq bench --rules basic --depth 14 --network assets/ai/network-basic.nn   # search speed with it
-//! oaq rate --rules basic --games 60 --span 3 --time-scale 0.1 --out assets/ai/ratings.ron   # every level on one scale
-//! oaq review --rules basic --moves "2- 8- 3+ 9-" --depth 10           # every move judged, one JSON line each
-//! oaq puzzles generate --seed 1 --count 180 > assets/puzzles/puzzles.ron   # the puzzle set (23 s)
-//! oaq puzzles check                                                   # every shipped puzzle searched again
+//! # one state JSON per line in, one answer per line out
+//! oaq ai --rules standard --level hard < positions.jsonl
+//! # Master on two cores (default: all)
+//! oaq ai --rules basic --level master --threads 2 < positions.jsonl
+//! # paired margin, W/D/L
+//! oaq match --rules basic --a hard --b medium --games 200 --seed 1
+//! # Master at a tenth of its time
+//! oaq match --rules basic --a master --b hard --time-scale 0.1
+//! # an evaluation against the shipped one
+//! oaq match --rules basic --a 7 --b 7 --a-weights fitted.ron
+//! # a search feature on against off
+//! oaq match --rules basic --a master --b master --b-reductions off --time-scale 0.1
+//! # weights by least squares on self-play
+//! oaq fit --rules basic --seed 1 --games 2000 --depth 8 --out fitted.ron
+//! # weights by trial matches
+//! oaq tune --rules standard --seed 7 --out weights.ron
+//! # depth d against d + 2, capture search on/off
+//! oaq stability --rules basic --depth 6
+//! # the opening book (resumes if stopped)
+//! oaq book build --rules basic --seconds 20
+//! # how often Master's time proves the result
+//! oaq endgame --rules basic --stones 30 --down-to 6
+//! # the same for who wins, not by how much
+//! oaq endgame --rules basic --stones 40 --down-to 6 --outcome
+//! # the shipped endgame table (5 min, 2.4 GB; resumes if stopped)
+//! oaq tablebase build --stones 10 --out assets/ai/endgame-10.tb
+//! # what it knows of self-play endings, against the search
+//! oaq tablebase check --file assets/ai/endgame-10.tb --positions 200
+//! # Master with its table against without
+//! oaq match --rules basic --a master --b master --b-tablebase off --time-scale 0.1
+//! # a learned evaluation (5 min)
+//! oaq train --rules basic --games 4000 --depth 10 --seed 1 --epochs 30 \
+//!     --out assets/ai/network-basic.nn
+//! # Master with it against without
+//! oaq match --rules basic --a master --b master --a-network assets/ai/network-basic.nn \
+//!     --time-scale 0.1
+//! # search speed with it
+//! oaq bench --rules basic --depth 14 --network assets/ai/network-basic.nn
+//! # every level on one scale
+//! oaq rate --rules basic --games 60 --span 3 --time-scale 0.1 --out assets/ai/ratings.ron
+//! # every move judged, one JSON line each
+//! oaq review --rules basic --moves "2- 8- 3+ 9-" --depth 10
+//! # the puzzle set (23 s)
+//! oaq puzzles generate --seed 1 --count 180 > assets/puzzles/puzzles.ron
+//! # every shipped puzzle searched again
+//! oaq puzzles check
 //! oaq bench --seconds 1
-//! oaq bench --depth 15                                                # time to a depth instead
-//! oaq bench --depth 15 --no-reductions                                # without late move reductions
-//! oaq icons --out web/icons                   # paint the web app's icons (the shipped ones are its output)
+//! # time to a depth instead
+//! oaq bench --depth 15
+//! # without late move reductions
+//! oaq bench --depth 15 --no-reductions
+//! # paint the web app's icons (the shipped ones are its output)
+//! oaq icons --out web/icons
 //! ```
 //!
 //! Every number is checked as it is read, and a value out of range is refused with the range
@@ -46,9 +76,10 @@
 //! and a half), `tune --depth` 1–12 and `--rounds` up to 10,000, `ai --threads` 1–64, `bench
 //! --seconds` above 0 and at most 600, `tablebase build --stones` 1–20 and `--rounds` 1–65,535,
 //! `tablebase check --positions` 1–10,000, `train --epochs` 1–200 and `--search-share` 0–100; a
-//! table or network file that is not one, or is cut short or damaged, is refused by name. Negative numbers reach the check (`--seconds -1` says what
-//! is wrong, not "unexpected argument"); `tune --out` is checked before the first round; an error
-//! quotes a bad value cut to its first 40 characters.
+//! table or network file that is not one, or is cut short or damaged, is refused by name.
+//! Negative numbers reach the check (`--seconds -1` says what is wrong, not "unexpected
+//! argument"); `tune --out` is checked before the first round; an error quotes a bad value cut
+//! to its first 40 characters.
 //!
 //! `ai` answers `{"move": "3+", "score": expected final margin in points, "depth", "nodes", "ms"}`,
 //! or `{"error": "..."}` for a line it cannot read (not JSON, not a position, not UTF-8, or over 64

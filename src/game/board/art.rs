@@ -95,7 +95,7 @@ pub const MAT: Color = Color::srgb(0.30, 0.19, 0.11);
 pub const WOOD: Color = Color::srgb(0.78, 0.58, 0.35);
 pub const INK: Color = Color::srgb(0.98, 0.95, 0.88);
 
-pub(in crate::game) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.insert_resource(ClearColor(MAT));
     // Drawn while the app is built, so that every schedule, the first state transition
     // included, finds the art in place.

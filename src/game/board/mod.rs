@@ -8,3 +8,15 @@ pub mod pebbles;
 pub mod safe_area;
 pub mod text;
 pub mod wood;
+
+use bevy::prelude::*;
+
+/// The board: its art, where it may be drawn, the pebbles and the wood.
+pub(super) fn plugin(app: &mut App) {
+    app.add_plugins((
+        art::plugin,
+        safe_area::plugin,
+        pebbles::plugin,
+        wood::plugin,
+    ));
+}

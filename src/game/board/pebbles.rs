@@ -43,7 +43,7 @@ impl Places {
     }
 }
 
-pub(in crate::game) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Places>();
 }
 

@@ -57,7 +57,7 @@ impl SafeArea {
     }
 }
 
-pub(in crate::game) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SafeArea>();
     #[cfg(any(target_os = "android", target_os = "ios"))]
     app.add_systems(

@@ -52,7 +52,7 @@ pub struct StoreGlow(pub usize);
 #[derive(Component)]
 struct BoardPart;
 
-pub(in crate::game) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Layout>();
     app.add_systems(Startup, spawn_camera);
     app.add_systems(

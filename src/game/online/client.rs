@@ -411,222 +411,252 @@ pub fn display_name(name: &str, lang: crate::session::Lang) -> String {
 fn handle(online: &mut Online, link: &mut Link, msg: ServerMessage, files: Option<&Files>) {
     match msg {
         ServerMessage::Room(event) => apply(online, link, event),
-        ServerMessage::Notice(notice) => match notice {
-            Notice::Welcome {
-                player,
-                token,
-                child,
-                ..
-            } => {
-                if online.me.as_ref().is_some_and(|me| me.id != player.id) {
-                    online.my_games = None;
-                }
-                keep_previous(online, files, &player);
-                online.people.signed_in_as(&player, child);
-                if online.token.as_deref() != Some(&token) {
-                    keep_token(files, &token);
-                }
-                online.token = Some(token);
-                online.me = Some(player);
-                online.last_ping = None;
-                // Back in the room we were in, from the last event seen; then anything asked
-                // while away.
-                if let Some(room) = &online.room {
-                    link.send(&room.enter());
-                }
-                for msg in std::mem::take(&mut online.queued) {
-                    link.send(&msg);
-                }
-                // How many correspondence games wait for us (the online screen says).
-                link.send(&ClientMessage::MyGames);
+        ServerMessage::Notice(Notice::Welcome {
+            player,
+            token,
+            child,
+            ..
+        }) => welcomed(online, link, files, player, token, child),
+        ServerMessage::Notice(Notice::Error { code, message, .. }) => {
+            refused(online, link, code, message)
+        }
+        ServerMessage::Notice(notice) => {
+            if let Some(notice) = room_notice(online, link, notice) {
+                people_notice(online, link, notice);
             }
-            Notice::ChallengeAccepted { id, room } => {
-                // A challenge of ours or to us was accepted: its room is open with both seated.
-                info!("online: challenge accepted, room {room}");
-                let accepted = Notice::ChallengeAccepted {
-                    id,
-                    room: room.clone(),
-                };
-                online.people.take(&accepted, unix_ms());
-                let entering = Room::new(room, false);
-                link.send(&entering.enter());
-                online.room = Some(entering);
+        }
+    }
+}
+
+/// The server says who we are: kept, and what waited for the welcome is sent.
+fn welcomed(
+    online: &mut Online,
+    link: &mut Link,
+    files: Option<&Files>,
+    player: PlayerInfo,
+    token: String,
+    child: bool,
+) {
+    if online.me.as_ref().is_some_and(|me| me.id != player.id) {
+        online.my_games = None;
+    }
+    keep_previous(online, files, &player);
+    online.people.signed_in_as(&player, child);
+    if online.token.as_deref() != Some(&token) {
+        keep_token(files, &token);
+    }
+    online.token = Some(token);
+    online.me = Some(player);
+    online.last_ping = None;
+    // Back in the room we were in, from the last event seen; then anything asked
+    // while away.
+    if let Some(room) = &online.room {
+        link.send(&room.enter());
+    }
+    for msg in std::mem::take(&mut online.queued) {
+        link.send(&msg);
+    }
+    // How many correspondence games wait for us (the online screen says).
+    link.send(&ClientMessage::MyGames);
+}
+
+/// A refusal: shown, and what it undoes undone.
+fn refused(online: &mut Online, link: &mut Link, code: ErrorCode, message: String) {
+    warn!("online: the server refused: {code:?}: {message}");
+    if code == ErrorCode::UnsupportedProtocol {
+        online.incompatible = Some(message.clone());
+        link.stop();
+    }
+    if matches!(
+        code,
+        ErrorCode::StalePly | ErrorCode::IllegalMove | ErrorCode::NotYourTurn
+    ) && let Some(room) = online.room.as_mut()
+    {
+        // The board goes back to the room's log (see `table`).
+        room.pending = None;
+    }
+    if matches!(code, ErrorCode::NoSuchRoom | ErrorCode::RoomFull) {
+        online.room = None;
+    }
+    // The code of a link was refused: there is nothing to ask the player.
+    if matches!(
+        code,
+        ErrorCode::BadCredentials | ErrorCode::NoSuchPlayer | ErrorCode::RateLimited
+    ) && online.offer.as_ref().is_some_and(|o| o.owner.is_none())
+    {
+        online.offer = None;
+    }
+    // A player we meant is gone from our lists (a block, a ban): ask for them again.
+    if code == ErrorCode::NoSuchPlayer && online.people.relations.is_some() {
+        link.send(&ClientMessage::Relations);
+    }
+    online.problem = Some(Problem { code, message });
+}
+
+/// A notice of rooms: ours, the lobby, the leaderboard, the clock's probe; any other is given
+/// back.
+fn room_notice(online: &mut Online, link: &mut Link, notice: Notice) -> Option<Notice> {
+    match notice {
+        Notice::Created { code } => {
+            info!("online: room {code} created");
+            online.room = Some(Room::new(code, false));
+        }
+        Notice::Lobby { rooms } => {
+            if online.lobby != rooms {
+                online.lobby = rooms;
             }
-            Notice::CodeOwner { kind, code, player } => {
-                if let Some(offer) = online.offer.as_mut() {
-                    offer.told(kind, &code, player);
+        }
+        Notice::Leaderboard {
+            players,
+            you,
+            place,
+        } => {
+            // Our rating as it is now, for the online screen too.
+            online.me = Some(you.clone());
+            online.leaderboard = Some(Board {
+                players,
+                you,
+                place,
+            });
+        }
+        Notice::Snapshot {
+            code,
+            seq,
+            events,
+            you,
+            ..
+        } => {
+            let Some(room) = online.room.as_mut().filter(|r| r.code == code) else {
+                return None;
+            };
+            match RoomState::from_log(&events) {
+                Ok(state) => {
+                    room.state = Some(state);
+                    room.seq = Some(seq);
+                    if you.is_some() {
+                        room.you = you;
+                    }
+                    acknowledge(room);
+                }
+                Err(e) => error!("online: room {code}'s log does not fold: {}", e.0),
+            }
+        }
+        Notice::Seat { code, seat } => {
+            if let Some(room) = online.room.as_mut().filter(|r| r.code == code) {
+                room.you = seat;
+                room.watching = seat.is_none();
+                // Caught up: a move still not in the log goes again.
+                if let Some(p) = &room.pending {
+                    link.send(&move_message(p));
                 }
             }
-            Notice::MyGames { games, vacation } => online.my_games = Some((games, vacation)),
-            Notice::Notifications {
+        }
+        Notice::Left { code } => {
+            if online.room.as_ref().is_some_and(|r| r.code == code) {
+                online.room = None;
+            }
+        }
+        Notice::Pong { id, at_ms } => {
+            if let Some((sent_id, sent_at)) = online.ping_sent.take()
+                && sent_id == id
+            {
+                let now = unix_ms();
+                let rtt = (now - sent_at).max(0);
+                let offset = at_ms - (sent_at + now) / 2;
+                if online.offset.is_none_or(|(best, _)| rtt <= best) {
+                    online.offset = Some((rtt, offset));
+                }
+            }
+        }
+        Notice::Reconnect { after_ms } => {
+            link.reconnect_after(Duration::from_millis(after_ms.min(10_000)));
+            online.me = None;
+        }
+        other => return Some(other),
+    }
+    None
+}
+
+/// The other notices: people, games by days, pools, notifications.
+fn people_notice(online: &mut Online, link: &mut Link, notice: Notice) {
+    match notice {
+        Notice::ChallengeAccepted { id, room } => {
+            // A challenge of ours or to us was accepted: its room is open with both seated.
+            info!("online: challenge accepted, room {room}");
+            let accepted = Notice::ChallengeAccepted {
+                id,
+                room: room.clone(),
+            };
+            online.people.take(&accepted, unix_ms());
+            let entering = Room::new(room, false);
+            link.send(&entering.enter());
+            online.room = Some(entering);
+        }
+        Notice::CodeOwner { kind, code, player } => {
+            if let Some(offer) = online.offer.as_mut() {
+                offer.told(kind, &code, player);
+            }
+        }
+        Notice::MyGames { games, vacation } => online.my_games = Some((games, vacation)),
+        Notice::Notifications {
+            settings,
+            push_key,
+            devices,
+            mail,
+        } => {
+            online.notifications = Some(NotifyState {
                 settings,
                 push_key,
                 devices,
                 mail,
-            } => {
-                online.notifications = Some(NotifyState {
-                    settings,
-                    push_key,
-                    devices,
-                    mail,
-                })
-            }
-            Notice::YourTurn { code } => {
-                online.people.news = Some(super::social::News::YourTurn(code));
-                link.send(&ClientMessage::MyGames);
-            }
-            Notice::Pooled {
+            })
+        }
+        Notice::YourTurn { code } => {
+            online.people.news = Some(super::social::News::YourTurn(code));
+            link.send(&ClientMessage::MyGames);
+        }
+        Notice::Pooled {
+            rules,
+            clock,
+            paired_last,
+        } => {
+            online.pool = Some(PoolWait {
                 rules,
                 clock,
+                since_ms: unix_ms(),
                 paired_last,
-            } => {
-                online.pool = Some(PoolWait {
-                    rules,
-                    clock,
-                    since_ms: unix_ms(),
-                    paired_last,
-                    computer: None,
-                });
+                computer: None,
+            });
+        }
+        Notice::PoolAlone { level } => {
+            if let Some(pool) = online.pool.as_mut() {
+                pool.computer = Some(level);
             }
-            Notice::PoolAlone { level } => {
-                if let Some(pool) = online.pool.as_mut() {
-                    pool.computer = Some(level);
-                }
-            }
-            Notice::Unpooled => online.pool = None,
-            Notice::Paired { room } => {
-                // Paired: the room is open with both seated and the game begun.
-                info!("online: paired, room {room}");
-                online.pool = None;
-                let entering = Room::new(room, false);
-                link.send(&entering.enter());
-                online.room = Some(entering);
-            }
-            Notice::Created { code } => {
-                info!("online: room {code} created");
-                online.room = Some(Room::new(code, false));
-            }
-            Notice::Lobby { rooms } => {
-                if online.lobby != rooms {
-                    online.lobby = rooms;
-                }
-            }
-            Notice::Leaderboard {
-                players,
-                you,
-                place,
-            } => {
-                // Our rating as it is now, for the online screen too.
-                online.me = Some(you.clone());
-                online.leaderboard = Some(Board {
-                    players,
-                    you,
-                    place,
-                });
-            }
-            Notice::Snapshot {
-                code,
-                seq,
-                events,
-                you,
-                ..
-            } => {
-                let Some(room) = online.room.as_mut().filter(|r| r.code == code) else {
-                    return;
-                };
-                match RoomState::from_log(&events) {
-                    Ok(state) => {
-                        room.state = Some(state);
-                        room.seq = Some(seq);
-                        if you.is_some() {
-                            room.you = you;
-                        }
-                        acknowledge(room);
-                    }
-                    Err(e) => error!("online: room {code}'s log does not fold: {}", e.0),
-                }
-            }
-            Notice::Seat { code, seat } => {
-                if let Some(room) = online.room.as_mut().filter(|r| r.code == code) {
-                    room.you = seat;
-                    room.watching = seat.is_none();
-                    // Caught up: a move still not in the log goes again.
-                    if let Some(p) = &room.pending {
-                        link.send(&move_message(p));
-                    }
-                }
-            }
-            Notice::Left { code } => {
-                if online.room.as_ref().is_some_and(|r| r.code == code) {
-                    online.room = None;
-                }
-            }
-            Notice::Pong { id, at_ms } => {
-                if let Some((sent_id, sent_at)) = online.ping_sent.take()
-                    && sent_id == id
-                {
-                    let now = unix_ms();
-                    let rtt = (now - sent_at).max(0);
-                    let offset = at_ms - (sent_at + now) / 2;
-                    if online.offset.is_none_or(|(best, _)| rtt <= best) {
-                        online.offset = Some((rtt, offset));
-                    }
-                }
-            }
-            notice @ (Notice::LinkCode { .. }
-            | Notice::RecoveryCode { .. }
-            | Notice::Devices { .. }
-            | Notice::Profile { .. }
-            | Notice::Relations { .. }
-            | Notice::FriendRequest { .. }
-            | Notice::FriendAccepted { .. }
-            | Notice::Challenges { .. }
-            | Notice::Challenged { .. }
-            | Notice::ChallengeClosed { .. }
-            | Notice::Chat { .. }
-            | Notice::Reported { .. }) => {
-                online.people.take(&notice, unix_ms());
-            }
-            Notice::Reconnect { after_ms } => {
-                link.reconnect_after(Duration::from_millis(after_ms.min(10_000)));
-                online.me = None;
-            }
-            Notice::Error {
-                code,
-                message,
-                legal: _,
-            } => {
-                warn!("online: the server refused: {code:?}: {message}");
-                if code == ErrorCode::UnsupportedProtocol {
-                    online.incompatible = Some(message.clone());
-                    link.stop();
-                }
-                if matches!(
-                    code,
-                    ErrorCode::StalePly | ErrorCode::IllegalMove | ErrorCode::NotYourTurn
-                ) && let Some(room) = online.room.as_mut()
-                {
-                    // The board goes back to the room's log (see `table`).
-                    room.pending = None;
-                }
-                if matches!(code, ErrorCode::NoSuchRoom | ErrorCode::RoomFull) {
-                    online.room = None;
-                }
-                // The code of a link was refused: there is nothing to ask the player.
-                if matches!(
-                    code,
-                    ErrorCode::BadCredentials | ErrorCode::NoSuchPlayer | ErrorCode::RateLimited
-                ) && online.offer.as_ref().is_some_and(|o| o.owner.is_none())
-                {
-                    online.offer = None;
-                }
-                // A player we meant is gone from our lists (a block, a ban): ask for them again.
-                if code == ErrorCode::NoSuchPlayer && online.people.relations.is_some() {
-                    link.send(&ClientMessage::Relations);
-                }
-                online.problem = Some(Problem { code, message });
-            }
-        },
+        }
+        Notice::Unpooled => online.pool = None,
+        Notice::Paired { room } => {
+            // Paired: the room is open with both seated and the game begun.
+            info!("online: paired, room {room}");
+            online.pool = None;
+            let entering = Room::new(room, false);
+            link.send(&entering.enter());
+            online.room = Some(entering);
+        }
+        notice @ (Notice::LinkCode { .. }
+        | Notice::RecoveryCode { .. }
+        | Notice::Devices { .. }
+        | Notice::Profile { .. }
+        | Notice::Relations { .. }
+        | Notice::FriendRequest { .. }
+        | Notice::FriendAccepted { .. }
+        | Notice::Challenges { .. }
+        | Notice::Challenged { .. }
+        | Notice::ChallengeClosed { .. }
+        | Notice::Chat { .. }
+        | Notice::Reported { .. }) => {
+            online.people.take(&notice, unix_ms());
+        }
+        _ => {}
     }
 }
 

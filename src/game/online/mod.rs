@@ -4,13 +4,13 @@
 //!
 //! # What the player sees
 //!
-//! "Play online" on the title screen connects to the server (the page's own on the web; on
-//! desktop the settings' `server`, `ws://127.0.0.1:8080/ws` until changed, or `--server URL`) and
-//! shows the online screen: your name (typed into the field, kept in the settings, sent at the
-//! next connection) and rating, Create a room (rule set, untimed, 3+2, 5+3, 10+5 or custom
-//! minutes + seconds, who moves first, public or private, the winning score), a room code to Join or Watch (typed;
-//! look-alike letters are refused), and the public rooms waiting, asked again every 4 s. Seated
-//! in a room not yet full: the waiting room, with the code in large letters, the room's link
+//! "Play online" on the title screen connects to the server (the page's own on the web; on desktop
+//! the settings' `server`, `ws://127.0.0.1:8080/ws` until changed, or `--server URL`) and shows the
+//! online screen: your name (typed into the field, kept in the settings, sent at the next
+//! connection) and rating, Create a room (rule set, untimed, 3+2, 5+3, 10+5 or custom minutes +
+//! seconds, who moves first, public or private, the winning score), a room code to Join or Watch
+//! (typed; look-alike letters are refused), and the public rooms waiting, asked again every 4 s.
+//! Seated in a room not yet full: the waiting room, with the code in large letters, the room's link
 //! (`?room=CODE` on the page) as a QR code drawn by the game, Copy link (in the browser) and
 //! Cancel. Opening the web build with `?room=CODE` goes straight into that room.
 //!

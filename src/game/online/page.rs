@@ -1,16 +1,16 @@
 //! In the browser: the online state as attributes of the game's canvas, beside the board's
 //! (`data-link` open/connecting/retrying/off, `data-room` the code, `data-room-phase`
-//! none/waiting/playing/ended, `data-you` our seat, `data-clocks` by seat in ms as of the
-//! last frame, `data-result` the cause of the end), and of people (`data-player` our id,
-//! `data-rating`, `data-page` the people page open, `data-friend-code`, `data-link-code`,
-//! `data-friends` their ids, `data-requests` and `data-challenges` waiting for our answer,
-//! `data-chat` the last phrase heard as shown, `data-problem` the last refusal's code,
-//! `data-offer` a link's code waiting for the player's answer as `link:An` or `friend:An`
-//! (`link:` while looked up), `data-previous` the player this device was before), and
-//! `data-push` (this device's notifications: `idle`, `asking`, `subscribed`, `failed`,
-//! `unsupported`, and the player's devices notified, `subscribed:1`), `data-pool` (`waiting`,
-//! `alone-LEVEL`), `data-controls`: each online screen, people and game button on screen as `Action@x,y` (its centre in CSS
-//! pixels), for browser tests to read and press whatever the language and the layout.
+//! none/waiting/playing/ended, `data-you` our seat, `data-clocks` by seat in ms as of the last
+//! frame, `data-result` the cause of the end), and of people (`data-player` our id, `data-rating`,
+//! `data-page` the people page open, `data-friend-code`, `data-link-code`, `data-friends` their
+//! ids, `data-requests` and `data-challenges` waiting for our answer, `data-chat` the last phrase
+//! heard as shown, `data-problem` the last refusal's code, `data-offer` a link's code waiting for
+//! the player's answer as `link:An` or `friend:An` (`link:` while looked up), `data-previous` the
+//! player this device was before), and `data-push` (this device's notifications: `idle`, `asking`,
+//! `subscribed`, `failed`, `unsupported`, and the player's devices notified, `subscribed:1`),
+//! `data-pool` (`waiting`, `alone-LEVEL`), `data-controls`: each online screen, people and game
+//! button on screen as `Action@x,y` (its centre in CSS pixels), for browser tests to read and press
+//! whatever the language and the layout.
 
 use bevy::prelude::*;
 

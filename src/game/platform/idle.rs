@@ -132,7 +132,7 @@ fn ring_at_each_moment(
     }
 }
 
-pub(in crate::game) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Wake>().init_resource::<Linger>();
     let alarm = Alarm::new(
         app.world()

@@ -7,3 +7,12 @@ pub mod page;
 pub mod persist;
 #[cfg(target_arch = "wasm32")]
 pub mod web_files;
+
+use bevy::prelude::*;
+
+/// The platform: the saved game and settings, sleeping when idle, and the browser's page and files.
+pub(super) fn plugin(app: &mut App) {
+    app.add_plugins((persist::plugin, idle::plugin));
+    #[cfg(target_arch = "wasm32")]
+    app.add_plugins((page::plugin, web_files::plugin));
+}

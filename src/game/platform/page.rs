@@ -1,11 +1,11 @@
 //! In the browser: the game's state as attributes of its canvas (`data-screen`, `data-ply`,
-//! `data-phase`, `data-human` when a human is to move, `data-opponent` (`computer-LEVEL`, `online`, `people`), `data-legal` moves, `data-selected` for
-//! the picked pit's ring index, `data-resume`, `data-overlay` for the panel on top; and
-//! `data-thought`, written by `play::ai_turn`, for the computer's last search: nodes, depth, time
-//! and where it ran; `data-analysis`, written by the review, for how far its analysis is and
-//! where it runs), for the page and for browser tests to read. They are written last in the
-//! frame, once the panel they announce has been laid out, so a test that waits for one can
-//! click what it shows.
+//! `data-phase`, `data-human` when a human is to move, `data-opponent` (`computer-LEVEL`, `online`,
+//! `people`), `data-legal` moves, `data-selected` for the picked pit's ring index, `data-resume`,
+//! `data-overlay` for the panel on top; and `data-thought`, written by `play::ai_turn`, for the
+//! computer's last search: nodes, depth, time and where it ran; `data-analysis`, written by the
+//! review, for how far its analysis is and where it runs), for the page and for browser tests to
+//! read. They are written last in the frame, once the panel they announce has been laid out, so a
+//! test that waits for one can click what it shows.
 
 use bevy::prelude::*;
 
@@ -13,7 +13,7 @@ use crate::game::platform::persist::SavedGame;
 use crate::game::play::input::Selection;
 use crate::game::state::{Game, Overlay, Phase, Screen};
 
-pub(in crate::game) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Last,
         publish.run_if(

@@ -27,7 +27,7 @@ pub struct Import(pub Result<String, String>);
 #[derive(Event, Debug, Clone, Copy)]
 pub struct Export;
 
-pub(in crate::game) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SavedGame>().init_resource::<Replay>();
     // The window plugin registers dropped files; without a window (tests) none ever come.
     app.add_message::<FileDragAndDrop>();

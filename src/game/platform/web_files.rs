@@ -17,7 +17,7 @@ thread_local! {
     static PICKED: RefCell<Option<Import>> = const { RefCell::new(None) };
 }
 
-pub(in crate::game) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.add_systems(Update, hand_over_picked_file);
 }
 

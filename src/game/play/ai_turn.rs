@@ -46,7 +46,7 @@ pub struct Chosen {
 #[derive(Component)]
 struct ChosenMark;
 
-pub(in crate::game) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Chosen>();
     app.add_systems(
         Update,

@@ -46,7 +46,7 @@ impl Default for Pace {
     }
 }
 
-pub(in crate::game) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Script>().init_resource::<Pace>();
     app.add_systems(
         Update,

@@ -56,7 +56,7 @@ struct Progress {
     animating_for: u32,
 }
 
-pub(in crate::game) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Progress>();
     app.add_observer(|_: On<MoveShown>, mut progress: ResMut<Progress>| progress.moves += 1);
     app.add_systems(

@@ -34,7 +34,7 @@ struct ClockFace(usize);
 #[derive(Resource, Default)]
 struct LastTick(Option<i64>);
 
-pub(in crate::game) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ClockView>().init_resource::<LastTick>();
     app.add_systems(Startup, spawn);
     app.add_systems(

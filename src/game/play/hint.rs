@@ -77,7 +77,7 @@ pub(in crate::game) struct HintTask {
 #[derive(Component, Clone)]
 struct HintMark;
 
-pub(in crate::game) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.add_observer(ask)
         .add_observer(forget::<NewGame>)
         .add_observer(forget::<TimeTravel>)

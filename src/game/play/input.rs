@@ -28,7 +28,7 @@ pub struct Arrow(pub Side);
 /// How far a drag must go, in world units, to sow.
 const DRAG_THRESHOLD: f32 = 40.0;
 
-pub(in crate::game) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Selection>()
         .init_resource::<Drag>()
         .init_resource::<PendingSow>()

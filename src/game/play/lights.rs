@@ -43,7 +43,7 @@ impl Flashes {
 #[derive(Component)]
 pub struct HandCount;
 
-pub(in crate::game) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Flashes>();
     app.add_observer(|captured: On<PitCaptured>, mut flashes: ResMut<Flashes>| {
         let timer = Timer::new(captured.lasts, TimerMode::Once);

@@ -13,3 +13,20 @@ pub mod sound;
 #[cfg(target_arch = "wasm32")]
 pub mod think_worker;
 pub mod turn;
+
+use bevy::prelude::*;
+
+/// A game being played: moves animated, turns, the computer, clocks, input, hints, sound, captures and the lights.
+pub(super) fn plugin(app: &mut App) {
+    app.add_plugins((
+        animation::plugin,
+        turn::plugin,
+        ai_turn::plugin,
+        clock::plugin,
+        input::plugin,
+        hint::plugin,
+        sound::plugin,
+        capture::plugin,
+        lights::plugin,
+    ));
+}

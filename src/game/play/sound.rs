@@ -65,7 +65,7 @@ struct Variation(SmallRng);
 
 const RATE: u32 = 22_050;
 
-pub(in crate::game) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     // Headless tests run without Bevy's audio: then there is nothing to play.
     if !app.is_plugin_added::<AudioPlugin>() {
         return;

@@ -36,7 +36,7 @@ pub fn swept(game: &Game) -> [u32; 3] {
     swept
 }
 
-pub(in crate::game) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Phase>()
         .init_resource::<Message>()
         .add_observer(new_game)

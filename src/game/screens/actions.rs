@@ -102,7 +102,7 @@ impl MatchChoice {
     }
 }
 
-pub(in crate::game) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<MovesShown>()
         .init_resource::<MatchChoice>();
     app.add_systems(

@@ -12,7 +12,7 @@ use crate::rules::{Move, geometry};
 #[derive(Component)]
 struct ConfirmRoot;
 
-pub(in crate::game) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         show.run_if(

@@ -36,7 +36,7 @@ pub struct HudRow;
 #[derive(Component)]
 struct FlipButton;
 
-pub(in crate::game) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_board_texts);
     app.add_systems(OnEnter(Screen::Playing), spawn_bar);
     // The message line speaks on the title screen too (a saved game that could not be read).

@@ -10,7 +10,7 @@ use crate::game::screens::ui::{self, button, panel, row, text};
 use crate::game::state::{Overlay, Prefs, Screen};
 use crate::session::Lang;
 
-pub(in crate::game) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         first_visit

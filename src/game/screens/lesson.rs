@@ -48,7 +48,7 @@ pub enum LessonAction {
 #[derive(Component)]
 struct Caption(usize);
 
-pub(in crate::game) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Lesson>();
     app.add_systems(OnEnter(Screen::Lesson), (enter, spawn).chain());
     app.add_systems(OnExit(Screen::Lesson), leave);

@@ -12,3 +12,21 @@ pub mod puzzles;
 pub mod review;
 pub mod title;
 pub mod ui;
+
+use bevy::prelude::*;
+
+/// The screens around the board: the widgets, the actions, the bar, the menu, the title, the review, puzzles, the lesson, the first visit's card and the questions.
+pub(super) fn plugin(app: &mut App) {
+    app.add_plugins((
+        ui::plugin,
+        actions::plugin,
+        hud::plugin,
+        menu::plugin,
+        title::plugin,
+        review::plugin,
+        puzzles::plugin,
+        lesson::plugin,
+        intro::plugin,
+        confirm::plugin,
+    ));
+}

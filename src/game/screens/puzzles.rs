@@ -86,7 +86,7 @@ struct Caption(usize);
 #[derive(Component, Clone)]
 struct AnswerMark;
 
-pub(in crate::game) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PuzzleBoard>()
         .init_resource::<Progress>();
     app.add_systems(

@@ -96,7 +96,7 @@ struct ControlLabel(ReviewAction);
 #[derive(Component, Clone)]
 struct BestMark;
 
-pub(in crate::game) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Review>();
     app.add_observer(open);
     app.add_systems(OnEnter(Screen::Review), spawn);

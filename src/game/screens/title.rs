@@ -13,7 +13,7 @@ use crate::session::Lang;
 #[derive(Component)]
 struct TitleRoot;
 
-pub(in crate::game) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         build

@@ -29,7 +29,7 @@ pub struct TouchTarget {
     square: bool,
 }
 
-pub(in crate::game) fn plugin(app: &mut App) {
+pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (size_touch_targets, collapse_to_glyphs).in_set(crate::game::state::GameSet::Show),

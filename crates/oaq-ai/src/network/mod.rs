@@ -14,9 +14,9 @@
 //!
 //! A network serves the one rule set it was trained for (`Network::serves`): what a position is
 //! worth depends on the rules. No level uses one yet: the network trained so far
-//! (`assets/ai/network-basic.nn`) halves the hand-written evaluation's error on held-out
-//! positions but did not make Master stronger in play (the figures are in the crate's page).
-//! `oaq match --a-network FILE` and `oaq bench --network FILE` measure a network.
+//! (`assets/ai/network-basic.nn`) halves the hand-written evaluation's error on held-out positions
+//! but did not make Master stronger in play (the figures are in docs/measurements.md, "The computer
+//! player"). `oaq match --a-network FILE` and `oaq bench --network FILE` measure a network.
 
 pub mod file;
 pub mod train;
@@ -242,7 +242,8 @@ mod tests {
         }
     }
 
-    /// The network trained by `oaq train` and measured in play (see the crate's page).
+    /// The network trained by `oaq train` and measured in play (docs/measurements.md, "The computer
+    /// player").
     fn trained() -> Network {
         file::read(include_bytes!("../../../../assets/ai/network-basic.nn")).unwrap()
     }

@@ -84,8 +84,8 @@ impl Indexer {
         self.below[PITS][self.stones as usize]
     }
 
-    /// Boards of a table, counted once for each of the four choices of mandarin pieces: the range of
-    /// `index`.
+    /// Boards of a table, counted once for each of the four choices of mandarin pieces: the range
+    /// of `index`.
     pub fn len(&self) -> u64 {
         4 * self.boards()
     }

@@ -1,6 +1,6 @@
-//! One WebSocket connection: `hello` first, then lobby, room, account and social commands,
-//! each answered or refused with a typed error. The server pings; a connection silent for two pings is dropped
-//! and its seat stays held. A refused message changes nothing.
+//! One WebSocket connection: `hello` first, then lobby, room, account and social commands, each
+//! answered or refused with a typed error. The server pings; a connection silent for two pings is
+//! dropped and its seat stays held. A refused message changes nothing.
 //!
 //! # Players who know each other
 //!
@@ -19,18 +19,18 @@
 //!   address and passwords against the name too (`--sign-in-failures-per-minute`); past the limit a
 //!   right one is refused as well. Tokens issued before (the guest tokens of earlier versions)
 //!   became each player's first device in the migration and keep working.
-//! - **Friends** by an 8-character friend code (and its QR, `…/?friend=CODE`), or from a
-//!   finished game's end (`add_opponent`: only someone one has sat in a room with). A request
-//!   waits for `answer_friend`; two players who ask each other are friends at once. `block` ends
-//!   friendship, requests and challenges both ways, and the blocked player can no longer
-//!   challenge, chat with, add or see the blocker: to them the blocker's code reads as a code that
-//!   does not exist. **Presence**: the connections of each player on this node (`hub.rs`); across
-//!   nodes each node renews `oaq:here:PLAYER` (30 s, every 10 s) for its players and removes it when
-//!   the last one leaves, so a node lost takes its players' presence with it within 30 s.
-//!   Notices for a player (a request, an acceptance, a challenge, a chat phrase, a sign-out) go to
-//!   their connections here and are published on `oaq:players` for the other nodes'; what matters
-//!   is also in the store, so a player who was away asks for it and gets it (`relations`,
-//!   `challenges`, and the challenges waiting are sent right after `welcome`).
+//! - **Friends** by an 8-character friend code (and its QR, `…/?friend=CODE`), or from a finished
+//!   game's end (`add_opponent`: only someone one has sat in a room with). A request waits for
+//!   `answer_friend`; two players who ask each other are friends at once. `block` ends friendship,
+//!   requests and challenges both ways, and the blocked player can no longer challenge, chat with,
+//!   add or see the blocker: to them the blocker's code reads as a code that does not exist.
+//!   **Presence**: the connections of each player on this node (`hub.rs`); across nodes each node
+//!   renews `oaq:here:PLAYER` (30 s, every 10 s) for its players and removes it when the last one
+//!   leaves, so a node lost takes its players' presence with it within 30 s. Notices for a player
+//!   (a request, an acceptance, a challenge, a chat phrase, a sign-out) go to their connections
+//!   here and are published on `oaq:players` for the other nodes'; what matters is also in the
+//!   store, so a player who was away asks for it and gets it (`relations`, `challenges`, and the
+//!   challenges waiting are sent right after `welcome`).
 //! - **Challenges** go to a friend or a past opponent, with a rule set of two players and a time
 //!   control; they wait a day (20 at most per player, one per opponent). Accepting opens a
 //!   private room with both seated and started; both hear `challenge_accepted` with its code. Two
@@ -55,8 +55,10 @@
 //!   running:
 //!
 //!   ```sh
-//!   oaq-server admin --database FILE reports            # not yet handled (--all: every one)
-//!   oaq-server admin --database FILE rename PLAYER "Player 7"   # the player's own game cannot set it back
+//!   # reports not yet handled (--all: every one)
+//!   oaq-server admin --database FILE reports
+//!   # the player's own game cannot set it back
+//!   oaq-server admin --database FILE rename PLAYER "Player 7"
 //!   oaq-server admin --database FILE ban PLAYER --reason "names"
 //!   oaq-server admin --database FILE unban PLAYER
 //!   ```

@@ -13,12 +13,19 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::ratings::Rating;
 
+mod challenges;
 mod correspondence;
+mod friends;
+mod identity;
+mod moderation;
 mod notify;
 mod people;
+mod profiles;
 mod safety;
 pub use correspondence::VacationRow;
-pub use people::{Account, Asked, Moderation, Private, Report};
+pub use friends::Asked;
+pub use identity::{Account, Private};
+pub use moderation::{Moderation, Report};
 pub use safety::Credentials;
 
 /// The schema, in order. Both databases read the same SQL.
