@@ -16,7 +16,8 @@ pub mod turn;
 
 use bevy::prelude::*;
 
-/// A game being played: moves animated, turns, the computer, clocks, input, hints, sound, captures and the lights.
+/// A game being played: moves animated, turns, the computer, clocks, input, hints, sound,
+/// captures and the lights.
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins((
         animation::plugin,

@@ -15,7 +15,8 @@ pub mod ui;
 
 use bevy::prelude::*;
 
-/// The screens around the board: the widgets, the actions, the bar, the menu, the title, the review, puzzles, the lesson, the first visit's card and the questions.
+/// The screens around the board: the widgets, the actions, the bar, the menu, the title, the
+/// review, puzzles, the lesson, the first visit's card and the questions.
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins((
         ui::plugin,
