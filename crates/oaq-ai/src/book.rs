@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::search::Report;
+use super::limits::Report;
 use oaq_rules::{Move, Position, presets};
 
 /// A book as its file holds it (`assets/ai/book/PRESET.ron`).

@@ -31,6 +31,7 @@
 pub mod book;
 pub mod eval;
 mod levels;
+pub mod limits;
 pub mod network;
 pub mod puzzle;
 pub mod remote;
@@ -43,6 +44,7 @@ pub mod zobrist;
 
 pub use eval::Weights;
 pub use levels::{Level, ParseLevelError, Ratings};
-pub use search::{Limits, Report, Search};
+pub use limits::{Limits, MAX_DEPTH, Report};
+pub use search::Search;
 pub use thinker::{Decision, MAX_THREADS, Thinker};
 pub use tt::Table;

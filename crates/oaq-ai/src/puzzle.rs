@@ -8,7 +8,8 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 use super::eval::{self, Weights};
-use super::search::{Limits, Search};
+use super::limits::Limits;
+use super::search::Search;
 use oaq_rules::{Move, Position, presets};
 
 /// The search depth that judges a puzzle (its answer and every other move's value).

@@ -25,7 +25,8 @@ use serde::{Deserialize, Serialize};
 
 use super::eval::Weights;
 use super::levels::Level;
-use super::search::{Limits, MAX_DEPTH, Report, Search};
+use super::limits::{Limits, MAX_DEPTH, Report};
+use super::search::Search;
 use super::thinker::{Decision, Thinker};
 use oaq_rules::excerpt;
 use oaq_rules::state_json;
@@ -372,6 +373,26 @@ impl Answer {
             mv,
             report: self.report()?,
         })
+    }
+}
+
+impl Search {
+    /// The same search as a request a thinking worker answers, unless it cannot be said as one
+    /// (other weights, a node limit, a table or a learned evaluation of its own) or has begun.
+    /// The worker starts with an empty transposition table and looks positions up in its own
+    /// endgame table, as a hint's search does (`Job`).
+    pub fn request(&self) -> Option<Request> {
+        self.as_plain()
+            .map(|(root, limits)| Request::search(root, limits))
+    }
+}
+
+impl Thinker {
+    /// The same work as a request a thinking worker answers, unless it was changed in a way a
+    /// request cannot say (other weights, reductions, a table) or has begun.
+    pub fn request(&self) -> Option<Request> {
+        self.as_plain()
+            .map(|(pos, level, seed)| Request::level(pos, level, seed))
     }
 }
 

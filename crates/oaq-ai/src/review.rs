@@ -20,7 +20,8 @@ use serde::{Deserialize, Serialize};
 
 pub use super::eval::margin;
 use super::eval::{WIN, Weights, margin_hundredths};
-use super::search::{Limits, Report, Search};
+use super::limits::{Limits, Report};
+use super::search::Search;
 use oaq_rules::{Move, PlayError, Position};
 
 /// The depth a review searches by default: a few seconds for a whole game on one core.

@@ -12,21 +12,16 @@
 //! the table: most nodes are there, and a table probe for each would wait on memory. With
 //! `Limits::book`, a position of the opening book is answered from it without a search.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::sync::atomic::Ordering;
 
 use web_time::Instant;
 
 use super::eval::{self, WIN, Weights};
-use super::network::Network;
-use super::tablebase::Tablebase;
+use super::limits::{Limits, MAX_DEPTH, Report};
 use super::tt::{Bound, Entry, Table};
 use super::zobrist;
 use oaq_rules::{Move, MoveList, Position};
 
-/// Deepest iteration the search will try.
-pub const MAX_DEPTH: u32 = 100;
 const INFINITY: i32 = WIN * 2;
 /// Nodes between two looks at the clock and the cancel flag.
 const CHECK_EVERY: u64 = 1024;
@@ -38,62 +33,6 @@ const NEAR_LEAVES: u32 = 3;
 /// moves after the first `REDUCE_AFTER` are first searched one move shallower.
 const REDUCE_FROM_DEPTH: u32 = 6;
 const REDUCE_AFTER: usize = 3;
-
-/// When to stop. The search always finishes depth 1 first, so it always has a move.
-#[derive(Clone, Debug, Default)]
-pub struct Limits {
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-    pub time: Option<Duration>,
-    /// Set from another thread to stop the search early.
-    pub cancel: Option<Arc<AtomicBool>>,
-    /// Search every root move with a full window, so that the report has an exact value for
-    /// each (for hints, analysis and the levels' mistakes). Costs more nodes.
-    pub all_root_moves: bool,
-    /// Answer from the opening book (`super::book`) when it has the position.
-    pub book: bool,
-    /// At the horizon, follow captures (`QUIESCENCE_PLIES` of them) before trusting the
-    /// evaluation, instead of evaluating at once.
-    pub quiescence: bool,
-    /// Search the late moves of null-window nodes one move shallower first, and again at full
-    /// depth only when they beat the window: the search goes deeper in its time. A proved
-    /// result stays proved (every line of a solved subtree ended, reduced or not).
-    pub reductions: bool,
-    /// Finished games are worth only a win, a draw or a loss, not the margin: the search proves
-    /// who wins (`Report::solved`) long before it could prove by how much.
-    pub outcome_only: bool,
-    /// An endgame table: a position it knows exactly is worth its result, proved, without a
-    /// search (`super::tablebase`).
-    pub tablebase: Option<Arc<Tablebase>>,
-    /// A learned evaluation: its correction is added to the hand-written evaluation wherever
-    /// the search evaluates (`super::network`). Ignored unless it serves the position's rules.
-    pub network: Option<Arc<Network>>,
-}
-
-/// What a search found.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Report {
-    pub best: Move,
-    /// The value of `best` for the seat to move, in hundredths of a point (see `eval::WIN`).
-    pub score: i32,
-    /// The deepest iteration completed.
-    pub depth: u32,
-    pub nodes: u64,
-    pub elapsed: Duration,
-    /// The value is the game's exact result under best play, not an estimate.
-    pub solved: bool,
-    /// The expected line of play, starting with `best`.
-    pub pv: Vec<Move>,
-    /// With `Limits::all_root_moves`: every legal move and its value, best first.
-    pub moves: Vec<(Move, i32)>,
-}
-
-impl Report {
-    /// The final margin the score predicts, in points, for the seat to move: exact when solved.
-    pub fn expected_margin(&self) -> f32 {
-        eval::margin(self.score) as f32
-    }
-}
 
 struct Frame {
     pos: Position,
@@ -203,17 +142,16 @@ impl Search {
         self.nodes
     }
 
-    /// The same search as a request a thinking worker answers (`super::remote`), unless it
-    /// cannot be said as one (other weights, a node limit, a table or a learned evaluation of
-    /// its own) or has begun. The worker starts with an empty transposition table and looks
-    /// positions up in its own endgame table, as a hint's search does (`remote::Job`).
-    pub fn request(&self) -> Option<super::remote::Request> {
+    /// Where the search starts and its limits, unless it cannot be said as a request a
+    /// thinking worker answers (`Search::request`, in `remote`): other weights, a node limit, a
+    /// table or a learned evaluation of its own, or it has begun.
+    pub(crate) fn as_plain(&self) -> Option<(&Position, &Limits)> {
         let plain = self.weights == Weights::shipped()
             && self.limits.nodes.is_none()
             && self.limits.tablebase.is_none()
             && self.limits.network.is_none()
             && self.nodes == 0;
-        plain.then(|| super::remote::Request::search(&self.root, &self.limits))
+        plain.then_some((&self.root, &self.limits))
     }
 
     /// Search about `node_budget` more nodes. Returns the report once the search is over (by its

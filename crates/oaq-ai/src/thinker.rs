@@ -11,7 +11,8 @@ use rand::{RngExt, SeedableRng};
 
 use super::eval::{self, Weights};
 use super::levels::Level;
-use super::search::{Limits, Report, Search};
+use super::limits::{Limits, Report};
+use super::search::Search;
 use super::tt::Table;
 use oaq_rules::{Event, Move, Position};
 
@@ -157,9 +158,10 @@ impl Thinker {
         self.restart()
     }
 
-    /// The same work as a request a thinking worker answers (`super::remote`), unless it was
-    /// changed in a way a request cannot say (other weights, reductions, a table) or has begun.
-    pub fn request(&self) -> Option<super::remote::Request> {
+    /// The position, the level and the seed, unless the work was changed in a way a request a
+    /// thinking worker answers cannot say (`Thinker::request`, in `remote`): other weights,
+    /// reductions, a table, or it has begun.
+    pub(crate) fn as_plain(&self) -> Option<(&Position, &Level, u64)> {
         // A level's own table is part of the level: the other side uses its own, if it has one.
         let own_table = match (&self.limits.tablebase, own_table(&self.level, &self.pos)) {
             (None, None) => true,
@@ -171,7 +173,7 @@ impl Thinker {
             && self.limits.network.is_none()
             && self.limits.reductions == self.level.depth.is_none()
             && self.search.nodes() == 0;
-        plain.then(|| super::remote::Request::level(&self.pos, &self.level, self.seed))
+        plain.then_some((&self.pos, &self.level, self.seed))
     }
 
     /// Think about `node_budget` more nodes; the decision once there is one.

@@ -1,6 +1,6 @@
 //! Zobrist keys: a 64-bit fingerprint of everything in a position that changes its future.
 
-use crate::search::MAX_DEPTH;
+use crate::limits::MAX_DEPTH;
 use oaq_rules::Position;
 use oaq_rules::geometry::{MAX_PLAYERS, MAX_RING};
 

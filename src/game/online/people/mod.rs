@@ -290,6 +290,33 @@ fn act(
     form: &Form,
 ) {
     online.people.news = None;
+    use PeopleAction as A;
+    match action {
+        A::Open(_) | A::Back | A::Edit(_) | A::Profile(_) => navigate(action, commands, pages),
+        A::AddFriend
+        | A::AnswerFriend(..)
+        | A::Remove(_)
+        | A::Block(_)
+        | A::Unblock(_)
+        | A::Challenge(_)
+        | A::AnswerChallenge(..)
+        | A::CancelChallenge(_)
+        | A::Review(_)
+        | A::StartReport
+        | A::Report(..)
+        | A::AddOpponent(_) => friendly(action, commands, pages, form),
+        A::Pool(_) | A::LeavePool | A::PlayComputer(_) | A::OpenGame(_) | A::Vacation(_) => {
+            playing(action, commands, pages, form)
+        }
+        A::Toggle(_) | A::NotifyAllOff | A::SaveEmail | A::NotifyDevice => {
+            notified(action, commands, pages, prefs, online)
+        }
+        _ => account(action, commands, pages, prefs, online, link),
+    }
+}
+
+/// Where the pages go: open one, back, a field to type in.
+fn navigate(action: PeopleAction, commands: &mut Commands, pages: &mut Pages) {
     match action {
         PeopleAction::Open(page) => open(commands, pages, page, None),
         PeopleAction::Back if pages.entry != Entry::None => pages.entry = Entry::None,
@@ -303,6 +330,14 @@ fn act(
         }
         PeopleAction::Back => pages.page = Page::None,
         PeopleAction::Edit(entry) => pages.entry = entry,
+        PeopleAction::Profile(player) => open(commands, pages, Page::Profile, Some(player)),
+        _ => {}
+    }
+}
+
+/// Friends, blocks, challenges and reports.
+fn friendly(action: PeopleAction, commands: &mut Commands, pages: &mut Pages, form: &Form) {
+    match action {
         PeopleAction::AddFriend => {
             let code = normalize_code(&pages.friend_code);
             if code.len() == FRIEND_CODE_LEN {
@@ -339,7 +374,6 @@ fn act(
             say(commands, ClientMessage::AnswerChallenge { id, accept })
         }
         PeopleAction::CancelChallenge(id) => say(commands, ClientMessage::CancelChallenge { id }),
-        PeopleAction::Profile(player) => open(commands, pages, Page::Profile, Some(player)),
         PeopleAction::Review(code) => commands.trigger(Ask::Review(code)),
         PeopleAction::StartReport => pages.reporting = !pages.reporting,
         PeopleAction::Report(player, reason) => {
@@ -354,6 +388,20 @@ fn act(
             );
         }
         PeopleAction::AddOpponent(player) => say(commands, ClientMessage::AddOpponent { player }),
+        _ => {}
+    }
+}
+
+/// The account: codes, sign-in, devices, child mode, who plays, a link's question.
+fn account(
+    action: PeopleAction,
+    commands: &mut Commands,
+    pages: &mut Pages,
+    prefs: &mut Prefs,
+    online: &Online,
+    link: &mut Link,
+) {
+    match action {
         PeopleAction::LinkCode => say(commands, ClientMessage::LinkCode),
         PeopleAction::UseLink | PeopleAction::UseRecovery => {
             let code = normalize_code(&pages.code);
@@ -452,6 +500,28 @@ fn act(
             let url = super::server_url(prefs);
             link.start(&url);
         }
+        PeopleAction::Follow(yes) => {
+            let friend = online
+                .offer
+                .as_ref()
+                .is_some_and(|o| o.kind == crate::net::social::CodeKind::Friend);
+            commands.trigger(super::follow::Answer(yes));
+            // The request shows among the friends page's outgoing ones.
+            if yes && friend {
+                open(commands, pages, Page::Friends, None);
+            }
+        }
+        PeopleAction::GoBack => {
+            commands.trigger(super::follow::GoBack);
+            pages.page = Page::None;
+        }
+        _ => {}
+    }
+}
+
+/// Play now, the computer, games by days and the vacation.
+fn playing(action: PeopleAction, commands: &mut Commands, pages: &mut Pages, form: &Form) {
+    match action {
         PeopleAction::Pool(i) => {
             if let Some(&clock) = crate::net::pool::POOLS.get(i) {
                 let rules = play_now::pool_rules(form).to_owned();
@@ -471,6 +541,19 @@ fn act(
             commands.trigger(Ask::Join(code));
         }
         PeopleAction::Vacation(days) => say(commands, ClientMessage::Vacation { days }),
+        _ => {}
+    }
+}
+
+/// Notifications and the daily e-mail.
+fn notified(
+    action: PeopleAction,
+    commands: &mut Commands,
+    pages: &mut Pages,
+    prefs: &Prefs,
+    online: &Online,
+) {
+    match action {
         PeopleAction::Toggle(which) => {
             if let Some(n) = &online.notifications {
                 let mut settings = n.settings.clone();
@@ -509,26 +592,12 @@ fn act(
                 say(commands, ClientMessage::SetNotifications { settings });
             }
         }
-        PeopleAction::Follow(yes) => {
-            let friend = online
-                .offer
-                .as_ref()
-                .is_some_and(|o| o.kind == crate::net::social::CodeKind::Friend);
-            commands.trigger(super::follow::Answer(yes));
-            // The request shows among the friends page's outgoing ones.
-            if yes && friend {
-                open(commands, pages, Page::Friends, None);
-            }
-        }
-        PeopleAction::GoBack => {
-            commands.trigger(super::follow::GoBack);
-            pages.page = Page::None;
-        }
         PeopleAction::NotifyDevice => {
             if let Some(n) = &online.notifications {
                 commands.trigger(super::push::Subscribe(n.push_key.clone()));
             }
         }
+        _ => {}
     }
 }
 
