@@ -7,9 +7,11 @@
 //! - [`settings`], [`limits`], [`ratings`], [`mailbox`]: plain types and the bounds of a server.
 //! - [`store`] (SQLite or PostgreSQL) and [`identity`] (guests and their tokens).
 //! - [`cluster`]: the other nodes, through Redis (room ownership, write leases, fan-out).
+//! - [`notify`]: the push and mail senders; [`pool`]: who waits in the pools, and the pairing.
 //! - [`shared`]: what every part of a running server shares.
 //! - [`room`]: one task per room, deciding, writing and fanning out its events; its
 //!   [`room::registry`] opens and finds rooms.
+//! - [`waves`]: the pools' waves, which open rooms; [`digest`]: the daily e-mail's task.
 //! - [`hub`] (at the bottom, beside [`mailbox`]): who is connected here, by player.
 //! - [`conn`]: one WebSocket connection; its social messages in `conn::people` and
 //!   `conn::account`. [`moderation`]: operators' actions and how every node follows them.
@@ -26,6 +28,7 @@
 pub mod accept;
 pub mod cluster;
 pub mod conn;
+pub mod digest;
 pub mod hostile;
 pub mod http;
 pub mod hub;
@@ -42,6 +45,7 @@ pub mod room;
 pub mod settings;
 pub mod shared;
 pub mod store;
+pub mod waves;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -195,7 +199,7 @@ pub async fn serve(config: Config) -> Result<(), String> {
         notifiers,
     );
     if let Some(mail) = mail {
-        tokio::spawn(notify::mail::run(server.clone(), mail));
+        tokio::spawn(digest::run(server.clone(), mail));
     }
     if server.cluster.is_none() {
         let n = room::registry::resume_all(&server)
@@ -207,7 +211,7 @@ pub async fn serve(config: Config) -> Result<(), String> {
     }
     tokio::spawn(moderation::follow(server.clone()));
     tokio::spawn(conn::correspondence::end_vacations(server.clone()));
-    tokio::spawn(pool::run(server.clone()));
+    tokio::spawn(waves::run(server.clone()));
     if let Some(cluster) = server.cluster.clone() {
         // Presence lasts half a minute unless renewed: a node that dies takes its players'
         // presence with it.

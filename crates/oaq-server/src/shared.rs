@@ -171,3 +171,21 @@ impl Server {
         }
     }
 }
+
+impl Server {
+    /// Tell `player` of `event` by push, if they want it and are not connected anywhere.
+    /// Returns at once; the sending goes on in its own task.
+    pub async fn tell_away(&self, player: &str, event: oaq_net::notify::Event) {
+        let Some(push) = self.push.clone() else {
+            return;
+        };
+        if self.online(&[player.to_owned()]).await.first() == Some(&true) {
+            return;
+        }
+        let (store, metrics) = (self.store.clone(), self.metrics.clone());
+        let player = player.to_owned();
+        tokio::spawn(async move {
+            push.send_to(&store, &metrics, &player, &event).await;
+        });
+    }
+}

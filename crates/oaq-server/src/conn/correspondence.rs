@@ -1,9 +1,8 @@
 //! A connection's correspondence messages: "My games" (asked of each game's room, which knows
 //! whose turn it is and the time left) and vacations, taken out of a yearly allowance.
 
-use oaq_net::correspondence::{MyGame, Vacation, sort_games};
+use oaq_net::correspondence::Vacation;
 use oaq_net::protocol::{ErrorCode, Notice, ServerMessage};
-use tokio::sync::oneshot;
 
 use super::Conn;
 use super::account::{Refused, refused};
@@ -31,7 +30,7 @@ fn this_year(row: VacationRow, settings: &Settings, now: i64) -> (VacationRow, i
 
 impl Conn {
     pub(super) async fn my_games(&mut self, me: &ConnRef) -> Result<(), Refused> {
-        let games = games_of(&self.server, &me.player.id).await?;
+        let games = crate::room::correspondence::games_of(&self.server, &me.player.id).await?;
         let vacation = self.vacation_state(me).await?;
         self.send(&ServerMessage::Notice(Notice::MyGames { games, vacation }));
         Ok(())
@@ -99,34 +98,6 @@ impl Conn {
         pause_games_of(&self.server, &me.player.id).await?;
         self.my_games(me).await
     }
-}
-
-/// `player`'s games by days as their list shows them (each asked of its room, which knows
-/// whose turn it is and the time left), theirs to move first.
-pub(crate) async fn games_of(
-    server: &std::sync::Arc<Server>,
-    player: &str,
-) -> Result<Vec<MyGame>, crate::store::StoreError> {
-    let codes = server.store.correspondence_rooms_of(player).await?;
-    let mut games: Vec<MyGame> = Vec::with_capacity(codes.len());
-    for code in codes {
-        let Some(room) = registry::find(server, &code).await? else {
-            continue;
-        };
-        let (reply, answer) = oneshot::channel();
-        let peek = Command::Peek {
-            player: player.to_owned(),
-            reply,
-        };
-        if room.tx.send(peek).await.is_err() {
-            continue;
-        }
-        if let Ok(Some(game)) = answer.await {
-            games.push(game);
-        }
-    }
-    sort_games(&mut games);
-    Ok(games)
 }
 
 /// Bring back the players whose vacation has run out, every so often (a twentieth of a day,

@@ -673,7 +673,7 @@ impl Conn {
             let _ = room.tx.send(Command::Gone { conn: self.id }).await;
         }
         if let Some(me) = &self.me {
-            crate::pool::leave(&self.server, &me.player.id, Some(self.id)).await;
+            crate::waves::leave(&self.server, &me.player.id, Some(self.id)).await;
         }
         if let Some(me) = self.me.take() {
             self.left_hub(&me.player.id).await;

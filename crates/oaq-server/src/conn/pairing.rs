@@ -6,7 +6,6 @@ use oaq_net::protocol::{ClockSpec, ErrorCode, Notice, ServerMessage};
 use super::Conn;
 use super::account::{Refused, refused};
 use crate::mailbox::ConnRef;
-use crate::pool;
 
 impl Conn {
     pub(super) async fn pool(
@@ -26,7 +25,7 @@ impl Conn {
         if let Some(row) = self.server.store.player(&player.id).await? {
             player = row.info;
         }
-        let paired_last = pool::join(&self.server, self.id, player, &rules, clock)
+        let paired_last = crate::waves::join(&self.server, self.id, player, &rules, clock)
             .await
             .map_err(|e| refused(ErrorCode::Unavailable, e))?;
         self.send(&ServerMessage::Notice(Notice::Pooled {
@@ -40,7 +39,7 @@ impl Conn {
     /// Leave the pool this connection waits in; `asked`: say so (else it is a side effect of
     /// going into a room).
     pub(super) async fn unpool(&mut self, me: &ConnRef, asked: bool) {
-        let left = pool::leave(&self.server, &me.player.id, Some(self.id)).await;
+        let left = crate::waves::leave(&self.server, &me.player.id, Some(self.id)).await;
         if left || asked {
             self.send(&ServerMessage::Notice(Notice::Unpooled));
         }

@@ -477,7 +477,7 @@ impl Conn {
         let event = oaq_net::notify::Event::Challenged {
             from: me.player.name.clone(),
         };
-        crate::notify::tell_away(&self.server, player, event).await;
+        self.server.tell_away(player, event).await;
         self.challenges(me).await
     }
 

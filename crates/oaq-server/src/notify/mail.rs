@@ -12,22 +12,18 @@
 //! signed with the server's key (BLAKE3 keyed), so it works for someone who never played; the
 //! address is then kept only as a keyed hash, and nothing more is sent to it by anyone.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use lettre::message::Mailbox;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
-use crate::conn::correspondence::games_of;
-use crate::settings::now_ms;
-use crate::shared::Server;
 use oaq_net::correspondence::{MyGame, time_words};
 use oaq_session::Lang;
 
 /// How long one e-mail may take to hand over.
 const WAIT: Duration = Duration::from_secs(15);
 /// Digests written in one pass.
-const BATCH: i64 = 200;
+pub(crate) const BATCH: i64 = 200;
 
 pub struct Mail {
     transport: AsyncSmtpTransport<Tokio1Executor>,
@@ -211,60 +207,6 @@ impl Mail {
             Ok(Ok(_)) => Ok(()),
             Ok(Err(e)) => Err(e.to_string()),
             Err(_) => Err(format!("the mail server did not answer in {WAIT:?}")),
-        }
-    }
-}
-
-/// Write the digests that are due, every so often (a twentieth of a day, at most every ten
-/// minutes), until the server stops.
-pub async fn run(server: Arc<Server>, mail: Arc<Mail>) {
-    let day = server.settings.day;
-    let every = (day / 20).clamp(Duration::from_millis(100), Duration::from_secs(600));
-    let mut tick = tokio::time::interval(every);
-    let mut stopping = server.stopping.clone();
-    loop {
-        tokio::select! {
-            _ = tick.tick() => {}
-            _ = stopping.changed() => return,
-        }
-        let now = now_ms();
-        let due = match server
-            .store
-            .digests_due(now, day.as_millis() as i64, BATCH)
-            .await
-        {
-            Ok(d) => d,
-            Err(e) => {
-                tracing::warn!("daily e-mails: {e}");
-                continue;
-            }
-        };
-        for (player, address, lang) in due {
-            // Marked first: a failure waits for tomorrow rather than repeating every tick.
-            if let Err(e) = server.store.digest_done(&player, now).await {
-                tracing::warn!("daily e-mails: {e}");
-                continue;
-            }
-            let games = match games_of(&server, &player).await {
-                Ok(g) => g,
-                Err(e) => {
-                    tracing::warn!("daily e-mails: {e}");
-                    continue;
-                }
-            };
-            let message = match mail.digest(&address, lang, &games) {
-                Ok(Some(m)) => m,
-                Ok(None) => continue,
-                Err(e) => {
-                    tracing::warn!("a daily e-mail: {e}");
-                    continue;
-                }
-            };
-            let outcome = mail.send(message).await;
-            server.metrics.mail_sent(outcome.is_ok());
-            if let Err(e) = outcome {
-                tracing::warn!("sending a daily e-mail: {e}");
-            }
         }
     }
 }

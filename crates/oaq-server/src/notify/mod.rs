@@ -27,24 +27,3 @@
 
 pub mod mail;
 pub mod push;
-
-use std::sync::Arc;
-
-use crate::shared::Server;
-use oaq_net::notify::Event;
-
-/// Tell `player` of `event` by push, if they want it and are not connected anywhere. Returns at
-/// once; the sending goes on in its own task.
-pub async fn tell_away(server: &Arc<Server>, player: &str, event: Event) {
-    let Some(push) = server.push.clone() else {
-        return;
-    };
-    if server.online(&[player.to_owned()]).await.first() == Some(&true) {
-        return;
-    }
-    let server = server.clone();
-    let player = player.to_owned();
-    tokio::spawn(async move {
-        push.send_to(&server, &player, &event).await;
-    });
-}

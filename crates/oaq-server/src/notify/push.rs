@@ -21,7 +21,7 @@ use tokio::sync::Semaphore;
 use web_push_native::jwt_simple::algorithms::{ECDSAP256PublicKeyLike, ES256KeyPair};
 use web_push_native::{Auth, WebPushBuilder, p256};
 
-use crate::shared::Server;
+use crate::metrics::Metrics;
 use crate::store::Store;
 use oaq_net::notify::{Event, PushSubscription};
 
@@ -140,8 +140,7 @@ impl Push {
     }
 
     /// Send `event` to each of `player`'s devices, if they want it.
-    pub async fn send_to(&self, server: &Server, player: &str, event: &Event) {
-        let store = &server.store;
+    pub async fn send_to(&self, store: &Store, metrics: &Metrics, player: &str, event: &Event) {
         let wanted = match store.notify_settings(player).await {
             Ok(s) => event.wanted(&s),
             Err(e) => {
@@ -161,12 +160,12 @@ impl Push {
         };
         for sub in subs {
             let Ok(permit) = self.in_flight.clone().try_acquire_owned() else {
-                server.metrics.push_sent("dropped");
+                metrics.push_sent("dropped");
                 continue;
             };
             let outcome = self.send(&sub, event).await;
             drop(permit);
-            server.metrics.push_sent(outcome.label());
+            metrics.push_sent(outcome.label());
             if let Outcome::Gone = outcome
                 && let Err(e) = store.unsubscribe(&sub.endpoint, None).await
             {

@@ -511,7 +511,7 @@ impl Room {
                     code: self.state.code.clone(),
                     won: loser != Some(seat),
                 };
-                crate::notify::tell_away(&self.server, id, event).await;
+                self.server.tell_away(id, event).await;
             }
         }
         Ok(())

@@ -22,7 +22,12 @@
 //! allowed and sets the mover's clock back to full; the other's does not start until the pause
 //! ends.
 
-use oaq_net::correspondence::MyGame;
+use oaq_net::correspondence::{MyGame, sort_games};
+use tokio::sync::oneshot;
+
+use crate::mailbox::Command;
+use crate::room::registry;
+use crate::shared::Server;
 use oaq_net::protocol::{Notice, RoomEvent, ServerMessage};
 
 use super::{Decided, Room};
@@ -101,7 +106,7 @@ impl Room {
             code: self.state.code.clone(),
             opponent,
         };
-        crate::notify::tell_away(&self.server, &player.id, event).await;
+        self.server.tell_away(&player.id, event).await;
     }
 
     /// This game as `player` sees it in "My games".
@@ -133,4 +138,32 @@ impl Room {
             moves: self.state.turn(),
         })
     }
+}
+
+/// `player`'s games by days as their list shows them (each asked of its room, which knows
+/// whose turn it is and the time left), theirs to move first.
+pub async fn games_of(
+    server: &std::sync::Arc<Server>,
+    player: &str,
+) -> Result<Vec<MyGame>, crate::store::StoreError> {
+    let codes = server.store.correspondence_rooms_of(player).await?;
+    let mut games: Vec<MyGame> = Vec::with_capacity(codes.len());
+    for code in codes {
+        let Some(room) = registry::find(server, &code).await? else {
+            continue;
+        };
+        let (reply, answer) = oneshot::channel();
+        let peek = Command::Peek {
+            player: player.to_owned(),
+            reply,
+        };
+        if room.tx.send(peek).await.is_err() {
+            continue;
+        }
+        if let Ok(Some(game)) = answer.await {
+            games.push(game);
+        }
+    }
+    sort_games(&mut games);
+    Ok(games)
 }

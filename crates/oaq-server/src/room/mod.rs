@@ -5,7 +5,7 @@
 //! a time the writer, and the store's key on (room, seq) makes a sequence number be written once.
 
 mod actions;
-mod correspondence;
+pub mod correspondence;
 mod fanout;
 pub mod registry;
 
