@@ -183,6 +183,10 @@ pub struct PlayMove(pub crate::rules::Move);
 #[derive(Event, Debug, Clone, Copy)]
 pub struct OpenReview;
 
+/// Import a game from a RON record: its text, or why the file could not be read.
+#[derive(Event, Debug, Clone)]
+pub struct Import(pub Result<String, String>);
+
 /// Start a new game with the current settings.
 #[derive(Event, Debug, Clone, Copy)]
 pub struct NewGame;

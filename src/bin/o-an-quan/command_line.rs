@@ -265,7 +265,7 @@ pub fn run() -> AppExit {
         });
     }
     let ask = if options.create {
-        let form = o_an_quan::game::online::lobby::Form::default();
+        let form = o_an_quan::game::online::form::Form::default();
         Some(Ask::Create {
             preset: form.preset.clone(),
             majority: form.majority,

@@ -17,9 +17,7 @@ use crate::game::play::input::{Selection, move_toward, playable_pits, sow};
 use crate::game::state::{Game, GameSet, PendingSow, Phase, Prefs, Screen};
 use crate::rules::geometry;
 
-/// A control of the board's own (a pit, a sowing button): Space there still skips a move.
-#[derive(Component)]
-pub struct BoardControl;
+pub use super::focus::BoardControl;
 
 /// The grid, for a board of this many players.
 #[derive(Component)]

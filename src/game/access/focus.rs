@@ -172,6 +172,10 @@ fn activate(
     activated.write(Activated(entity));
 }
 
+/// A control of the board's own (a pit, a sowing button): Space there still skips a move.
+#[derive(Component)]
+pub struct BoardControl;
+
 /// Tab, Shift+Tab, the arrows where nothing else uses them, Enter and Space.
 fn keys(
     keys: Res<ButtonInput<KeyCode>>,
@@ -185,7 +189,7 @@ fn keys(
     mut buttons: Query<&mut Interaction>,
     mut pressing: ResMut<Pressing>,
     mut activated: MessageWriter<Activated>,
-    board: Query<(), With<crate::game::access::board::BoardControl>>,
+    board: Query<(), With<BoardControl>>,
 ) {
     // The walk is made only when a key that uses it is pressed (not every frame); Space's
     // meaning (`FocusOnControl`) is settled here before the board reads it.

@@ -69,6 +69,7 @@ pub mod client;
 mod clocks;
 pub mod controls;
 pub mod follow;
+pub mod form;
 pub mod graph;
 pub mod link;
 pub mod lobby;

@@ -16,8 +16,9 @@ use web_sys::wasm_bindgen::JsCast;
 use web_sys::wasm_bindgen::closure::Closure;
 
 use super::client::Ask;
+use super::form::{Field, Form};
 use super::link::Waker;
-use super::lobby::{Field, Form, OnlineAction, clean_code, clean_name};
+use super::lobby::{OnlineAction, clean_code, clean_name};
 use crate::game::state::{Prefs, Screen};
 use crate::net::protocol::{CODE_LEN, MAX_NAME, is_room_code};
 

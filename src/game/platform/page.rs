@@ -1,7 +1,7 @@
 //! In the browser: the game's state as attributes of its canvas (`data-screen`, `data-ply`,
 //! `data-phase`, `data-human` when a human is to move, `data-opponent` (`computer-LEVEL`, `online`,
 //! `people`), `data-legal` moves, `data-selected` for the picked pit's ring index, `data-resume`,
-//! `data-overlay` for the panel on top; and `data-thought`, written by `play::ai_turn`, for the
+//! `data-overlay` for the panel on top; and `data-thought`, kept by `play::ai_turn`, for the
 //! computer's last search: nodes, depth, time and where it ran; `data-analysis`, written by the
 //! review, for how far its analysis is and where it runs), for the page and for browser tests to
 //! read. They are written last in the frame, once the panel they announce has been laid out, so a
@@ -10,6 +10,7 @@
 use bevy::prelude::*;
 
 use crate::game::platform::persist::SavedGame;
+use crate::game::play::ai_turn::LastThought;
 use crate::game::play::input::Selection;
 use crate::game::state::{Game, Overlay, Phase, Screen};
 
@@ -22,7 +23,8 @@ pub(super) fn plugin(app: &mut App) {
                 .or_eager(state_changed::<Screen>)
                 .or_eager(state_changed::<Overlay>)
                 .or_eager(resource_changed::<Selection>)
-                .or_eager(resource_changed::<SavedGame>),
+                .or_eager(resource_changed::<SavedGame>)
+                .or_eager(resource_changed::<LastThought>),
         ),
     );
 }
@@ -39,6 +41,7 @@ fn publish(
     overlay: Res<State<Overlay>>,
     selection: Res<Selection>,
     saved: Res<SavedGame>,
+    thought: Res<LastThought>,
 ) {
     let Some(canvas) = canvas() else {
         return;
@@ -67,6 +70,7 @@ fn publish(
             format!("{:?}", overlay.get()).to_lowercase(),
         ),
         ("data-legal", game.pos().legal_moves().to_string()),
+        ("data-thought", thought.0.clone()),
         (
             "data-selected",
             selection.0.map_or("none".to_owned(), |pit| pit.to_string()),

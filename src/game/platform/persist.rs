@@ -19,9 +19,9 @@ use crate::session::{History, Record, SAVED_GAME, SETTINGS, Settings, Storage};
 #[derive(Resource, Default)]
 pub struct SavedGame(pub Option<History>);
 
-/// Import a game from a RON record: its text, or why the file could not be read.
-#[derive(Event, Debug, Clone)]
-pub struct Import(pub Result<String, String>);
+/// Import a game from a RON record (an event of `state`, where the browser's file picker sends
+/// it too).
+pub use crate::game::state::Import;
 
 /// Write the game so far to a new file in the exports folder.
 #[derive(Event, Debug, Clone, Copy)]

@@ -10,7 +10,7 @@ use web_sys::wasm_bindgen::closure::Closure;
 use web_sys::wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, BlobPropertyBag, Event, FileReader, HtmlAnchorElement, HtmlInputElement, Url};
 
-use crate::game::platform::persist::Import;
+use crate::game::state::Import;
 
 thread_local! {
     /// A file the player picked, read and waiting for the next frame.

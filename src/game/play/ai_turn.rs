@@ -47,7 +47,7 @@ pub struct Chosen {
 struct ChosenMark;
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Chosen>();
+    app.init_resource::<Chosen>().init_resource::<LastThought>();
     app.add_systems(
         Update,
         (
@@ -71,6 +71,11 @@ pub(super) fn plugin(app: &mut App) {
         .add_observer(forget::<LoadGame>)
         .add_observer(forget::<TimeTravel>);
 }
+
+/// How the computer's last move was found: nodes, depth, time and where it ran (the page
+/// shows it as `data-thought`).
+#[derive(Resource, Default)]
+pub struct LastThought(pub String);
 
 fn start_thinking(
     mut commands: Commands,
@@ -121,6 +126,7 @@ fn poll_thinking(
     art: Res<Art>,
     layout: Res<Layout>,
     mut tasks: Query<(Entity, &mut Thinking)>,
+    mut last: ResMut<LastThought>,
 ) {
     for (entity, mut thinking) in &mut tasks {
         let Some(decision) = thinking.job.poll(FRAME_SHARE) else {
@@ -131,18 +137,14 @@ fn poll_thinking(
             continue;
         }
         // For the page and its tests: how the computer's last move was found, and where.
-        #[cfg(target_arch = "wasm32")]
-        if let Some(canvas) = crate::game::platform::page::canvas() {
-            let report = &decision.report;
-            let thought = format!(
-                "{} nodes, depth {}, {} ms, {}",
-                report.nodes,
-                report.depth,
-                report.elapsed.as_millis(),
-                thinking.job.place()
-            );
-            let _ = canvas.set_attribute("data-thought", &thought);
-        }
+        let report = &decision.report;
+        last.0 = format!(
+            "{} nodes, depth {}, {} ms, {}",
+            report.nodes,
+            report.depth,
+            report.elapsed.as_millis(),
+            thinking.job.place()
+        );
         chosen.mv = Some(decision.mv);
         let pause = 0.4 * motion.factor(prefs.speed);
         chosen.timer = Timer::new(Duration::from_secs_f32(pause), TimerMode::Once);

@@ -14,10 +14,21 @@ use crate::game::board::art::Art;
 use crate::game::board::layout::Layout;
 use crate::game::board::pebbles::{self, Places};
 use crate::game::board::text;
-use crate::game::play::lights::{FLASH, PitCaptured};
 use crate::game::play::sound::Sfx;
 use crate::game::state::{Game, Message, MoveShown, Note, Phase, Prefs, Skip};
 use crate::rules::{Event, geometry};
+
+/// A pit is about to be captured by `player`: it flashes in their colour for `FLASH`.
+#[derive(Event, Debug, Clone, Copy)]
+pub struct PitCaptured {
+    pub pit: usize,
+    pub player: usize,
+    /// How long it glows (`FLASH` at normal speed).
+    pub lasts: Duration,
+}
+
+/// How long a captured pit glows (its stones leave halfway through).
+pub const FLASH: Duration = Duration::from_millis(480);
 
 /// The events of the move being shown, and when the next one starts.
 #[derive(Resource, Default)]

@@ -12,21 +12,9 @@ use crate::game::board::layout::Layout;
 use crate::game::board::pebbles::Places;
 use crate::game::board::wood::{PitGlow, RowGlow, SideMark, StoreGlow};
 use crate::game::play::ai_turn::Thinking;
-use crate::game::play::animation::Script;
+use crate::game::play::animation::{PitCaptured, Script};
 use crate::game::state::{Game, Motion, Phase, Screen};
 use crate::rules::{Direction, Move};
-
-/// A pit is about to be captured by `player`: it flashes in their colour for `FLASH`.
-#[derive(Event, Debug, Clone, Copy)]
-pub struct PitCaptured {
-    pub pit: usize,
-    pub player: usize,
-    /// How long it glows (`FLASH` at normal speed).
-    pub lasts: Duration,
-}
-
-/// How long a captured pit glows (its stones leave halfway through).
-pub const FLASH: Duration = Duration::from_millis(480);
 
 /// Pits flashing now, and how long each has left.
 #[derive(Resource, Default)]

@@ -4,8 +4,8 @@
 
 use bevy::prelude::*;
 
-use super::draw::{header, qr_node, wrapping_row};
 use super::field_text;
+use super::kit::{header, qr_node, wrapping_row};
 use super::{Entry, Pages, PeopleAction};
 use crate::game::board::art::Art;
 use crate::game::online::client::Online;
@@ -24,7 +24,7 @@ pub(super) fn page(
 ) {
     let people = &online.people;
     header(p, art, lang, lang.tr("people.account").to_owned());
-    super::draw::problem_line(p, art, lang, online);
+    super::kit::problem_line(p, art, lang, online);
     // This device was another player before (a link, a code, a password): back to them.
     if let Some(previous) = &online.previous {
         p.spawn(wrapping_row()).with_children(|r| {

@@ -1,14 +1,15 @@
-//! The pages drawn: the first visit's question, or the open page in its panel, with what the
-//! pages share (rows that wrap on a phone, the header with its Back, a QR code).
+//! The pages drawn: the first visit's question, a link's question, or the open page in its
+//! panel (each page draws itself with the widgets of `kit`).
 
 use bevy::window::PrimaryWindow;
 
 use bevy::prelude::*;
 
+use super::kit::centred_row;
 use super::{Page, Pages, PeopleAction};
 use crate::game::board::art::Art;
 use crate::game::online::client::Online;
-use crate::game::online::lobby::Form;
+use crate::game::online::form::Form;
 use crate::game::online::room_link;
 use crate::game::online::{graph, qr};
 use crate::game::screens::ui::{self, button, panel, row, text};
@@ -167,21 +168,6 @@ pub(super) fn build(
     }
 }
 
-pub(super) fn centred_row() -> Node {
-    Node {
-        justify_content: JustifyContent::Center,
-        flex_wrap: FlexWrap::Wrap,
-        ..row()
-    }
-}
-
-pub(super) fn wrapping_row() -> Node {
-    Node {
-        flex_wrap: FlexWrap::Wrap,
-        ..row()
-    }
-}
-
 /// The link in a friend code's QR: the game's page, which adds the friend when opened.
 fn friend_link(settings: &crate::session::Settings, code: &str) -> String {
     let room = room_link(settings, "X");
@@ -195,42 +181,4 @@ fn friend_link(settings: &crate::session::Settings, code: &str) -> String {
 fn link_link(settings: &crate::session::Settings, code: &str) -> String {
     let room = room_link(settings, "X");
     format!("{}?link={code}", room.split('?').next().unwrap_or_default())
-}
-
-pub(super) fn qr_node(p: &mut ChildSpawnerCommands, qr: Handle<Image>, side: f32) {
-    p.spawn(Node {
-        justify_content: JustifyContent::Center,
-        ..default()
-    })
-    .with_child((
-        ImageNode::new(qr),
-        Node {
-            width: px(side),
-            height: px(side),
-            ..default()
-        },
-    ));
-}
-
-/// A page's title with Back beside it, so that Back is on screen however long the page.
-pub(super) fn header(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, title: String) {
-    p.spawn(Node {
-        justify_content: JustifyContent::SpaceBetween,
-        ..row()
-    })
-    .with_children(|r| {
-        r.spawn(ui::title(art, title, 24.0));
-        r.spawn(button(art, PeopleAction::Back, lang.tr("online.back")));
-    });
-}
-
-/// The server's last refusal, in a line under a page's title.
-pub(super) fn problem_line(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Online) {
-    if let Some(problem) = &online.problem {
-        p.spawn(text(
-            art,
-            lang.trf("online.refused", &[("why", &problem.message)]),
-            15.0,
-        ));
-    }
 }

@@ -4,12 +4,12 @@
 
 use bevy::prelude::*;
 
-use super::draw::{centred_row, header, qr_node, wrapping_row};
+use super::kit::{centred_row, header, qr_node, wrapping_row};
 use super::{Entry, Page, Pages, PeopleAction};
 use super::{field_text, news_words, who};
 use crate::game::board::art::Art;
 use crate::game::online::client::Online;
-use crate::game::online::lobby::{Form, clock_label};
+use crate::game::online::form::{Form, clock_label};
 use crate::game::screens::ui::{bold, button, text};
 use crate::net::social::grouped;
 use crate::rules::presets;
@@ -32,7 +32,7 @@ pub(super) fn page(
     if let Some(news) = &people.news {
         p.spawn(bold(art, news_words(news, lang), 16.0));
     }
-    super::draw::problem_line(p, art, lang, online);
+    super::kit::problem_line(p, art, lang, online);
     // Our code beside its QR (a friend's phone scans it).
     p.spawn(wrapping_row()).with_children(|r| {
         r.spawn(Node {

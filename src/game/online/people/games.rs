@@ -4,7 +4,7 @@
 use bevy::prelude::*;
 
 use super::PeopleAction;
-use super::draw::{centred_row, header, wrapping_row};
+use super::kit::{centred_row, header, wrapping_row};
 use super::news_words;
 use crate::game::board::art::Art;
 use crate::game::online::client::Online;
@@ -54,7 +54,7 @@ pub(super) fn page(
     if let Some(news) = &online.people.news {
         p.spawn(bold(art, news_words(news, lang), 16.0));
     }
-    super::draw::problem_line(p, art, lang, online);
+    super::kit::problem_line(p, art, lang, online);
     let Some((games, vacation)) = &online.my_games else {
         p.spawn(text(art, lang.tr("online.connecting"), 16.0));
         return;

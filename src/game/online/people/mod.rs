@@ -12,14 +12,15 @@ mod account;
 mod draw;
 mod friends;
 mod games;
+mod kit;
 mod notifications;
 mod offer;
 mod play_now;
 mod profile;
 
 use super::client::{Ask, Online};
+use super::form::Form;
 use super::link::Link;
-use super::lobby::Form;
 use super::social::News;
 use crate::game::state::{Prefs, Screen};
 use crate::net::protocol::{ClientMessage, PlayerInfo, RulesChoice};
@@ -179,8 +180,8 @@ pub(super) fn plugin(app: &mut App) {
             ),
         )
             .chain()
-            .after(super::lobby::LobbySystems)
-            .before(super::lobby::LobbyBuild)
+            .after(super::form::LobbySystems)
+            .before(super::form::LobbyBuild)
             .run_if(in_state(Screen::Online))
             .in_set(crate::game::state::GameSet::Show),
     );

@@ -5,7 +5,7 @@
 
 use bevy::prelude::*;
 
-use super::draw::{centred_row, header, wrapping_row};
+use super::kit::{centred_row, header, wrapping_row};
 use super::{Entry, Pages, PeopleAction, field_text};
 use crate::game::board::art::Art;
 use crate::game::online::client::Online;
@@ -28,7 +28,7 @@ pub(super) fn page(
     device: &PushDevice,
 ) {
     header(p, art, lang, lang.tr("notify.title").to_owned());
-    super::draw::problem_line(p, art, lang, online);
+    super::kit::problem_line(p, art, lang, online);
     let Some(state) = &online.notifications else {
         p.spawn(text(art, lang.tr("online.connecting"), 16.0));
         return;

@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 
 use super::PeopleAction;
-use super::draw::centred_row;
+use super::kit::centred_row;
 use crate::game::board::art::Art;
 use crate::game::online::client::Online;
 use crate::game::online::follow::Offer;

@@ -4,11 +4,11 @@
 
 use bevy::prelude::*;
 
-use super::draw::{centred_row, header};
+use super::kit::{centred_row, header};
 use super::{PeopleAction, PlayComputer};
 use crate::game::board::art::Art;
 use crate::game::online::client::{Online, unix_ms};
-use crate::game::online::lobby::{Form, clock_label};
+use crate::game::online::form::{Form, clock_label};
 use crate::game::screens::ui::{bold, button, text};
 use crate::game::state::{NewGame, Prefs, Screen};
 use crate::net::pool::{POOL_RULES, POOLS};
@@ -36,7 +36,7 @@ pub(super) fn page(
     form: &Form,
 ) {
     header(p, art, lang, lang.tr("play.now").to_owned());
-    super::draw::problem_line(p, art, lang, online);
+    super::kit::problem_line(p, art, lang, online);
     let rules = pool_rules(form);
     let name = presets::get(rules).map_or(rules.to_owned(), |p| lang.pick(&p.name).to_owned());
     p.spawn(text(

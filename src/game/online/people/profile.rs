@@ -4,7 +4,7 @@
 
 use bevy::prelude::*;
 
-use super::draw::{centred_row, header, wrapping_row};
+use super::kit::{centred_row, header, wrapping_row};
 use super::news_words;
 use super::{Page, Pages, PeopleAction};
 use crate::game::board::art::Art;

@@ -1,0 +1,128 @@
+//! The online screen's form: its choices (rule set, the winning score, time control, who moves
+//! first, public or private, a code typed), the time controls offered and their words, and the
+//! system sets the screen's input and drawing run in (the people pages run between them).
+
+use bevy::prelude::*;
+
+use crate::net::protocol::{ClockSpec, First};
+use crate::session::Lang;
+
+/// The time controls offered: untimed and the usual Fischer ones, minutes + seconds.
+pub const CLOCKS: [(u64, u64); 4] = [(0, 0), (3, 2), (5, 3), (10, 5)];
+
+/// The form's slot for a game by days (after the custom control).
+pub const BY_DAYS: usize = CLOCKS.len() + 1;
+
+/// A custom control's steps: each player's time in seconds (a quarter of a minute to three
+/// hours, as lichess offers), and the seconds added a move.
+pub const BASE_STEPS_S: [u64; 15] = [
+    15, 30, 60, 120, 180, 300, 600, 900, 1200, 1800, 2700, 3600, 5400, 7200, 10800,
+];
+pub const INCREMENT_STEPS_S: [u64; 11] = [0, 1, 2, 3, 5, 10, 15, 20, 30, 45, 60];
+
+/// `value` moved `step` places along `steps` (to the nearest step first), kept at the ends.
+pub(super) fn step_along(steps: &[u64], value: u64, step: i8) -> u64 {
+    let at = steps
+        .iter()
+        .position(|&s| s >= value)
+        .unwrap_or(steps.len() - 1);
+    let to = (at as isize + isize::from(step)).clamp(0, steps.len() as isize - 1);
+    steps[to as usize]
+}
+
+/// A custom base as the form says it: "¼ min", "½ min", "15 min".
+pub(super) fn base_words(seconds: u64, lang: Lang) -> String {
+    let n = match seconds {
+        15 => "¼".to_owned(),
+        30 => "½".to_owned(),
+        45 => "¾".to_owned(),
+        s => (s / 60).to_string(),
+    };
+    lang.trf("online.minutes", &[("n", &n)])
+}
+
+/// A text field being typed in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Field {
+    #[default]
+    None,
+    Name,
+    Code,
+}
+
+/// The form's choices, kept while the screen is up.
+#[derive(Resource, Debug, Clone, PartialEq)]
+pub struct Form {
+    pub preset: String,
+    /// The winning-score switch (36 of 70, 53 of 105).
+    pub majority: bool,
+    /// Index in `CLOCKS`, `CLOCKS.len()` for custom, `CLOCKS.len() + 1` for days a move.
+    pub clock: usize,
+    /// Days a move (one of `CORRESPONDENCE_DAYS`) in a game by days.
+    pub days: u8,
+    /// The custom control: each player's time and the increment, in seconds.
+    pub base_s: u64,
+    pub increment: u64,
+    pub first: First,
+    pub public: bool,
+    pub code: String,
+    pub editing: Field,
+    pub copied: bool,
+    /// The leaderboard is shown instead of the form.
+    pub board: bool,
+}
+
+impl Default for Form {
+    fn default() -> Form {
+        Form {
+            preset: "standard".to_owned(),
+            majority: false,
+            clock: 2,
+            days: 3,
+            base_s: 900,
+            increment: 10,
+            first: First::Random,
+            public: true,
+            code: String::new(),
+            editing: Field::None,
+            copied: false,
+            board: false,
+        }
+    }
+}
+
+impl Form {
+    /// The chosen time control.
+    pub fn clock_spec(&self) -> ClockSpec {
+        if self.clock == BY_DAYS {
+            return ClockSpec::Correspondence { days: self.days };
+        }
+        let (base_s, seconds) = CLOCKS
+            .get(self.clock)
+            .map(|&(minutes, seconds)| (minutes * 60, seconds))
+            .unwrap_or((self.base_s, self.increment));
+        if base_s == 0 && self.clock < CLOCKS.len() {
+            return ClockSpec::UNTIMED;
+        }
+        ClockSpec::Fischer {
+            base_ms: base_s * 1000,
+            increment_ms: seconds * 1000,
+        }
+    }
+}
+
+/// The online screen's input systems, and its drawing (the people pages run between them).
+#[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LobbySystems;
+#[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LobbyBuild;
+
+/// A time control in words: "Untimed", or "5 + 3".
+pub fn clock_label(clock: ClockSpec, lang: Lang) -> String {
+    match clock {
+        ClockSpec::Untimed(_) => lang.tr("online.untimed").to_owned(),
+        ClockSpec::Fischer { .. } => clock.label(),
+        ClockSpec::Correspondence { days: 1 } => lang.tr("online.day").to_owned(),
+        ClockSpec::Correspondence { days } => lang.trf("online.days", &[("n", &days)]),
+    }
+}

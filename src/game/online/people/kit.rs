@@ -1,0 +1,63 @@
+//! The pages' widget kit: rows that wrap on a phone, a header with its Back, a QR code, the
+//! server's last refusal.
+
+use bevy::prelude::*;
+
+use super::PeopleAction;
+use crate::game::board::art::Art;
+use crate::game::online::client::Online;
+use crate::game::screens::ui::{self, button, row, text};
+use crate::session::Lang;
+
+pub(super) fn centred_row() -> Node {
+    Node {
+        justify_content: JustifyContent::Center,
+        flex_wrap: FlexWrap::Wrap,
+        ..row()
+    }
+}
+
+pub(super) fn wrapping_row() -> Node {
+    Node {
+        flex_wrap: FlexWrap::Wrap,
+        ..row()
+    }
+}
+
+pub(super) fn qr_node(p: &mut ChildSpawnerCommands, qr: Handle<Image>, side: f32) {
+    p.spawn(Node {
+        justify_content: JustifyContent::Center,
+        ..default()
+    })
+    .with_child((
+        ImageNode::new(qr),
+        Node {
+            width: px(side),
+            height: px(side),
+            ..default()
+        },
+    ));
+}
+
+/// A page's title with Back beside it, so that Back is on screen however long the page.
+pub(super) fn header(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, title: String) {
+    p.spawn(Node {
+        justify_content: JustifyContent::SpaceBetween,
+        ..row()
+    })
+    .with_children(|r| {
+        r.spawn(ui::title(art, title, 24.0));
+        r.spawn(button(art, PeopleAction::Back, lang.tr("online.back")));
+    });
+}
+
+/// The server's last refusal, in a line under a page's title.
+pub(super) fn problem_line(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Online) {
+    if let Some(problem) = &online.problem {
+        p.spawn(text(
+            art,
+            lang.trf("online.refused", &[("why", &problem.message)]),
+            15.0,
+        ));
+    }
+}
