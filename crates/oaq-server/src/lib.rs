@@ -3,8 +3,9 @@
 //! to the store before anyone hears of it. One machine on an SQLite file by default; several
 //! nodes on PostgreSQL and Redis.
 //!
-//! The modules are layered: each imports only those listed above it.
-//! - [`settings`], [`limits`], [`ratings`], [`mailbox`]: plain types and the bounds of a server.
+//! The modules are layered: each imports only those listed above it (`.ci/layers` checks it).
+//! - [`settings`], [`limits`], [`ratings`], [`metrics`], [`mailbox`]: plain types and the
+//!   bounds of a server; [`hub`]: who is connected here, by player.
 //! - [`store`] (SQLite or PostgreSQL) and [`identity`] (guests and their tokens).
 //! - [`cluster`]: the other nodes, through Redis (room ownership, write leases, fan-out).
 //! - [`notify`]: the push and mail senders; [`pool`]: who waits in the pools, and the pairing.
@@ -12,11 +13,10 @@
 //! - [`room`]: one task per room, deciding, writing and fanning out its events; its
 //!   [`room::registry`] opens and finds rooms.
 //! - [`waves`]: the pools' waves, which open rooms; [`digest`]: the daily e-mail's task.
-//! - [`hub`] (at the bottom, beside [`mailbox`]): who is connected here, by player.
 //! - [`conn`]: one WebSocket connection; its social messages in `conn::people` and
 //!   `conn::account`. [`moderation`]: operators' actions and how every node follows them.
-//! - [`http`]: the routes; [`accept`]: the accept loop with its per-address caps and
-//!   deadlines; [`serve`] puts it all together.
+//! - [`accept`]: the accept loop with its per-address caps and deadlines; [`http`]: the
+//!   routes; [`serve`] puts it all together.
 //!
 //! [`loadtest`] and [`hostile`] are clients of their own: one measures a server under load,
 //! the other tries it with every kind of bad input.
