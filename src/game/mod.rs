@@ -42,7 +42,7 @@
 //! What each screen does, the options and the keys: `docs/game.md`.
 
 // Lower folders never import higher ones: state ← board ← play ← platform ← screens ← online
-// ← access.
+// ← access (`.ci/layers` checks it).
 pub mod access;
 mod board;
 pub mod online;
