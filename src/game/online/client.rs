@@ -526,9 +526,7 @@ fn room_notice(online: &mut Online, link: &mut Link, notice: Notice) -> Option<N
             you,
             ..
         } => {
-            let Some(room) = online.room.as_mut().filter(|r| r.code == code) else {
-                return None;
-            };
+            let room = online.room.as_mut().filter(|r| r.code == code)?;
             match RoomState::from_log(&events) {
                 Ok(state) => {
                     room.state = Some(state);

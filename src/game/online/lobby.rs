@@ -18,9 +18,7 @@ use super::qr;
 use crate::game::board::art::Art;
 use crate::game::screens::ui::{self, bold, button, panel, row, small_button, text};
 use crate::game::state::{Prefs, Screen};
-use crate::net::protocol::{
-    CODE_LEN, CORRESPONDENCE_DAYS, ClockSpec, First, MAX_NAME, is_room_code,
-};
+use crate::net::protocol::{CODE_LEN, CORRESPONDENCE_DAYS, First, MAX_NAME, is_room_code};
 use crate::net::room;
 use crate::rules::presets;
 use crate::session::Lang;
@@ -682,6 +680,7 @@ fn spaced(code: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::protocol::ClockSpec;
 
     #[test]
     fn custom_clocks_step_from_a_quarter_minute_to_three_hours() {

@@ -12,9 +12,8 @@ use crate::game::online::client::Online;
 use crate::game::online::form::Form;
 use crate::game::online::room_link;
 use crate::game::online::{graph, qr};
-use crate::game::screens::ui::{self, button, panel, row, text};
+use crate::game::screens::ui::{self, button, panel, text};
 use crate::game::state::{Prefs, Screen};
-use crate::session::Lang;
 
 #[derive(Component)]
 pub(super) struct PagesRoot;
