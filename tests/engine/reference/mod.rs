@@ -1,8 +1,6 @@
 //! A second, deliberately plain implementation of the rules, written straight from the rule text
 //! with no regard for speed. The tests play both side by side: any difference is a bug in one.
 
-#![allow(dead_code)]
-
 pub mod plain;
 
 use o_an_quan::rules::{Direction, MandarinStart, Move, Position, Refill, RuleSet, Setup, Store};

@@ -1,7 +1,5 @@
 //! Helpers shared by the integration tests: positions from a few numbers, and random games.
 
-#![allow(dead_code)]
-
 use o_an_quan::rules::{Position, RuleSet, Setup, Store, presets};
 
 /// The rule set of a shipped preset.

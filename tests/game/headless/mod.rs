@@ -1,5 +1,4 @@
 //! The game's plugins without a window, for the tests that drive whole games through them.
-#![allow(dead_code)]
 
 use std::time::Duration;
 
