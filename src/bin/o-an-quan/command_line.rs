@@ -13,7 +13,7 @@ use o_an_quan::game::persist::{self, Import};
 use o_an_quan::game::start::Start;
 use o_an_quan::game::{self, Launch, Overlay, Screen};
 use o_an_quan::rules::presets;
-use o_an_quan::session::{Lang, Mode, Speed, TimeControl};
+use o_an_quan::session::{Lang, Mode, Settings, Speed, TimeControl};
 
 /// Ô ăn quan, the Vietnamese game of mandarin square capturing. Every option below overrides
 /// the saved settings (and is saved with them).
@@ -160,7 +160,7 @@ enum PanelArg {
 
 pub fn run() -> AppExit {
     let started = web_time::Instant::now();
-    let options = Options::parse();
+    let mut options = Options::parse();
     let Some((width, height)) = options
         .size
         .split_once('x')
@@ -170,7 +170,42 @@ pub fn run() -> AppExit {
         return AppExit::from_code(2);
     };
     let mut start = Start::from_storage();
-    let settings = &mut start.settings;
+    if let Err(why) = apply_settings(&mut options, &mut start.settings) {
+        eprintln!("o-an-quan: {why}");
+        return AppExit::from_code(2);
+    }
+    let settings = &start.settings;
+    start.launch = Launch {
+        autoplay: options
+            .autoplay
+            .then(|| Level::get(settings.level).unwrap_or_else(Level::medium)),
+        skip_title: options.skip_title || options.autoplay,
+        resume: options.resume,
+        ..Launch::default()
+    };
+    start.window.resolution = WindowResolution::new(width, height);
+    start.asset_root = asset_root();
+    let mut app = game::start::app(start);
+    if options.focus_ring {
+        app.insert_resource(bevy::input_focus::InputFocusVisible(true));
+    }
+    if let Some(plan) = capture_plan(&mut options, started) {
+        app.insert_resource(plan);
+    }
+    start_online(&mut app, &mut options);
+    if let Some(path) = options.import.take() {
+        let import: Import = persist::read_import(&path);
+        // After start-up's new game, which would otherwise end the replay before it begins.
+        app.add_systems(PostStartup, move |mut commands: Commands| {
+            commands.trigger(import.clone());
+        });
+    }
+    app.run()
+}
+
+/// The settings the flags change (mode, rules, level, server, first move, clock, speed,
+/// language), or why a flag's value cannot be used.
+fn apply_settings(options: &mut Options, settings: &mut Settings) -> Result<(), String> {
     if let Some(mode) = options.mode {
         settings.set_mode(match mode {
             ModeArg::Computer => Mode::Computer,
@@ -185,23 +220,21 @@ pub fn run() -> AppExit {
                 settings.preset = preset.id.clone();
             }
             _ => {
-                eprintln!(
-                    "o-an-quan: no {}-player rule set {id:?}; `oaq rules` lists them",
+                return Err(format!(
+                    "no {}-player rule set {id:?}; `oaq rules` lists them",
                     settings.mode.players()
-                );
-                return AppExit::from_code(2);
+                ));
             }
         }
     }
     if let Some(level) = options.level {
         settings.level = level.level;
     }
-    if let Some(server) = options.server {
+    if let Some(server) = options.server.take() {
         if !(server.starts_with("ws://") || server.starts_with("wss://")) {
-            eprintln!(
-                "o-an-quan: --server wants a ws:// or wss:// address, like ws://127.0.0.1:8080/ws"
+            return Err(
+                "--server wants a ws:// or wss:// address, like ws://127.0.0.1:8080/ws".to_owned(),
             );
-            return AppExit::from_code(2);
         }
         settings.server = server;
     }
@@ -224,46 +257,41 @@ pub fn run() -> AppExit {
             LangArg::Vi => Lang::Vi,
         };
     }
-    start.launch = Launch {
-        autoplay: options
-            .autoplay
-            .then(|| Level::get(settings.level).unwrap_or_else(Level::medium)),
-        skip_title: options.skip_title || options.autoplay,
-        resume: options.resume,
-        ..Launch::default()
-    };
-    start.window.resolution = WindowResolution::new(width, height);
-    start.asset_root = asset_root();
-    let mut app = game::start::app(start);
-    if options.focus_ring {
-        app.insert_resource(bevy::input_focus::InputFocusVisible(true));
-    }
-    if let Some(path) = options.screenshot {
-        app.insert_resource(CapturePlan {
-            path,
-            after_moves: options.after,
-            after_secs: options.shot_after,
-            moment: options.moment.map(|m| match m {
-                MomentArg::MidMove => Moment::MidMove,
-                MomentArg::Capture => Moment::Capture,
-                MomentArg::Thinking => Moment::Thinking,
-            }),
-            panel: options.panel.and_then(|p| match p {
-                PanelArg::Menu => Some(Overlay::Menu),
-                PanelArg::Help => Some(Overlay::Help),
-                PanelArg::Flip => Some(Overlay::Flip),
-                PanelArg::Access => Some(Overlay::Access),
-                PanelArg::Review | PanelArg::Puzzles | PanelArg::Lesson => None,
-            }),
-            screen: options.panel.and_then(|p| match p {
-                PanelArg::Review => Some(Screen::Review),
-                PanelArg::Puzzles => Some(Screen::Puzzles),
-                PanelArg::Lesson => Some(Screen::Lesson),
-                _ => None,
-            }),
-            started,
-        });
-    }
+    Ok(())
+}
+
+/// `--screenshot`'s plan: when to shoot, and what to open first.
+fn capture_plan(options: &mut Options, started: web_time::Instant) -> Option<CapturePlan> {
+    let path = options.screenshot.take()?;
+    Some(CapturePlan {
+        path,
+        after_moves: options.after,
+        after_secs: options.shot_after,
+        moment: options.moment.map(|m| match m {
+            MomentArg::MidMove => Moment::MidMove,
+            MomentArg::Capture => Moment::Capture,
+            MomentArg::Thinking => Moment::Thinking,
+        }),
+        panel: options.panel.and_then(|p| match p {
+            PanelArg::Menu => Some(Overlay::Menu),
+            PanelArg::Help => Some(Overlay::Help),
+            PanelArg::Flip => Some(Overlay::Flip),
+            PanelArg::Access => Some(Overlay::Access),
+            PanelArg::Review | PanelArg::Puzzles | PanelArg::Lesson => None,
+        }),
+        screen: options.panel.and_then(|p| match p {
+            PanelArg::Review => Some(Screen::Review),
+            PanelArg::Puzzles => Some(Screen::Puzzles),
+            PanelArg::Lesson => Some(Screen::Lesson),
+            _ => None,
+        }),
+        started,
+    })
+}
+
+/// The online flags: the online screen, a room to create, join or watch, a page of people, a
+/// link's address, done once the app has started.
+fn start_online(app: &mut App, options: &mut Options) {
     let ask = if options.create {
         let form = o_an_quan::game::online::form::Form::default();
         Some(Ask::Create {
@@ -273,10 +301,13 @@ pub fn run() -> AppExit {
             first: form.first,
             public: form.public,
         })
-    } else if let Some(code) = options.join {
+    } else if let Some(code) = options.join.take() {
         Some(Ask::Join(code.to_uppercase()))
     } else {
-        options.watch.map(|code| Ask::Watch(code.to_uppercase()))
+        options
+            .watch
+            .take()
+            .map(|code| Ask::Watch(code.to_uppercase()))
     };
     use o_an_quan::game::online::people::{Page, PeopleAction};
     let page = options.people.map(|p| match p {
@@ -287,37 +318,30 @@ pub fn run() -> AppExit {
         PeopleArg::Games => Page::Games,
         PeopleArg::Notifications => Page::Notifications,
     });
-    let address = options.open_link.map(|a| match a.split_once('?') {
+    let address = options.open_link.take().map(|a| match a.split_once('?') {
         Some((_, query)) => query.to_owned(),
         None => a,
     });
-    if options.online || ask.is_some() || page.is_some() || address.is_some() {
-        app.add_systems(
-            PostStartup,
-            move |mut commands: Commands, mut screen: ResMut<NextState<Screen>>| {
-                screen.set(Screen::Online);
-                if let Some(address) = &address {
-                    o_an_quan::game::online::open_from_address(&mut commands, &mut screen, address);
-                }
-                if let Some(ask) = ask.clone() {
-                    commands.trigger(ask);
-                }
-                if let Some(page) = page {
-                    commands.trigger(o_an_quan::game::online::people::Press(PeopleAction::Open(
-                        page,
-                    )));
-                }
-            },
-        );
+    if !(options.online || ask.is_some() || page.is_some() || address.is_some()) {
+        return;
     }
-    if let Some(path) = options.import {
-        let import: Import = persist::read_import(&path);
-        // After start-up's new game, which would otherwise end the replay before it begins.
-        app.add_systems(PostStartup, move |mut commands: Commands| {
-            commands.trigger(import.clone());
-        });
-    }
-    app.run()
+    app.add_systems(
+        PostStartup,
+        move |mut commands: Commands, mut screen: ResMut<NextState<Screen>>| {
+            screen.set(Screen::Online);
+            if let Some(address) = &address {
+                o_an_quan::game::online::open_from_address(&mut commands, &mut screen, address);
+            }
+            if let Some(ask) = ask.clone() {
+                commands.trigger(ask);
+            }
+            if let Some(page) = page {
+                commands.trigger(o_an_quan::game::online::people::Press(PeopleAction::Open(
+                    page,
+                )));
+            }
+        },
+    );
 }
 
 /// `assets/` beside the sources when run by cargo, else beside the executable.
