@@ -22,10 +22,20 @@ pub(super) fn page(
     qr: Option<Handle<Image>>,
     narrow: bool,
 ) {
-    let people = &online.people;
     header(p, art, lang, lang.tr("people.account").to_owned());
     super::kit::problem_line(p, art, lang, online);
-    // This device was another player before (a link, a code, a password): back to them.
+    previous_player(p, art, lang, online);
+    link_here(p, art, lang, online, qr, narrow);
+    become_another(p, art, lang, pages);
+    current_secret(p, art, lang, online, pages);
+    recovery(p, art, lang, online);
+    sign_in(p, art, lang, online, pages);
+    devices(p, art, lang, online);
+    child_mode(p, art, lang, online, pages);
+}
+
+/// This device was another player before (a link, a code, a password): back to them.
+fn previous_player(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Online) {
     if let Some(previous) = &online.previous {
         p.spawn(wrapping_row()).with_children(|r| {
             let who = &previous.name;
@@ -41,7 +51,18 @@ pub(super) fn page(
             ));
         });
     }
-    // Another device becomes this player.
+}
+
+/// Another device becomes this player.
+fn link_here(
+    p: &mut ChildSpawnerCommands,
+    art: &Art,
+    lang: Lang,
+    online: &Online,
+    qr: Option<Handle<Image>>,
+    narrow: bool,
+) {
+    let people = &online.people;
     match &people.link_code {
         Some((code, expires)) => {
             let minutes = ((expires - online.server_now()).max(0) + 59_999) / 60_000;
@@ -65,7 +86,10 @@ pub(super) fn page(
             });
         }
     }
-    // This device becomes another's player.
+}
+
+/// This device becomes another's player.
+fn become_another(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, pages: &Pages) {
     p.spawn(wrapping_row()).with_children(|r| {
         r.spawn(text(art, lang.tr("people.have_code"), 15.0));
         let shown = field_text(
@@ -86,7 +110,17 @@ pub(super) fn page(
             lang.tr("people.use_recovery"),
         ));
     });
-    // A change to an account that has a password or a recovery code needs one of them.
+}
+
+/// A change to an account that has a password or a recovery code needs one of them.
+fn current_secret(
+    p: &mut ChildSpawnerCommands,
+    art: &Art,
+    lang: Lang,
+    online: &Online,
+    pages: &Pages,
+) {
+    let people = &online.people;
     let guarded = people
         .profile
         .as_ref()
@@ -103,7 +137,11 @@ pub(super) fn page(
             r.spawn(button(art, PeopleAction::Edit(Entry::Current), shown));
         });
     }
-    // A recovery code, shown once, large.
+}
+
+/// A recovery code, shown once, large.
+fn recovery(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Online) {
+    let people = &online.people;
     match &people.recovery_code {
         Some(code) => {
             p.spawn(bold(art, lang.tr("people.recovery.shown"), 15.0));
@@ -129,7 +167,11 @@ pub(super) fn page(
             });
         }
     }
-    // A sign-in name and password.
+}
+
+/// A sign-in name and password.
+fn sign_in(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Online, pages: &Pages) {
+    let people = &online.people;
     let login = people.profile.as_ref().and_then(|p| p.login.clone());
     p.spawn(text(
         art,
@@ -161,7 +203,11 @@ pub(super) fn page(
         ));
         r.spawn(button(art, PeopleAction::SignIn, lang.tr("people.sign_in")));
     });
-    // The devices.
+}
+
+/// The devices.
+fn devices(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Online) {
+    let people = &online.people;
     p.spawn(bold(art, lang.tr("people.devices"), 17.0));
     for device in people.devices.iter().take(6) {
         p.spawn(wrapping_row()).with_children(|r| {
@@ -185,7 +231,11 @@ pub(super) fn page(
             }
         });
     }
-    // Child mode: on at once, off only with the parent's answer.
+}
+
+/// Child mode: on at once, off only with the parent's answer.
+fn child_mode(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Online, pages: &Pages) {
+    let people = &online.people;
     match pages.question {
         Some((a, b)) => {
             p.spawn(wrapping_row()).with_children(|r| {
