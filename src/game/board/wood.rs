@@ -209,11 +209,31 @@ fn draw_board(
     for part in &parts {
         commands.entity(part).despawn();
     }
+    let turn = Quat::from_rotation_z(layout.board_angle());
+    spawn_wood(&mut commands, &art, &layout);
+    let font = TextFont {
+        font: art.display.clone().into(),
+        font_size: FontSize::Px(17.0 * layout.count_scale()),
+        ..default()
+    };
+    for index in 0..layout.ring() {
+        spawn_pit(&mut commands, &art, &layout, index, &font);
+    }
+    for (player, &colour) in PLAYER_COLOURS.iter().enumerate().take(layout.players()) {
+        spawn_row_marks(&mut commands, &art, &layout, player, colour);
+    }
+    for (player, &colour) in PLAYER_COLOURS.iter().enumerate().take(layout.players()) {
+        spawn_store(&mut commands, &art, &layout, player, colour, turn);
+    }
+}
+
+/// The mat and the board's wood.
+fn spawn_wood(commands: &mut Commands, art: &Art, layout: &Layout) {
     let (board, centre) = layout.board_rect();
     let turn = Quat::from_rotation_z(layout.board_angle());
     // The 2-player board's picture carries its shadow round it.
     let (wood, tint, size) = if layout.round_mandarin_pits() {
-        spawn_mat(&mut commands, &art, None);
+        spawn_mat(commands, art, None);
         (art.triangle_board.clone(), WOOD, board)
     } else {
         // The mat need not be drawn where the board is opaque: inside its rounded corners.
@@ -222,11 +242,7 @@ fn draw_board(
         } else {
             board
         } - Vec2::splat(2.0 * art::BOARD_RADIUS);
-        spawn_mat(
-            &mut commands,
-            &art,
-            Some(Rect::from_center_size(centre, whole)),
-        );
+        spawn_mat(commands, art, Some(Rect::from_center_size(centre, whole)));
         let wood = if layout.upright() {
             &art.board_right
         } else {
@@ -244,184 +260,197 @@ fn draw_board(
         },
         Transform::from_translation(centre.extend(0.0)).with_rotation(turn),
     ));
-    let font = TextFont {
-        font: art.display.clone().into(),
-        font_size: FontSize::Px(17.0 * layout.count_scale()),
+}
+
+/// Pit `index`: its picture, its glow (hidden until lit) and its count.
+fn spawn_pit(commands: &mut Commands, art: &Art, layout: &Layout, index: usize, font: &TextFont) {
+    let center = layout.pit_center(index);
+    let size = layout.pit_size(index);
+    let mandarin = geometry::is_mandarin(index);
+    // Each picture lit so that, turned or mirrored as shown, its light is the screen's.
+    let lit_right =
+        Light::for_picture(layout.upright(), layout.mirrored_pit(index)) == Light::TOP_RIGHT;
+    let (image, glow) = match (mandarin, layout.round_mandarin_pits(), lit_right) {
+        (true, true, _) => (&art.round_pit, &art.round_glow),
+        (true, false, false) => (&art.mandarin_pit, &art.mandarin_glow),
+        (true, false, true) => (&art.mandarin_pit_right, &art.mandarin_glow),
+        (false, false, true) => (&art.pit_right, &art.pit_glow),
+        (false, _, _) => (&art.pit, &art.pit_glow),
+    };
+    let (image, glow) = (image.clone(), glow.clone());
+    let sprite = Sprite {
+        image,
+        custom_size: Some(size),
+        // The left half-moon faces the other way.
+        flip_x: layout.mirrored_pit(index),
         ..default()
     };
-    for index in 0..layout.ring() {
-        let center = layout.pit_center(index);
-        let size = layout.pit_size(index);
-        let mandarin = geometry::is_mandarin(index);
-        // Each picture lit so that, turned or mirrored as shown, its light is the screen's.
-        let lit_right =
-            Light::for_picture(layout.upright(), layout.mirrored_pit(index)) == Light::TOP_RIGHT;
-        let (image, glow) = match (mandarin, layout.round_mandarin_pits(), lit_right) {
-            (true, true, _) => (&art.round_pit, &art.round_glow),
-            (true, false, false) => (&art.mandarin_pit, &art.mandarin_glow),
-            (true, false, true) => (&art.mandarin_pit_right, &art.mandarin_glow),
-            (false, false, true) => (&art.pit_right, &art.pit_glow),
-            (false, _, _) => (&art.pit, &art.pit_glow),
-        };
-        let (image, glow) = (image.clone(), glow.clone());
-        let sprite = Sprite {
-            image,
-            custom_size: Some(size),
-            // The left half-moon faces the other way.
+    let rotation = Quat::from_rotation_z(layout.pit_angle(index));
+    commands.spawn((
+        BoardPart,
+        sprite,
+        Transform::from_translation(center.extend(0.5)).with_rotation(rotation),
+    ));
+    commands.spawn((
+        BoardPart,
+        PitGlow(index),
+        Sprite {
+            image: glow,
+            custom_size: Some(size + 2.0 * GLOW_SPREAD),
+            color: Color::NONE,
             flip_x: layout.mirrored_pit(index),
             ..default()
-        };
-        let rotation = Quat::from_rotation_z(layout.pit_angle(index));
-        commands.spawn((
-            BoardPart,
-            sprite,
-            Transform::from_translation(center.extend(0.5)).with_rotation(rotation),
-        ));
-        commands.spawn((
-            BoardPart,
-            PitGlow(index),
-            Sprite {
-                image: glow,
-                custom_size: Some(size + 2.0 * GLOW_SPREAD),
-                color: Color::NONE,
-                flip_x: layout.mirrored_pit(index),
-                ..default()
-            },
-            Visibility::Hidden,
-            Transform::from_translation(center.extend(0.6)).with_rotation(rotation),
-        ));
-        commands.spawn((
-            BoardPart,
-            PitCount(index),
-            crate::game::state::BoardLabel,
-            Text2d::new("0"),
-            font.clone(),
-            TextColor(INK),
-            Transform::from_translation(layout.badge_position(index).extend(5.0)),
-        ));
-    }
-    for (player, &colour) in PLAYER_COLOURS.iter().enumerate().take(layout.players()) {
-        let (middle, angle, size) = layout.row_rect(player);
-        commands.spawn((
-            BoardPart,
-            RowGlow(player),
-            Sprite {
-                image: art.row_glow.clone(),
-                custom_size: Some(size + 2.0 * GLOW_SPREAD),
-                color: Color::NONE,
-                ..default()
-            },
-            Visibility::Hidden,
-            Transform::from_translation(middle.extend(0.4))
-                .with_rotation(Quat::from_rotation_z(angle)),
-        ));
-        // The side's shape beyond its row, lit with the row.
-        let beyond = middle + layout.outward(player) * (size.y / 2.0 + GLOW_SPREAD + 12.0);
-        commands.spawn((
-            BoardPart,
-            SideMark {
-                player,
-                on_row: true,
-            },
-            Sprite {
-                image: art.glyph(Glyph::side(player)),
-                custom_size: Some(Vec2::splat(26.0 * layout.count_scale().sqrt())),
-                color: colour,
-                ..default()
-            },
-            Visibility::Hidden,
-            Transform::from_translation(beyond.extend(0.45)),
-        ));
-    }
+        },
+        Visibility::Hidden,
+        Transform::from_translation(center.extend(0.6)).with_rotation(rotation),
+    ));
+    commands.spawn((
+        BoardPart,
+        PitCount(index),
+        crate::game::state::BoardLabel,
+        Text2d::new("0"),
+        font.clone(),
+        TextColor(INK),
+        Transform::from_translation(layout.badge_position(index).extend(5.0)),
+    ));
+}
+
+/// A row's glow and the side's shape beyond it (hidden until lit).
+fn spawn_row_marks(
+    commands: &mut Commands,
+    art: &Art,
+    layout: &Layout,
+    player: usize,
+    colour: Color,
+) {
+    let (middle, angle, size) = layout.row_rect(player);
+    commands.spawn((
+        BoardPart,
+        RowGlow(player),
+        Sprite {
+            image: art.row_glow.clone(),
+            custom_size: Some(size + 2.0 * GLOW_SPREAD),
+            color: Color::NONE,
+            ..default()
+        },
+        Visibility::Hidden,
+        Transform::from_translation(middle.extend(0.4)).with_rotation(Quat::from_rotation_z(angle)),
+    ));
+    // The side's shape beyond its row, lit with the row.
+    let beyond = middle + layout.outward(player) * (size.y / 2.0 + GLOW_SPREAD + 12.0);
+    commands.spawn((
+        BoardPart,
+        SideMark {
+            player,
+            on_row: true,
+        },
+        Sprite {
+            image: art.glyph(Glyph::side(player)),
+            custom_size: Some(Vec2::splat(26.0 * layout.count_scale().sqrt())),
+            color: colour,
+            ..default()
+        },
+        Visibility::Hidden,
+        Transform::from_translation(beyond.extend(0.45)),
+    ));
+}
+
+/// A player's store: its glow, its tray, its count on a badge with the side's shape, its label.
+fn spawn_store(
+    commands: &mut Commands,
+    art: &Art,
+    layout: &Layout,
+    player: usize,
+    colour: Color,
+    turn: Quat,
+) {
     let store = layout.store_size();
-    for (player, colour) in PLAYER_COLOURS.iter().enumerate().take(layout.players()) {
-        let at = layout.store_center(player);
-        commands.spawn((
-            BoardPart,
-            StoreGlow(player),
-            Sprite {
-                image: if layout.round_mandarin_pits() {
-                    art.store_glow3.clone()
-                } else {
-                    art.store_glow.clone()
-                },
-                custom_size: Some(store + 2.0 * GLOW_SPREAD),
-                color: Color::NONE,
-                ..default()
+    let at = layout.store_center(player);
+    commands.spawn((
+        BoardPart,
+        StoreGlow(player),
+        Sprite {
+            image: if layout.round_mandarin_pits() {
+                art.store_glow3.clone()
+            } else {
+                art.store_glow.clone()
             },
-            Visibility::Hidden,
-            Transform::from_translation(at.extend(0.1)).with_rotation(turn),
-        ));
-        commands.spawn((
-            BoardPart,
-            Sprite {
-                image: if layout.round_mandarin_pits() {
-                    art.tray3.clone()
-                } else if layout.upright() {
-                    art.tray_right.clone()
-                } else {
-                    art.tray.clone()
-                },
-                custom_size: Some(store),
-                ..default()
+            custom_size: Some(store + 2.0 * GLOW_SPREAD),
+            color: Color::NONE,
+            ..default()
+        },
+        Visibility::Hidden,
+        Transform::from_translation(at.extend(0.1)).with_rotation(turn),
+    ));
+    commands.spawn((
+        BoardPart,
+        Sprite {
+            image: if layout.round_mandarin_pits() {
+                art.tray3.clone()
+            } else if layout.upright() {
+                art.tray_right.clone()
+            } else {
+                art.tray.clone()
             },
-            Transform::from_translation(at.extend(0.2)).with_rotation(turn),
-        ));
-        // The store's count on a dark round badge at its corner, over its stones.
-        let badge = layout.store_badge_position(player);
-        let scale = layout.count_scale();
-        commands.spawn((
-            BoardPart,
-            Sprite {
-                image: art.round_pit.clone(),
-                custom_size: Some(Vec2::splat(40.0 * scale)),
-                ..default()
-            },
-            Transform::from_translation(badge.extend(4.0)),
-        ));
-        // The side's shape in its store, beside the count.
-        let inward = (at - badge).normalize_or_zero();
-        commands.spawn((
-            BoardPart,
-            SideMark {
-                player,
-                on_row: false,
-            },
-            Sprite {
-                image: art.glyph(Glyph::side(player)),
-                custom_size: Some(Vec2::splat(24.0 * scale)),
-                color: *colour,
-                ..default()
-            },
-            Transform::from_translation((badge + inward * 38.0 * scale).extend(4.5)),
-        ));
-        commands.spawn((
-            BoardPart,
-            StoreCount(player),
-            crate::game::state::BoardLabel,
-            Text2d::new(""),
-            TextFont {
-                font: art.display.clone().into(),
-                font_size: FontSize::Px(19.0 * scale),
-                ..default()
-            },
-            TextColor(*colour),
-            Transform::from_translation(badge.extend(5.0)),
-        ));
-        commands.spawn((
-            BoardPart,
-            StoreLabel(player),
-            crate::game::state::BoardLabel,
-            Text2d::new(""),
-            TextFont {
-                font: art.font.clone().into(),
-                font_size: FontSize::Px(20.0 * layout.text_scale()),
-                ..default()
-            },
-            TextColor(INK),
-            Transform::from_translation(layout.store_label_position(player).extend(5.0)),
-        ));
-    }
+            custom_size: Some(store),
+            ..default()
+        },
+        Transform::from_translation(at.extend(0.2)).with_rotation(turn),
+    ));
+    // The store's count on a dark round badge at its corner, over its stones.
+    let badge = layout.store_badge_position(player);
+    let scale = layout.count_scale();
+    commands.spawn((
+        BoardPart,
+        Sprite {
+            image: art.round_pit.clone(),
+            custom_size: Some(Vec2::splat(40.0 * scale)),
+            ..default()
+        },
+        Transform::from_translation(badge.extend(4.0)),
+    ));
+    // The side's shape in its store, beside the count.
+    let inward = (at - badge).normalize_or_zero();
+    commands.spawn((
+        BoardPart,
+        SideMark {
+            player,
+            on_row: false,
+        },
+        Sprite {
+            image: art.glyph(Glyph::side(player)),
+            custom_size: Some(Vec2::splat(24.0 * scale)),
+            color: colour,
+            ..default()
+        },
+        Transform::from_translation((badge + inward * 38.0 * scale).extend(4.5)),
+    ));
+    commands.spawn((
+        BoardPart,
+        StoreCount(player),
+        crate::game::state::BoardLabel,
+        Text2d::new(""),
+        TextFont {
+            font: art.display.clone().into(),
+            font_size: FontSize::Px(19.0 * scale),
+            ..default()
+        },
+        TextColor(colour),
+        Transform::from_translation(badge.extend(5.0)),
+    ));
+    commands.spawn((
+        BoardPart,
+        StoreLabel(player),
+        crate::game::state::BoardLabel,
+        Text2d::new(""),
+        TextFont {
+            font: art.font.clone().into(),
+            font_size: FontSize::Px(20.0 * layout.text_scale()),
+            ..default()
+        },
+        TextColor(INK),
+        Transform::from_translation(layout.store_label_position(player).extend(5.0)),
+    ));
 }
 
 fn update_counts(

@@ -176,6 +176,9 @@ struct Ctx<'w> {
 
 impl Ctx<'_> {
     fn act(&mut self, commands: &mut Commands, action: Action) {
+        if step_setting(&mut self.prefs, action) {
+            return;
+        }
         let prefs = &mut self.prefs;
         match action {
             Action::OpenMenu => {
@@ -222,56 +225,12 @@ impl Ctx<'_> {
                 self.next_overlay.set(Overlay::None);
                 self.next_screen.set(Screen::Online);
             }
-            Action::Mode(step) => {
-                let i = Mode::ALL.iter().position(|&m| m == prefs.mode).unwrap_or(0);
-                prefs.set_mode(Mode::ALL[wrap(i, step, Mode::ALL.len())]);
-            }
             Action::Level(step) => {
                 let level = (i16::from(prefs.level) + i16::from(step)).clamp(1, 10) as u8;
                 prefs.level = level;
                 // From the computer's next move on.
                 self.game.history.set_computer_level(level);
             }
-            Action::Preset(step) => {
-                let presets = prefs.presets();
-                let i = presets
-                    .iter()
-                    .position(|p| p.id == prefs.preset)
-                    .unwrap_or(0);
-                prefs.preset = presets[wrap(i, step, presets.len())].id.clone();
-            }
-            Action::Volume(step) => {
-                let volume = (prefs.volume + 0.1 * f32::from(step)).clamp(0.0, 1.0);
-                prefs.volume = (volume * 10.0).round() / 10.0;
-            }
-            Action::Clock(step) => {
-                // Untimed first, then the offered controls.
-                let offered = TimeControl::OFFERED;
-                let i = prefs
-                    .clock
-                    .and_then(|c| offered.iter().position(|&o| o == c))
-                    .map_or(0, |i| i + 1);
-                let next = wrap(i, step, offered.len() + 1);
-                prefs.clock = next.checked_sub(1).map(|i| offered[i]);
-            }
-            Action::First => prefs.human_first = !prefs.human_first,
-            Action::Young => prefs.young_mandarin = !prefs.young_mandarin,
-            Action::Majority => prefs.majority_wins = !prefs.majority_wins,
-            Action::Speed => {
-                let i = Speed::ALL
-                    .iter()
-                    .position(|&s| s == prefs.speed)
-                    .unwrap_or(0);
-                prefs.speed = Speed::ALL[wrap(i, 1, Speed::ALL.len())];
-            }
-            Action::Score => {
-                prefs.score_view = match prefs.score_view {
-                    ScoreView::Points => ScoreView::Difference,
-                    ScoreView::Difference => ScoreView::Points,
-                }
-            }
-            Action::Sound => prefs.sound = !prefs.sound,
-            Action::Language(lang) => prefs.language = lang,
             Action::Export => {
                 commands.trigger(Export);
                 self.close_panel(commands);
@@ -300,34 +259,14 @@ impl Ctx<'_> {
                 }
                 self.next_overlay.set(Overlay::None);
             }
-            Action::Flip => {
+            Action::Flip
                 if *self.phase == Phase::Waiting
                     && self.game.human_to_move()
-                    && self.game.pos().can_swap()
-                {
-                    self.next_overlay.set(Overlay::Flip);
-                }
+                    && self.game.pos().can_swap() =>
+            {
+                self.next_overlay.set(Overlay::Flip);
             }
             Action::OpenAccess => self.next_overlay.set(Overlay::Access),
-            Action::TextSize(step) => {
-                let sizes = crate::session::TEXT_SIZES;
-                let i = sizes
-                    .iter()
-                    .position(|&s| s == prefs.text_size)
-                    .unwrap_or(0);
-                let i = (i as isize + isize::from(step)).clamp(0, sizes.len() as isize - 1);
-                prefs.text_size = sizes[i as usize];
-            }
-            Action::Contrast => prefs.high_contrast = !prefs.high_contrast,
-            Action::Motion => {
-                prefs.reduce_motion = match prefs.reduce_motion {
-                    None => Some(false),
-                    Some(false) => Some(true),
-                    Some(true) => None,
-                }
-            }
-            Action::ConfirmMoves => prefs.confirm_sow = !prefs.confirm_sow,
-            Action::LargeTargets => prefs.large_targets = !prefs.large_targets,
             Action::ConfirmSow => {
                 if let Some(mv) = self.pending.0.take()
                     && *self.phase == Phase::Waiting
@@ -340,6 +279,7 @@ impl Ctx<'_> {
                 self.next_overlay.set(Overlay::None);
                 commands.trigger(PlayMove(Move::Swap));
             }
+            _ => {}
         }
     }
 
@@ -379,6 +319,78 @@ impl Ctx<'_> {
         self.next_overlay.set(Overlay::None);
         self.next_screen.set(Screen::Playing);
     }
+}
+
+/// A setting stepped or switched by its button (the mode, the rule set, the clock, the sound,
+/// the text size…); whether `action` was one.
+fn step_setting(prefs: &mut Prefs, action: Action) -> bool {
+    match action {
+        Action::Mode(step) => {
+            let i = Mode::ALL.iter().position(|&m| m == prefs.mode).unwrap_or(0);
+            prefs.set_mode(Mode::ALL[wrap(i, step, Mode::ALL.len())]);
+        }
+        Action::Preset(step) => {
+            let presets = prefs.presets();
+            let i = presets
+                .iter()
+                .position(|p| p.id == prefs.preset)
+                .unwrap_or(0);
+            prefs.preset = presets[wrap(i, step, presets.len())].id.clone();
+        }
+        Action::Volume(step) => {
+            let volume = (prefs.volume + 0.1 * f32::from(step)).clamp(0.0, 1.0);
+            prefs.volume = (volume * 10.0).round() / 10.0;
+        }
+        Action::Clock(step) => {
+            // Untimed first, then the offered controls.
+            let offered = TimeControl::OFFERED;
+            let i = prefs
+                .clock
+                .and_then(|c| offered.iter().position(|&o| o == c))
+                .map_or(0, |i| i + 1);
+            let next = wrap(i, step, offered.len() + 1);
+            prefs.clock = next.checked_sub(1).map(|i| offered[i]);
+        }
+        Action::First => prefs.human_first = !prefs.human_first,
+        Action::Young => prefs.young_mandarin = !prefs.young_mandarin,
+        Action::Majority => prefs.majority_wins = !prefs.majority_wins,
+        Action::Speed => {
+            let i = Speed::ALL
+                .iter()
+                .position(|&s| s == prefs.speed)
+                .unwrap_or(0);
+            prefs.speed = Speed::ALL[wrap(i, 1, Speed::ALL.len())];
+        }
+        Action::Score => {
+            prefs.score_view = match prefs.score_view {
+                ScoreView::Points => ScoreView::Difference,
+                ScoreView::Difference => ScoreView::Points,
+            }
+        }
+        Action::Sound => prefs.sound = !prefs.sound,
+        Action::Language(lang) => prefs.language = lang,
+        Action::TextSize(step) => {
+            let sizes = crate::session::TEXT_SIZES;
+            let i = sizes
+                .iter()
+                .position(|&s| s == prefs.text_size)
+                .unwrap_or(0);
+            let i = (i as isize + isize::from(step)).clamp(0, sizes.len() as isize - 1);
+            prefs.text_size = sizes[i as usize];
+        }
+        Action::Contrast => prefs.high_contrast = !prefs.high_contrast,
+        Action::Motion => {
+            prefs.reduce_motion = match prefs.reduce_motion {
+                None => Some(false),
+                Some(false) => Some(true),
+                Some(true) => None,
+            }
+        }
+        Action::ConfirmMoves => prefs.confirm_sow = !prefs.confirm_sow,
+        Action::LargeTargets => prefs.large_targets = !prefs.large_targets,
+        _ => return false,
+    }
+    true
 }
 
 /// `i` stepped by `step` around `len` items.

@@ -10,7 +10,9 @@ use super::{field_text, news_words, who};
 use crate::game::board::art::Art;
 use crate::game::online::client::Online;
 use crate::game::online::form::{Form, clock_label};
+use crate::game::online::social::People;
 use crate::game::screens::ui::{bold, button, text};
+use crate::net::social::Relations;
 use crate::net::social::grouped;
 use crate::rules::presets;
 use crate::session::Lang;
@@ -33,7 +35,33 @@ pub(super) fn page(
         p.spawn(bold(art, news_words(news, lang), 16.0));
     }
     super::kit::problem_line(p, art, lang, online);
-    // Our code beside its QR (a friend's phone scans it).
+    our_code(p, art, lang, pages, code, qr, narrow);
+    challenges_to_us(p, art, lang, people);
+    let Some(relations) = &people.relations else {
+        p.spawn(text(art, lang.tr("online.connecting"), 16.0));
+        return;
+    };
+    requests(p, art, lang, relations);
+    friends(p, art, lang, people, relations, form, narrow);
+    ours_waiting(p, art, lang, people, relations);
+    blocked(p, art, lang, relations);
+    p.spawn(centred_row()).with_child(button(
+        art,
+        PeopleAction::Open(Page::Profile),
+        lang.tr("people.my_profile"),
+    ));
+}
+
+/// Our code beside its QR (a friend's phone scans it), and a friend's code typed in.
+fn our_code(
+    p: &mut ChildSpawnerCommands,
+    art: &Art,
+    lang: Lang,
+    pages: &Pages,
+    code: &str,
+    qr: Option<Handle<Image>>,
+    narrow: bool,
+) {
     p.spawn(wrapping_row()).with_children(|r| {
         r.spawn(Node {
             flex_direction: FlexDirection::Column,
@@ -59,8 +87,10 @@ pub(super) fn page(
         r.spawn(button(art, PeopleAction::Edit(Entry::FriendCode), shown));
         r.spawn(button(art, PeopleAction::AddFriend, lang.tr("people.add")));
     });
-    let preset =
-        presets::get(&form.preset).map_or(form.preset.clone(), |p| lang.pick(&p.name).to_owned());
+}
+
+/// Challenges to us, with Accept and Decline.
+fn challenges_to_us(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, people: &People) {
     for c in &people.incoming {
         p.spawn(wrapping_row()).with_children(|r| {
             let game = challenge_words(c, lang);
@@ -84,10 +114,10 @@ pub(super) fn page(
             ));
         });
     }
-    let Some(relations) = &people.relations else {
-        p.spawn(text(art, lang.tr("online.connecting"), 16.0));
-        return;
-    };
+}
+
+/// Friend requests to us, with Accept and Decline.
+fn requests(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, relations: &Relations) {
     for asker in &relations.incoming {
         p.spawn(wrapping_row()).with_children(|r| {
             r.spawn(text(
@@ -107,6 +137,20 @@ pub(super) fn page(
             ));
         });
     }
+}
+
+/// Our friends, online first (a phone shows fewer), each with Challenge and Profile.
+fn friends(
+    p: &mut ChildSpawnerCommands,
+    art: &Art,
+    lang: Lang,
+    people: &People,
+    relations: &Relations,
+    form: &Form,
+    narrow: bool,
+) {
+    let preset =
+        presets::get(&form.preset).map_or(form.preset.clone(), |p| lang.pick(&p.name).to_owned());
     if relations.friends.is_empty() {
         p.spawn(text(art, lang.tr("people.none"), 16.0));
     } else {
@@ -122,7 +166,6 @@ pub(super) fn page(
             14.0,
         ));
     }
-    // Online friends first; a phone shows fewer.
     let mut friends: Vec<_> = relations.friends.iter().collect();
     friends.sort_by_key(|f| !f.online);
     let shown = if narrow { 4 } else { 8 };
@@ -158,6 +201,16 @@ pub(super) fn page(
             15.0,
         ));
     }
+}
+
+/// Our challenges and requests waiting for others.
+fn ours_waiting(
+    p: &mut ChildSpawnerCommands,
+    art: &Art,
+    lang: Lang,
+    people: &People,
+    relations: &Relations,
+) {
     for c in &people.outgoing {
         p.spawn(wrapping_row()).with_children(|r| {
             let game = challenge_words(c, lang);
@@ -183,6 +236,10 @@ pub(super) fn page(
             15.0,
         ));
     }
+}
+
+/// The players we block, with Unblock.
+fn blocked(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, relations: &Relations) {
     for blocked in &relations.blocked {
         p.spawn(wrapping_row()).with_children(|r| {
             r.spawn(text(
@@ -197,11 +254,6 @@ pub(super) fn page(
             ));
         });
     }
-    p.spawn(centred_row()).with_child(button(
-        art,
-        PeopleAction::Open(Page::Profile),
-        lang.tr("people.my_profile"),
-    ));
 }
 
 /// A challenge's game in words: "Standard · 5+3".

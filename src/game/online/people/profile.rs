@@ -62,6 +62,20 @@ pub(super) fn page(
         ),
         16.0,
     ));
+    rating_graph(p, art, lang, graph, ratings, narrow);
+    recent_games(p, art, lang, profile, narrow);
+    actions(p, art, lang, online, pages, profile);
+}
+
+/// The rating after each rated game, as a graph with its range (or why there is none).
+fn rating_graph(
+    p: &mut ChildSpawnerCommands,
+    art: &Art,
+    lang: Lang,
+    graph: Option<Handle<Image>>,
+    ratings: &[f64],
+    narrow: bool,
+) {
     match graph {
         Some(graph) => {
             let (lo, hi) = graph::range(ratings);
@@ -92,6 +106,16 @@ pub(super) fn page(
             p.spawn(text(art, lang.tr("online.leaderboard.empty"), 15.0));
         }
     }
+}
+
+/// The last games, each with Review (fewer on a phone).
+fn recent_games(
+    p: &mut ChildSpawnerCommands,
+    art: &Art,
+    lang: Lang,
+    profile: &crate::net::social::Profile,
+    narrow: bool,
+) {
     if !profile.games.is_empty() {
         p.spawn(bold(art, lang.tr("people.recent"), 17.0));
     }
@@ -117,6 +141,19 @@ pub(super) fn page(
             ));
         });
     }
+}
+
+/// One's own: Account and Friends; another's: Challenge or Add, Remove, Block, Report (and its
+/// reasons once asked).
+fn actions(
+    p: &mut ChildSpawnerCommands,
+    art: &Art,
+    lang: Lang,
+    online: &Online,
+    pages: &Pages,
+    profile: &crate::net::social::Profile,
+) {
+    let player = &profile.player;
     let own = pages.other.is_none();
     p.spawn(centred_row()).with_children(|r| {
         if own {
