@@ -208,35 +208,31 @@ impl Conn {
     }
 
     pub(super) async fn link(&mut self, code: &str) -> Result<(), Refused> {
-        self.guess()?;
-        let code = normalize_code(code);
-        if !is_code(&code, LINK_CODE_LEN) {
-            return Err(self.wrong("the link code"));
-        }
-        let hash = identity::hash_token(&code);
-        match self.server.store.take_link_code(&hash, now_ms()).await {
-            Ok(Some(player)) => {
-                self.right();
-                self.switch_to(&player).await
-            }
-            Ok(None) => Err(self.wrong("the link code (or it has expired)")),
-            Err(e) => {
-                self.right();
-                Err(e.into())
-            }
-        }
+        let player = self.link_code_player(code, true).await?;
+        self.switch_to(&player).await
     }
 
     /// The player whose link code this is, leaving the code usable: a wrong one counts as a
     /// wrong `link` does.
     pub(super) async fn link_code_owner(&self, code: &str) -> Result<String, Refused> {
+        self.link_code_player(code, false).await
+    }
+
+    /// The player whose unexpired link code this is, the code used up (`take`) or left where it
+    /// is; counted as a guess before the look-up, given back when right.
+    async fn link_code_player(&self, code: &str, take: bool) -> Result<String, Refused> {
         self.guess()?;
         let code = normalize_code(code);
         if !is_code(&code, LINK_CODE_LEN) {
             return Err(self.wrong("the link code"));
         }
         let hash = identity::hash_token(&code);
-        match self.server.store.peek_link_code(&hash, now_ms()).await {
+        let store = &self.server.store;
+        let found = match take {
+            true => store.take_link_code(&hash, now_ms()).await,
+            false => store.peek_link_code(&hash, now_ms()).await,
+        };
+        match found {
             Ok(Some(player)) => {
                 self.right();
                 Ok(player)
