@@ -427,7 +427,7 @@ fn a_clock_that_runs_out_ends_the_game_on_every_board() {
             "her clock shows nothing left"
         );
     }
-    let words = o_an_quan::game::online::controls::result_words(
+    let words = o_an_quan::game::online::ended::result_words(
         match &state(apps[1]).unwrap().phase {
             room::Phase::Ended(result) => result,
             _ => unreachable!(),

@@ -181,7 +181,9 @@ impl RoomState {
 
     /// Apply event number `next_seq` of the log.
     pub fn apply(&mut self, event: &RoomEvent) -> Result<(), BadLog> {
-        let bad = |what: String| Err(BadLog(format!("event {}: {what}", self.next_seq)));
+        let seq = self.next_seq;
+        let prefix = |what: String| BadLog(format!("event {seq}: {what}"));
+        let bad = |what: String| Err(prefix(what));
         match event {
             RoomEvent::Opened { .. } => return bad("a second `opened`".into()),
             RoomEvent::Seated { seat, player } => match self.seats.get_mut(*seat) {
@@ -196,34 +198,9 @@ impl RoomState {
                 order,
                 clocks,
                 at_ms,
-            } => {
-                let mut sorted = order.clone();
-                sorted.sort_unstable();
-                if sorted != (0..self.players()).collect::<Vec<_>>() {
-                    return bad(format!("order {order:?} is not one seat per side"));
-                }
-                self.order = order.clone();
-                self.phase = Phase::Playing;
-                if let (
-                    ClockSpec::Fischer {
-                        base_ms,
-                        increment_ms,
-                    },
-                    Some(clocks),
-                ) = (self.clock_spec, clocks)
-                {
-                    let mut clock = GameClock::new(self.players(), base_ms, increment_ms);
-                    clock.restore(clocks);
-                    self.clock = Some(clock);
-                }
-                if let (ClockSpec::Correspondence { .. }, Some(clocks)) = (self.clock_spec, clocks)
-                {
-                    // The allowance is in the log (the server's day may be shortened).
-                    let full = clocks.first().copied().unwrap_or(0);
-                    self.clock = Some(GameClock::per_move(self.players(), full));
-                }
-                self.start_turn(*at_ms);
-            }
+            } => self
+                .started(order, clocks.as_deref(), *at_ms)
+                .map_err(prefix)?,
             RoomEvent::Moved {
                 ply,
                 mv,
@@ -233,23 +210,9 @@ impl RoomState {
                 at_ms,
                 ..
             } => {
-                if self.mover() != Some(*seat) || *ply != self.turn() {
-                    return bad(format!("move {mv} by seat {seat} out of turn"));
-                }
-                let Ok(m) = mv.parse::<Move>() else {
-                    return bad(format!("{mv:?} is not a move"));
-                };
-                if let Err(e) = self.pos.play(m) {
-                    return bad(format!("{mv}: {e}"));
-                }
-                self.moves.push(m);
-                if let (Some(clock), Some(clocks)) = (self.clock.as_mut(), clocks) {
-                    clock.restore(clocks);
-                    // The lag credited to this move came out of the mover's quota.
-                    clock.credited(*seat, *lag_ms);
-                }
-                self.draw.iter_mut().for_each(|d| *d = false);
-                self.start_turn(*at_ms);
+                let clocks = clocks.as_deref();
+                let played = self.moved(*ply, mv, *seat, clocks, *lag_ms, *at_ms);
+                played.map_err(prefix)?
             }
             RoomEvent::DrawOffered { seat } => match self.draw.get_mut(*seat) {
                 Some(d) => *d = true,
@@ -263,22 +226,7 @@ impl RoomState {
                 Some(a) => *a = None,
                 None => return bad(format!("no seat {seat}")),
             },
-            RoomEvent::Resumed { at_ms } => {
-                // The clocks stand as the last move left them; the turn starts again now. The
-                // time no server kept the room is nobody's: a player away is counted away from
-                // now, so a claim cannot come out of the server's own downtime.
-                for away in self.away.iter_mut().flatten() {
-                    *away = (*away).max(*at_ms);
-                }
-                if self.phase == Phase::Playing {
-                    if let Some(clock) = self.clock.as_mut() {
-                        let left = clock.all_remaining(self.turn_started_ms);
-                        clock.restore(&left);
-                    }
-                    self.paused = None;
-                    self.start_turn(*at_ms);
-                }
-            }
+            RoomEvent::Resumed { at_ms } => self.resumed(*at_ms),
             RoomEvent::Paused { at_ms } => {
                 if self.phase != Phase::Playing || self.paused.is_some() {
                     return bad("a pause of a game that is not running".into());
@@ -309,6 +257,87 @@ impl RoomState {
         }
         self.next_seq += 1;
         Ok(())
+    }
+
+    /// The game starts: one seat per side in `order`, the clocks as the log has them.
+    fn started(
+        &mut self,
+        order: &[usize],
+        clocks: Option<&[i64]>,
+        at_ms: i64,
+    ) -> Result<(), String> {
+        let mut sorted = order.to_vec();
+        sorted.sort_unstable();
+        if sorted != (0..self.players()).collect::<Vec<_>>() {
+            return Err(format!("order {order:?} is not one seat per side"));
+        }
+        self.order = order.to_vec();
+        self.phase = Phase::Playing;
+        if let (
+            ClockSpec::Fischer {
+                base_ms,
+                increment_ms,
+            },
+            Some(clocks),
+        ) = (self.clock_spec, clocks)
+        {
+            let mut clock = GameClock::new(self.players(), base_ms, increment_ms);
+            clock.restore(clocks);
+            self.clock = Some(clock);
+        }
+        if let (ClockSpec::Correspondence { .. }, Some(clocks)) = (self.clock_spec, clocks) {
+            // The allowance is in the log (the server's day may be shortened).
+            let full = clocks.first().copied().unwrap_or(0);
+            self.clock = Some(GameClock::per_move(self.players(), full));
+        }
+        self.start_turn(at_ms);
+        Ok(())
+    }
+
+    /// Move `mv`, number `ply`, by `seat`: in turn and legal, or the log is bad.
+    fn moved(
+        &mut self,
+        ply: u32,
+        mv: &str,
+        seat: usize,
+        clocks: Option<&[i64]>,
+        lag_ms: i64,
+        at_ms: i64,
+    ) -> Result<(), String> {
+        if self.mover() != Some(seat) || ply != self.turn() {
+            return Err(format!("move {mv} by seat {seat} out of turn"));
+        }
+        let Ok(m) = mv.parse::<Move>() else {
+            return Err(format!("{mv:?} is not a move"));
+        };
+        self.pos.play(m).map_err(|e| format!("{mv}: {e}"))?;
+        self.moves.push(m);
+        if let (Some(clock), Some(clocks)) = (self.clock.as_mut(), clocks) {
+            clock.restore(clocks);
+            // The lag credited to this move came out of the mover's quota.
+            clock.credited(seat, lag_ms);
+        }
+        self.draw.iter_mut().for_each(|d| *d = false);
+        self.start_turn(at_ms);
+        Ok(())
+    }
+
+    /// The room is back after a server's restart at `at_ms`.
+    fn resumed(&mut self, at_ms: i64) {
+        // The clocks stand as the last move left them; the turn starts again now. The time no
+        // server kept the room is nobody's: a player away is counted away from now, so a claim
+        // cannot come out of the server's own downtime.
+        for away in self.away.iter_mut().flatten() {
+            *away = (*away).max(at_ms);
+        }
+        if self.phase == Phase::Playing {
+            if let Some(clock) = self.clock.as_mut() {
+                let left = clock.all_remaining(self.turn_started_ms);
+                clock.restore(&left);
+            }
+            self.paused = None;
+            self.start_turn(at_ms);
+        }
     }
 
     fn start_turn(&mut self, at_ms: i64) {

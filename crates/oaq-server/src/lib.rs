@@ -141,54 +141,18 @@ pub async fn serve(config: Config) -> Result<(), String> {
     let metrics = std::sync::Arc::new(metrics::Metrics::default());
     let hub = std::sync::Arc::new(hub::Hub::default());
     let cluster = match &config.redis {
-        Some(url) => Some(
-            cluster::Cluster::connect(
-                url,
-                node.clone(),
-                config.settings.redis_wait,
-                metrics.clone(),
-                hub.clone(),
-            )
-            .await
-            .map_err(|e| format!("connecting to Redis: {e}"))?,
-        ),
+        Some(url) => Some(connect_cluster(url, &node, &config, &metrics, &hub).await?),
         None => None,
     };
     if cluster.is_none() && store.backend() == store::Backend::Postgres {
         tracing::info!("PostgreSQL without --redis: this node is the only one");
     }
+    let (notifiers, mail) = notifiers(&config, &store).await?;
     let settings = Settings {
         node: node.clone(),
         ..config.settings
     };
     let (stop_tx, stop_rx) = watch::channel(false);
-    let push = notify::push::Push::start(
-        &store,
-        config.push_contact.clone(),
-        String::new(),
-        config.push_loopback,
-    )
-    .await?;
-    let mail = match &config.smtp_url {
-        None => None,
-        Some(url) => {
-            let base = config
-                .public_url
-                .clone()
-                .ok_or("--smtp-url needs --public-url, for the links in the e-mails")?;
-            let key = mail_key(&store).await?;
-            Some(std::sync::Arc::new(notify::mail::Mail::new(
-                url,
-                &config.mail_from,
-                base,
-                key,
-            )?))
-        }
-    };
-    let notifiers = shared::Notifiers {
-        push: Some(std::sync::Arc::new(push)),
-        mail: mail.clone(),
-    };
     let server = Server::new(
         settings,
         store.clone(),
@@ -209,6 +173,84 @@ pub async fn serve(config: Config) -> Result<(), String> {
             tracing::info!("{n} games in progress brought back");
         }
     }
+    start_background(&server);
+    let listener = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .map_err(|e| format!("listening on {}: {e}", config.listen))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| format!("listening: {e}"))?;
+    // The first line of output says where it listens (the tests read it).
+    println!("listening on http://{addr} (WebSocket: ws://{addr}/ws) as {node}");
+    let app = http::router(server.clone(), config.web.clone());
+    let stop = async move {
+        wait_for_stop().await;
+        tracing::info!("stopping: no new connections; telling clients to reconnect");
+        let _ = stop_tx.send(true);
+    };
+    tokio::spawn(stop);
+    accept::run(listener, server.clone(), app, Duration::from_secs(10)).await;
+    finish_rooms(&server).await;
+    store.close().await;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// This node's link to the others through Redis.
+async fn connect_cluster(
+    url: &str,
+    node: &str,
+    config: &Config,
+    metrics: &std::sync::Arc<metrics::Metrics>,
+    hub: &std::sync::Arc<hub::Hub>,
+) -> Result<cluster::Cluster, String> {
+    let wait = config.settings.redis_wait;
+    cluster::Cluster::connect(url, node.to_owned(), wait, metrics.clone(), hub.clone())
+        .await
+        .map_err(|e| format!("connecting to Redis: {e}"))
+}
+
+/// Web Push always, and the daily e-mail when an SMTP server is given (returned apart too: its
+/// digest runs once the server is made).
+async fn notifiers(
+    config: &Config,
+    store: &Store,
+) -> Result<
+    (
+        shared::Notifiers,
+        Option<std::sync::Arc<notify::mail::Mail>>,
+    ),
+    String,
+> {
+    let push = notify::push::Push::start(
+        store,
+        config.push_contact.clone(),
+        String::new(),
+        config.push_loopback,
+    )
+    .await?;
+    let mail = match &config.smtp_url {
+        None => None,
+        Some(url) => {
+            let base = config
+                .public_url
+                .clone()
+                .ok_or("--smtp-url needs --public-url, for the links in the e-mails")?;
+            let key = mail_key(store).await?;
+            let mail = notify::mail::Mail::new(url, &config.mail_from, base, key)?;
+            Some(std::sync::Arc::new(mail))
+        }
+    };
+    let notifiers = shared::Notifiers {
+        push: Some(std::sync::Arc::new(push)),
+        mail: mail.clone(),
+    };
+    Ok((notifiers, mail))
+}
+
+/// The tasks that run beside the connections: moderation, vacations' ends, the pools' waves
+/// and, across nodes, this node's players' presence.
+fn start_background(server: &std::sync::Arc<Server>) {
     tokio::spawn(moderation::follow(server.clone()));
     tokio::spawn(conn::correspondence::end_vacations(server.clone()));
     tokio::spawn(waves::run(server.clone()));
@@ -227,23 +269,10 @@ pub async fn serve(config: Config) -> Result<(), String> {
             }
         });
     }
-    let listener = tokio::net::TcpListener::bind(config.listen)
-        .await
-        .map_err(|e| format!("listening on {}: {e}", config.listen))?;
-    let addr = listener
-        .local_addr()
-        .map_err(|e| format!("listening: {e}"))?;
-    // The first line of output says where it listens (the tests read it).
-    println!("listening on http://{addr} (WebSocket: ws://{addr}/ws) as {node}");
-    let app = http::router(server.clone(), config.web.clone());
-    let stop = async move {
-        wait_for_stop().await;
-        tracing::info!("stopping: no new connections; telling clients to reconnect");
-        let _ = stop_tx.send(true);
-    };
-    tokio::spawn(stop);
-    accept::run(listener, server.clone(), app, Duration::from_secs(10)).await;
-    // Every connection is closed; let each room finish what it was writing, then stop it.
+}
+
+/// Every connection is closed: let each room finish what it was writing, then stop it.
+async fn finish_rooms(server: &Server) {
     let handles: Vec<_> = server.rooms.lock().await.values().cloned().collect();
     for handle in &handles {
         let _ = handle.tx.send(Command::Stop).await;
@@ -254,9 +283,6 @@ pub async fn serve(config: Config) -> Result<(), String> {
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
     }
-    store.close().await;
-    tracing::info!("stopped");
-    Ok(())
 }
 
 /// `oaq-server admin`: one operator's command on the database (the servers follow it).

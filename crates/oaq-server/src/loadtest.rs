@@ -4,29 +4,8 @@
 //! moves for a while and reports the round trip of each move (sent → the room's `moved` back).
 //! Bounded: at most 20,000 connections and 600 s; it stops by itself and stops its server.
 //!
-//! The command starts its own server (this program, on a fresh SQLite file, a free loopback
-//! port), opens N connections in N/2 rooms, measures the server's memory with every connection
-//! idle in its room, then has every room play random legal moves (each player thinking half to one
-//! and a half times `--think-ms`; a finished game starts a rematch) and reports the round trip of
-//! each move, from sending it to seeing it come back as the room's `moved`. Bounded to 20,000
-//! connections and 600 s; it stops its server. On this machine (2 cores, server and clients
-//! sharing them), `--connections 5000 --seconds 20`:
-//!
-//! | think time | connections held | moves/s | round trip median | p99 | worst | idle memory |
-//! |---|---|---|---|---|---|---|
-//! | 3 s | 5000 of 5000 | 771 | 0.65 ms | 19.2 ms | 32 ms | 19.2 KiB per connection |
-//! | 1 s | 5000 of 5000 | 2406 | 1.58 ms | 38.2 ms | 62 ms | 19.2 KiB per connection |
-//!
-//! After the hardening (caps per address, the accept loop with its header deadline, bounded
-//! Redis and store waits, metrics), each player from its own loopback address (127.0.1.1,
-//! 127.0.1.2, …, so the per-address caps see as many clients as players), `--connections 5000
-//! --seconds 15 --think-ms 1000`, the test build of `oaq-server`: 5000 of 5000 connections held,
-//! 2396 moves/s, round trip median 1.10 ms, p99 12.1 ms, worst 74 ms, 0 errors, 19.2 KiB per idle
-//! connection (107,800 KiB for 5,000).
-//!
-//! Opening the 5,000 connections and 2,500 rooms took 8 s. Before group commit, one transaction a
-//! move held 2,160 moves/s with a 63 ms median; before the jitter, players who all moved on the
-//! same beat measured the beat (500 ms medians).
+//! Figures on this machine, and how they changed: docs/measurements.md ("The online server
+//! under load").
 
 use std::process::Stdio;
 use std::sync::Arc;
@@ -275,150 +254,208 @@ fn thinking(think_ms: u64) -> Duration {
 /// Play seat `seat` of room `code` until `until`: random legal moves, each timed from sending
 /// it to seeing it come back as the room's event. A finished game starts a rematch.
 async fn play(
-    mut ws: Ws,
-    mut code: String,
-    mut seat: usize,
+    ws: Ws,
+    code: String,
+    seat: usize,
     rules: oaq_rules::RuleSet,
     think_ms: u64,
     until: Instant,
     tally: Arc<Tally>,
 ) {
-    let mut pos = Position::new(rules);
-    let mut order: Vec<usize> = vec![0, 1];
-    let mut sent: Option<(u32, Instant)> = None;
-    let mut playing = false;
-    let mut my_turn_since: Option<Instant> = None;
-    let mut rtts = Vec::new();
-    let mut think = thinking(think_ms);
-    loop {
-        if Instant::now() >= until {
-            break;
-        }
-        let wait = match my_turn_since {
-            Some(t) if sent.is_none() => (t + think).saturating_duration_since(Instant::now()),
-            _ => until.saturating_duration_since(Instant::now()),
-        };
+    let mut player = Player {
+        ws,
+        code,
+        seat,
+        rules,
+        pos: Position::new(rules),
+        order: vec![0, 1],
+        sent: None,
+        playing: false,
+        my_turn_since: None,
+        rtts: Vec::new(),
+        think_ms,
+        think: thinking(think_ms),
+        tally,
+    };
+    while Instant::now() < until {
+        let wait = player.wait(until);
         let msg = tokio::select! {
-            m = recv(&mut ws) => Some(m),
+            m = recv(&mut player.ws) => Some(m),
             _ = tokio::time::sleep(wait) => None,
         };
-        match msg {
-            None => {
-                if let (Some(_), None) = (my_turn_since, sent) {
-                    let legal = pos.legal_moves();
-                    if legal.is_empty() {
-                        continue;
-                    }
-                    let mv: Move = legal[rand::rng().random_range(0..legal.len())];
-                    let ply = pos.ply();
-                    let msg = ClientMessage::Move {
-                        ply,
-                        mv: mv.to_string(),
-                        think_ms: Some(think_ms),
-                    };
-                    if send(&mut ws, &msg).await.is_err() {
-                        break;
-                    }
-                    sent = Some((ply, Instant::now()));
-                    my_turn_since = None;
-                    think = thinking(think_ms);
-                }
+        let going_on = match msg {
+            None => player.move_if_thought().await,
+            Some(Err(_)) => false,
+            Some(Ok(ServerMessage::Notice(notice))) => player.notice(notice),
+            Some(Ok(ServerMessage::Room(ev))) if ev.code == player.code => {
+                player.event(ev.event).await
             }
-            Some(Err(_)) => break,
-            Some(Ok(ServerMessage::Notice(Notice::Error { code, message, .. }))) => {
-                tally.errors.fetch_add(1, Ordering::Relaxed);
-                if tally.errors.load(Ordering::Relaxed) <= 3 {
+            Some(Ok(ServerMessage::Room(_))) => true,
+        };
+        if !going_on {
+            break;
+        }
+        player.note_turn();
+    }
+    let tally = player.tally.clone();
+    tally.rtts_us.lock().await.extend(player.rtts);
+    let _ = player.ws.close(None).await;
+    if Instant::now() < until {
+        tally.open.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// One seat's player in the load test: the game as it sees it and the move it waits for.
+struct Player {
+    ws: Ws,
+    code: String,
+    seat: usize,
+    rules: oaq_rules::RuleSet,
+    pos: Position,
+    order: Vec<usize>,
+    /// The move sent and not yet seen back: its ply and when it left.
+    sent: Option<(u32, Instant)>,
+    playing: bool,
+    my_turn_since: Option<Instant>,
+    rtts: Vec<u64>,
+    think_ms: u64,
+    think: Duration,
+    tally: Arc<Tally>,
+}
+
+impl Player {
+    /// How long to wait for a message: until this move is thought, or the end.
+    fn wait(&self, until: Instant) -> Duration {
+        match self.my_turn_since {
+            Some(t) if self.sent.is_none() => {
+                (t + self.think).saturating_duration_since(Instant::now())
+            }
+            _ => until.saturating_duration_since(Instant::now()),
+        }
+    }
+
+    /// A random legal move, when it is this seat's turn and the think time has passed; false
+    /// when the connection is gone.
+    async fn move_if_thought(&mut self) -> bool {
+        if self.my_turn_since.is_none() || self.sent.is_some() {
+            return true;
+        }
+        let legal = self.pos.legal_moves();
+        if legal.is_empty() {
+            return true;
+        }
+        let mv: Move = legal[rand::rng().random_range(0..legal.len())];
+        let ply = self.pos.ply();
+        let msg = ClientMessage::Move {
+            ply,
+            mv: mv.to_string(),
+            think_ms: Some(self.think_ms),
+        };
+        if send(&mut self.ws, &msg).await.is_err() {
+            return false;
+        }
+        self.sent = Some((ply, Instant::now()));
+        self.my_turn_since = None;
+        self.think = thinking(self.think_ms);
+        true
+    }
+
+    /// A notice: a refusal counted, this seat, or a rematch room's log so far.
+    fn notice(&mut self, notice: Notice) -> bool {
+        match notice {
+            Notice::Error { code, message, .. } => {
+                let errors = self.tally.errors.fetch_add(1, Ordering::Relaxed) + 1;
+                if errors <= 3 {
                     eprintln!("refused: {code}: {message}");
                 }
-                sent = None;
+                self.sent = None;
             }
-            Some(Ok(ServerMessage::Notice(Notice::Seat {
-                code: c,
-                seat: Some(s),
-            }))) if c == code => seat = s,
-            Some(Ok(ServerMessage::Notice(Notice::Snapshot {
-                code: c,
-                events,
-                you,
-                ..
-            }))) if c == code => {
-                seat = you.unwrap_or(seat);
-                // A rematch room, already started: its log so far.
+            Notice::Seat {
+                code,
+                seat: Some(seat),
+            } if code == self.code => self.seat = seat,
+            Notice::Snapshot {
+                code, events, you, ..
+            } if code == self.code => {
+                self.seat = you.unwrap_or(self.seat);
                 for event in events {
                     match event {
-                        RoomEvent::Started { order: o, .. } => {
-                            order = o;
-                            playing = true;
+                        RoomEvent::Started { order, .. } => {
+                            self.order = order;
+                            self.playing = true;
                         }
-                        RoomEvent::Moved { mv, .. }
-                            if !matches!(mv.parse::<Move>().map(|m| pos.play(m)), Ok(Ok(_))) =>
-                        {
-                            break;
-                        }
+                        RoomEvent::Moved { mv, .. } if !self.replay(&mv) => break,
                         _ => {}
                     }
                 }
             }
-            Some(Ok(ServerMessage::Notice(_))) => {}
-            Some(Ok(ServerMessage::Room(ev))) if ev.code == code => match ev.event {
-                RoomEvent::Started { order: o, .. } => {
-                    order = o;
-                    playing = true;
-                }
-                RoomEvent::Moved { mv, ply, .. } => {
-                    if let Some((sent_ply, at)) = sent
-                        && sent_ply == ply
-                    {
-                        rtts.push(at.elapsed().as_micros() as u64);
-                        tally.moves.fetch_add(1, Ordering::Relaxed);
-                        sent = None;
-                    }
-                    match mv.parse::<Move>().map(|m| pos.play(m)) {
-                        Ok(Ok(_)) => {}
-                        _ => break,
-                    }
-                }
-                RoomEvent::Ended { .. } => {
-                    playing = false;
-                    if seat == 0 {
-                        tally.games.fetch_add(1, Ordering::Relaxed);
-                        if send(&mut ws, &ClientMessage::Rematch).await.is_err() {
-                            break;
-                        }
-                    }
-                }
-                RoomEvent::Rematch { room: next } => {
-                    code = next;
-                    pos = Position::new(rules);
-                    sent = None;
-                    my_turn_since = None;
-                    let join = ClientMessage::Join {
-                        code: code.clone(),
-                        since: None,
-                    };
-                    if send(&mut ws, &join).await.is_err() {
-                        break;
-                    }
-                }
-                _ => {}
-            },
-            Some(Ok(ServerMessage::Room(_))) => {}
+            _ => {}
         }
-        if playing && sent.is_none() && my_turn_since.is_none() && !pos.is_over() {
-            let side = pos.to_move();
-            let side = if pos.swapped() && side < 2 {
-                1 - side
-            } else {
-                side
-            };
-            if order[side] == seat {
-                my_turn_since = Some(Instant::now());
-            }
-        }
+        true
     }
-    tally.rtts_us.lock().await.extend(rtts);
-    let _ = ws.close(None).await;
-    if Instant::now() < until {
-        tally.open.fetch_sub(1, Ordering::Relaxed);
+
+    /// Move `mv` played on this player's position; false if it does not parse or play.
+    fn replay(&mut self, mv: &str) -> bool {
+        matches!(mv.parse::<Move>().map(|m| self.pos.play(m)), Ok(Ok(_)))
+    }
+
+    /// One of the room's events; false when the game can no longer be followed.
+    async fn event(&mut self, event: RoomEvent) -> bool {
+        match event {
+            RoomEvent::Started { order, .. } => {
+                self.order = order;
+                self.playing = true;
+            }
+            RoomEvent::Moved { mv, ply, .. } => {
+                if let Some((sent_ply, at)) = self.sent
+                    && sent_ply == ply
+                {
+                    self.rtts.push(at.elapsed().as_micros() as u64);
+                    self.tally.moves.fetch_add(1, Ordering::Relaxed);
+                    self.sent = None;
+                }
+                return self.replay(&mv);
+            }
+            RoomEvent::Ended { .. } => {
+                self.playing = false;
+                if self.seat == 0 {
+                    self.tally.games.fetch_add(1, Ordering::Relaxed);
+                }
+                // Both players ask: a rematch needs every player's yes.
+                return send(&mut self.ws, &ClientMessage::Rematch).await.is_ok();
+            }
+            RoomEvent::Rematch { room } => {
+                self.code = room;
+                self.pos = Position::new(self.rules);
+                self.sent = None;
+                self.my_turn_since = None;
+                let join = ClientMessage::Join {
+                    code: self.code.clone(),
+                    since: None,
+                };
+                return send(&mut self.ws, &join).await.is_ok();
+            }
+            _ => {}
+        }
+        true
+    }
+
+    /// Whether it has become this seat's turn (the clock of its thinking starts).
+    fn note_turn(&mut self) {
+        if !self.playing || self.sent.is_some() || self.my_turn_since.is_some() {
+            return;
+        }
+        if self.pos.is_over() {
+            return;
+        }
+        let side = self.pos.to_move();
+        let side = if self.pos.swapped() && side < 2 {
+            1 - side
+        } else {
+            side
+        };
+        if self.order[side] == self.seat {
+            self.my_turn_since = Some(Instant::now());
+        }
     }
 }

@@ -159,42 +159,7 @@ async fn wave(
 ) -> Result<(), String> {
     let now = now_ms();
     let wave_ms = server.settings.pool_wave.as_millis().max(1) as i64;
-    let members: Vec<(Member, i64)> = match &server.cluster {
-        Some(cluster) => cluster
-            .pool_members(key)
-            .await?
-            .into_iter()
-            .filter_map(
-                |(player, body, beat)| match serde_json::from_str::<Member>(&body) {
-                    Ok(m) if m.player.id == player => Some((m, beat)),
-                    _ => None,
-                },
-            )
-            .collect(),
-        None => lock(&server.pools.book)
-            .get(key)
-            .map(|p| p.values().cloned().collect())
-            .unwrap_or_default(),
-    };
-    let mut live = Vec::new();
-    for (member, beat) in members {
-        if now - beat > STALE_WAVES * wave_ms {
-            drop_member(server, key, &member.player.id).await;
-        } else if let Some(why) = past_cap(server, clock, &member.player.id).await? {
-            // In as many games by days as a player may be: out of the pool, told why.
-            drop_member(server, key, &member.player.id).await;
-            lock(&server.pools.local).remove(&member.player.id);
-            let id = &member.player.id;
-            server
-                .tell(id, &ServerMessage::error(ErrorCode::NotAllowed, why))
-                .await;
-            server
-                .tell(id, &ServerMessage::Notice(Notice::Unpooled))
-                .await;
-        } else {
-            live.push(member);
-        }
-    }
+    let live = live_members(server, key, clock, now, wave_ms).await?;
     if live.is_empty() {
         return Ok(());
     }
@@ -206,20 +171,7 @@ async fn wave(
             last: m.last,
         })
         .collect();
-    // Who blocks whom among them: such players are never paired.
-    let mut blocks = HashSet::new();
-    for (i, m) in live.iter().enumerate() {
-        let theirs = server
-            .store
-            .blocks_of(&m.player.id)
-            .await
-            .map_err(|e| e.to_string())?;
-        for (j, other) in live.iter().enumerate() {
-            if theirs.contains(&other.player.id) {
-                blocks.insert((i.min(j), i.max(j)));
-            }
-        }
-    }
+    let blocks = blocks_among(server, &live).await?;
     let paired = pairing::pair_except(&candidates, |a, b| blocks.contains(&(a.min(b), a.max(b))));
     for &(a, b) in &paired.pairs {
         let (a, b) = (&live[a], &live[b]);
@@ -238,34 +190,7 @@ async fn wave(
             first: First::Random,
             public: false,
         };
-        match registry::open_room(server, new, &players).await {
-            Ok(room) => {
-                for p in &players {
-                    lock(&server.pools.local).remove(&p.id);
-                    lock(&server.pools.offered).remove(&p.id);
-                    let paired = ServerMessage::Notice(Notice::Paired { room: room.clone() });
-                    server.tell(&p.id, &paired).await;
-                }
-            }
-            Err(e) => {
-                // Both are out of the pool, and say so (and why, when a cap or a block
-                // stood in the way: those are theirs to know).
-                let store_failed = matches!(e, registry::OpenRefused::Store(_));
-                for p in &players {
-                    lock(&server.pools.local).remove(&p.id);
-                    if !store_failed {
-                        let why = ServerMessage::error(ErrorCode::NotAllowed, e.to_string());
-                        server.tell(&p.id, &why).await;
-                    }
-                    server
-                        .tell(&p.id, &ServerMessage::Notice(Notice::Unpooled))
-                        .await;
-                }
-                if store_failed {
-                    return Err(format!("opening a paired room: {e}"));
-                }
-            }
-        }
+        open_paired(server, new, &players).await?;
     }
     for &i in &paired.alone {
         let m = &live[i];
@@ -276,6 +201,116 @@ async fn wave(
         }
     }
     Ok(())
+}
+
+/// Pool `key`'s members with their last heartbeat, from the cluster's book or this node's.
+async fn members_of(server: &Arc<Server>, key: &str) -> Result<Vec<(Member, i64)>, String> {
+    Ok(match &server.cluster {
+        Some(cluster) => cluster
+            .pool_members(key)
+            .await?
+            .into_iter()
+            .filter_map(
+                |(player, body, beat)| match serde_json::from_str::<Member>(&body) {
+                    Ok(m) if m.player.id == player => Some((m, beat)),
+                    _ => None,
+                },
+            )
+            .collect(),
+        None => lock(&server.pools.book)
+            .get(key)
+            .map(|p| p.values().cloned().collect())
+            .unwrap_or_default(),
+    })
+}
+
+/// The members who may be paired this wave: those silent too long are dropped, and so are
+/// those in as many games by days as a player may be (told why).
+async fn live_members(
+    server: &Arc<Server>,
+    key: &str,
+    clock: ClockSpec,
+    now: i64,
+    wave_ms: i64,
+) -> Result<Vec<Member>, String> {
+    let mut live = Vec::new();
+    for (member, beat) in members_of(server, key).await? {
+        if now - beat > STALE_WAVES * wave_ms {
+            drop_member(server, key, &member.player.id).await;
+        } else if let Some(why) = past_cap(server, clock, &member.player.id).await? {
+            drop_member(server, key, &member.player.id).await;
+            lock(&server.pools.local).remove(&member.player.id);
+            let id = &member.player.id;
+            server
+                .tell(id, &ServerMessage::error(ErrorCode::NotAllowed, why))
+                .await;
+            server
+                .tell(id, &ServerMessage::Notice(Notice::Unpooled))
+                .await;
+        } else {
+            live.push(member);
+        }
+    }
+    Ok(live)
+}
+
+/// Who blocks whom among them, as pairs of indices (lower first): such players are never
+/// paired.
+async fn blocks_among(
+    server: &Arc<Server>,
+    live: &[Member],
+) -> Result<HashSet<(usize, usize)>, String> {
+    let mut blocks = HashSet::new();
+    for (i, m) in live.iter().enumerate() {
+        let theirs = server
+            .store
+            .blocks_of(&m.player.id)
+            .await
+            .map_err(|e| e.to_string())?;
+        for (j, other) in live.iter().enumerate() {
+            if theirs.contains(&other.player.id) {
+                blocks.insert((i.min(j), i.max(j)));
+            }
+        }
+    }
+    Ok(blocks)
+}
+
+/// A paired room opened and both told; or, refused, both out of the pool and told why when a
+/// cap or a block stood in the way (those are theirs to know). A store that failed is an error.
+async fn open_paired(
+    server: &Arc<Server>,
+    new: registry::NewRoom,
+    players: &[PlayerInfo; 2],
+) -> Result<(), String> {
+    match registry::open_room(server, new, players).await {
+        Ok(room) => {
+            for p in players {
+                lock(&server.pools.local).remove(&p.id);
+                lock(&server.pools.offered).remove(&p.id);
+                let paired = ServerMessage::Notice(Notice::Paired { room: room.clone() });
+                server.tell(&p.id, &paired).await;
+            }
+            Ok(())
+        }
+        Err(e) => {
+            let store_failed = matches!(e, registry::OpenRefused::Store(_));
+            for p in players {
+                lock(&server.pools.local).remove(&p.id);
+                if !store_failed {
+                    let why = ServerMessage::error(ErrorCode::NotAllowed, e.to_string());
+                    server.tell(&p.id, &why).await;
+                }
+                server
+                    .tell(&p.id, &ServerMessage::Notice(Notice::Unpooled))
+                    .await;
+            }
+            if store_failed {
+                return Err(format!("opening a paired room: {e}"));
+            }
+            Ok(())
+        }
+    }
 }
 
 /// Why `player` may not be paired into one more game of `clock`, if they may not: in as many

@@ -5,6 +5,8 @@
 use bevy::prelude::*;
 
 use super::client::{Ask, Online};
+use super::ended::name_of;
+pub use super::game_action::GameAction;
 use super::link::Link;
 use super::lobby::link_words;
 use super::table::OnBoard;
@@ -13,7 +15,7 @@ use crate::game::board::art::Art;
 use crate::game::screens::hud::HudRow;
 use crate::game::screens::ui::{self, button, icon_button, panel, row, text};
 use crate::game::state::{OpenReview, Phase, Prefs, Screen};
-use crate::net::protocol::{ClientMessage, EndCause, GameResult, RulesChoice};
+use crate::net::protocol::{ClientMessage, RulesChoice};
 use crate::net::room::{self, RoomState};
 use crate::rules::presets;
 use crate::session::Lang;
@@ -21,30 +23,6 @@ use crate::session::Lang;
 /// How long an opponent must be gone before the win can be claimed: the server's default
 /// (`oaq-server --claim-after-secs`); a claim too early is refused and said so.
 const CLAIM_AFTER_MS: i64 = 60_000;
-
-#[derive(Component, Clone, Copy, Debug, PartialEq)]
-pub enum GameAction {
-    Resign,
-    ResignYes,
-    ResignNo,
-    OfferDraw,
-    AcceptDraw,
-    Claim,
-    /// Look back at the finished game with the engine.
-    Review,
-    Rematch,
-    Leave,
-    /// At the end: ask the opponent to be friends, or challenge them to a game later.
-    AddFriend,
-    ChallengeLater,
-    /// Open or close the chat's phrases; say one; mute this game's chat.
-    Chat,
-    Say(crate::net::social::Phrase),
-    Mute,
-    /// At the end: report the opponent (the reasons open), for this reason.
-    Report,
-    ReportAs(crate::net::social::ReportReason),
-}
 
 /// The chat's phrases are open.
 #[derive(Resource, Default)]
@@ -240,57 +218,6 @@ fn count_down(
     shown.set_if_neq(Shown(second));
 }
 
-/// "You", the opponent's name, or a seat's player's name.
-fn name_of(state: &RoomState, seat: usize, you: Option<usize>, lang: Lang) -> String {
-    if Some(seat) == you {
-        return lang.tr("who.you").to_owned();
-    }
-    state.seats[seat]
-        .as_ref()
-        .map_or_else(|| lang.tr("who.opponent").to_owned(), |p| p.name.clone())
-}
-
-/// The result in words: who won and why.
-pub fn result_words(
-    result: &GameResult,
-    state: &RoomState,
-    you: Option<usize>,
-    lang: Lang,
-) -> String {
-    let by = result
-        .by
-        .map(|s| name_of(state, s, you, lang))
-        .unwrap_or_default();
-    let cause = match result.cause {
-        EndCause::Rules => String::new(),
-        EndCause::Time => lang.trf("online.end.time", &[("who", &by)]),
-        EndCause::Resign => lang.trf("online.end.resign", &[("who", &by)]),
-        EndCause::Agreed => lang.tr("online.end.agreed").to_owned(),
-        EndCause::Abandoned => lang.trf("online.end.abandoned", &[("who", &by)]),
-        EndCause::Aborted => return lang.tr("online.end.aborted").to_owned(),
-    };
-    let winners: Vec<usize> = (0..result.places.len())
-        .filter(|&s| result.places[s] == 0)
-        .collect();
-    let headline = match winners.as_slice() {
-        [one] if Some(*one) == you => lang.tr("over.you_win").to_owned(),
-        [one] => lang.trf("over.wins", &[("who", &name_of(state, *one, you, lang))]),
-        _ => lang.tr("over.draw").to_owned(),
-    };
-    let scores = result
-        .scores
-        .iter()
-        .enumerate()
-        .map(|(s, score)| format!("{} {score}", name_of(state, s, you, lang)))
-        .collect::<Vec<_>>()
-        .join(" · ");
-    [headline, cause, scores]
-        .into_iter()
-        .filter(|s| !s.is_empty())
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 fn build(
     mut commands: Commands,
     art: Res<Art>,
@@ -312,49 +239,122 @@ fn build(
     };
     let Some(state) = &room.state else { return };
     let lang = prefs.lang();
-    let now = online.server_now();
-    let playing = state.phase == room::Phase::Playing;
-    // The line at the top: the connection when it is not right, else the opponent's presence,
-    // a draw offer, or "watching".
-    let (mut link_line, retry) = link_words(&link, &online, lang);
-    // Over the board, a lost server in a few words (the online screen says why at length).
+    let told = Told::of(room, state, &online, &link, lang);
+    let actions = game_actions(room, state, &told, asking.0);
+    // Chat between the players (none in child mode, none for spectators).
+    let may_chat = room.you.is_some() && !online.people.child;
+    if let Some(row) = bar_row.map(|r| *r) {
+        commands.entity(row).with_children(|r| {
+            bar_buttons(r, &art, lang, may_chat, told.retry, actions);
+        });
+    }
+    let muted = online.people.muted.contains(&room.code);
+    let chat = (may_chat && chatting.0).then_some(muted);
+    commands
+        .spawn((BarRoot, DespawnOnExit(Screen::Playing), band()))
+        .with_children(|b| band_lines(b, &art, lang, &told.lines, chat));
+    // The end: the result, the rating change, a rematch.
+    if let room::Phase::Ended(result) = &state.phase {
+        let ended = super::ended::Ended {
+            room,
+            state,
+            result,
+            online: &online,
+            reporting: reporting.0,
+        };
+        commands
+            .spawn((BarRoot, DespawnOnExit(Screen::Playing), ui::backdrop(0.35)))
+            .with_children(|b| ended.spawn(b, &art, lang));
+    }
+}
+
+/// What the line over the board says, and the state behind the game's buttons.
+struct Told {
+    lines: Vec<String>,
+    /// The connection keeps failing: a retry button.
+    retry: bool,
+    /// The opponent has been gone long enough for the win to be claimed.
+    claimable: bool,
+    offered_by_them: bool,
+    offered_by_us: bool,
+}
+
+impl Told {
+    fn of(
+        room: &super::client::Room,
+        state: &RoomState,
+        online: &Online,
+        link: &Link,
+        lang: Lang,
+    ) -> Told {
+        let playing = state.phase == room::Phase::Playing;
+        let mut lines = Vec::new();
+        // The line at the top: the connection when it is not right, else the opponent's
+        // presence, a draw offer, or "watching".
+        let (link_line, retry) = connection_words(link, online, lang);
+        if !link.is_open() || !online.welcomed() || online.incompatible.is_some() {
+            lines.push(link_line);
+        }
+        let mut claimable = false;
+        if playing && let Some((seat, left)) = away(state, room.you, online.server_now()) {
+            let who = name_of(state, seat, room.you, lang);
+            if left > 0 {
+                let time = format!("{}:{:02}", left / 60_000, (left / 1000) % 60);
+                lines.push(lang.trf("online.away", &[("who", &who), ("time", &time)]));
+            } else {
+                claimable = room.you.is_some();
+                lines.push(lang.trf("online.away.claim", &[("who", &who)]));
+            }
+        }
+        let offered_by_them =
+            playing && (0..state.players()).any(|s| Some(s) != room.you && state.draw[s]);
+        let offered_by_us = playing && room.you.is_some_and(|s| state.draw[s]);
+        if offered_by_them {
+            lines.push(lang.tr("online.draw.theirs").to_owned());
+        } else if offered_by_us {
+            lines.push(lang.tr("online.draw.offered").to_owned());
+        }
+        if room.watching {
+            lines.push(lang.tr("online.watching").to_owned());
+        }
+        if let Some(problem) = &online.problem {
+            lines.push(lang.trf("online.refused", &[("why", &problem.message)]));
+        }
+        lines.extend(heard_lines(room, state, online, lang));
+        Told {
+            lines,
+            retry,
+            claimable,
+            offered_by_them,
+            offered_by_us,
+        }
+    }
+}
+
+/// The connection in words, and whether to offer a retry: over the board, a lost server in a
+/// few words (the online screen says why at length).
+fn connection_words(link: &Link, online: &Online, lang: Lang) -> (String, bool) {
+    let (line, retry) = link_words(link, online, lang);
     if let super::link::LinkState::Retrying { attempt, .. } = link.state()
         && *attempt >= 3
         && online.incompatible.is_none()
         && !super::device_offline()
     {
-        link_line = lang.trf("online.reconnecting.again", &[("n", attempt)]);
+        return (
+            lang.trf("online.reconnecting.again", &[("n", attempt)]),
+            retry,
+        );
     }
-    let mut lines = Vec::new();
-    if !link.is_open() || !online.welcomed() || online.incompatible.is_some() {
-        lines.push(link_line);
-    }
-    let mut claimable = false;
-    if playing && let Some((seat, left)) = away(state, room.you, now) {
-        let who = name_of(state, seat, room.you, lang);
-        if left > 0 {
-            let time = format!("{}:{:02}", left / 60_000, (left / 1000) % 60);
-            lines.push(lang.trf("online.away", &[("who", &who), ("time", &time)]));
-        } else {
-            claimable = room.you.is_some();
-            lines.push(lang.trf("online.away.claim", &[("who", &who)]));
-        }
-    }
-    let offered_by_them =
-        playing && (0..state.players()).any(|s| Some(s) != room.you && state.draw[s]);
-    let offered_by_us = playing && room.you.is_some_and(|s| state.draw[s]);
-    if offered_by_them {
-        lines.push(lang.tr("online.draw.theirs").to_owned());
-    } else if offered_by_us {
-        lines.push(lang.tr("online.draw.offered").to_owned());
-    }
-    if room.watching {
-        lines.push(lang.tr("online.watching").to_owned());
-    }
-    if let Some(problem) = &online.problem {
-        lines.push(lang.trf("online.refused", &[("why", &problem.message)]));
-    }
-    // Chat phrases heard, in our language (the latest of each player), and news of friends.
+    (line, retry)
+}
+
+/// Chat phrases heard, in our language (the latest of each player), and news of friends.
+fn heard_lines(
+    room: &super::client::Room,
+    state: &RoomState,
+    online: &Online,
+    lang: Lang,
+) -> Vec<String> {
     let heard: Vec<_> = online
         .people
         .chat
@@ -366,6 +366,7 @@ fn build(
         .enumerate()
         .filter(|(i, s)| !heard[i + 1..].iter().any(|later| later.seat == s.seat))
         .map(|(_, s)| *s);
+    let mut lines = Vec::new();
     for said in latest {
         let who = name_of(state, said.seat, room.you, lang);
         let words = super::people::phrase_words(said.phrase, lang);
@@ -374,205 +375,123 @@ fn build(
     if let Some(news) = &online.people.news {
         lines.push(super::people::news_words(news, lang));
     }
-    let muted = online.people.muted.contains(&room.code);
-    // The game's buttons at the end of the button bar's row (wrapping with it on a phone), what
-    // is said in the free band above the message line.
+    lines
+}
+
+/// The game's buttons, with their words' keys: claim, resign (or its question), a draw, leave.
+fn game_actions(
+    room: &super::client::Room,
+    state: &RoomState,
+    told: &Told,
+    asking: bool,
+) -> Vec<(GameAction, &'static str)> {
+    let playing = state.phase == room::Phase::Playing;
     let mut actions = Vec::new();
-    if claimable {
+    if told.claimable {
         actions.push((GameAction::Claim, "online.claim"));
     }
     if playing && room.you.is_some() {
-        if asking.0 {
+        if asking {
             actions.push((GameAction::ResignYes, "online.yes"));
             actions.push((GameAction::ResignNo, "online.no"));
         } else {
             actions.push((GameAction::Resign, "online.resign"));
         }
-        if offered_by_them {
+        if told.offered_by_them {
             actions.push((GameAction::AcceptDraw, "online.draw.accept"));
-        } else if !offered_by_us {
+        } else if !told.offered_by_us {
             actions.push((GameAction::OfferDraw, "online.draw"));
         }
     }
     actions.push((GameAction::Leave, "online.leave"));
-    // Chat between the players (none in child mode, none for spectators).
-    let may_chat = room.you.is_some() && !online.people.child;
-    if let Some(row) = bar_row.map(|r| *r) {
-        commands.entity(row).with_children(|r| {
-            if may_chat {
-                let label = lang.tr("chat.open");
-                r.spawn((
-                    BarRoot,
-                    icon_button(&art, GameAction::Chat, Glyph::Chat, label),
-                ));
-            }
-            if retry {
-                let label = lang.tr("online.retry");
-                r.spawn((BarRoot, icon_button(&art, RetryLink, Glyph::Again, label)));
-            }
-            for (action, key) in actions {
-                if action == GameAction::ResignYes {
-                    r.spawn((BarRoot, text(&art, lang.tr("online.resign.ask"), 17.0)));
-                }
-                // Yes and No keep their words: they answer the question beside them.
-                let picture = match action {
-                    GameAction::Resign => Some(Glyph::Flag),
-                    GameAction::OfferDraw | GameAction::AcceptDraw => Some(Glyph::Draw),
-                    GameAction::Leave => Some(Glyph::Leave),
-                    _ => None,
-                };
-                match picture {
-                    Some(glyph) => {
-                        r.spawn((BarRoot, icon_button(&art, action, glyph, lang.tr(key))))
-                    }
-                    None => r.spawn((BarRoot, button(&art, action, lang.tr(key)))),
-                };
-            }
-        });
-    }
-    commands
-        .spawn((
+    actions
+}
+
+/// The game's buttons at the end of the button bar's row (wrapping with it on a phone).
+fn bar_buttons(
+    r: &mut ChildSpawnerCommands,
+    art: &Art,
+    lang: Lang,
+    chat: bool,
+    retry: bool,
+    actions: Vec<(GameAction, &'static str)>,
+) {
+    if chat {
+        let label = lang.tr("chat.open");
+        r.spawn((
             BarRoot,
-            DespawnOnExit(Screen::Playing),
-            Node {
-                position_type: PositionType::Absolute,
-                bottom: px(40),
-                left: px(8),
-                right: px(8),
-                flex_direction: FlexDirection::Column,
-                align_items: AlignItems::Center,
-                row_gap: px(6),
-                ..default()
-            },
-            GlobalZIndex(5),
-        ))
-        .with_children(|b| {
-            for line in &lines {
-                b.spawn((
-                    ui::text(&art, line.clone(), 16.0),
-                    TextLayout::justify(Justify::Center),
-                ));
+            icon_button(art, GameAction::Chat, Glyph::Chat, label),
+        ));
+    }
+    if retry {
+        let label = lang.tr("online.retry");
+        r.spawn((BarRoot, icon_button(art, RetryLink, Glyph::Again, label)));
+    }
+    for (action, key) in actions {
+        if action == GameAction::ResignYes {
+            r.spawn((BarRoot, text(art, lang.tr("online.resign.ask"), 17.0)));
+        }
+        // Yes and No keep their words: they answer the question beside them.
+        let picture = match action {
+            GameAction::Resign => Some(Glyph::Flag),
+            GameAction::OfferDraw | GameAction::AcceptDraw => Some(Glyph::Draw),
+            GameAction::Leave => Some(Glyph::Leave),
+            _ => None,
+        };
+        match picture {
+            Some(glyph) => r.spawn((BarRoot, icon_button(art, action, glyph, lang.tr(key)))),
+            None => r.spawn((BarRoot, button(art, action, lang.tr(key)))),
+        };
+    }
+}
+
+/// The free band above the message line, where what is said goes.
+fn band() -> impl Bundle {
+    (
+        Node {
+            position_type: PositionType::Absolute,
+            bottom: px(40),
+            left: px(8),
+            right: px(8),
+            flex_direction: FlexDirection::Column,
+            align_items: AlignItems::Center,
+            row_gap: px(6),
+            ..default()
+        },
+        GlobalZIndex(5),
+    )
+}
+
+/// The band's lines, and the chat's phrases when open (`chat`: whether this game is muted).
+fn band_lines(
+    b: &mut ChildSpawnerCommands,
+    art: &Art,
+    lang: Lang,
+    lines: &[String],
+    chat: Option<bool>,
+) {
+    for line in lines {
+        b.spawn((
+            ui::text(art, line.clone(), 16.0),
+            TextLayout::justify(Justify::Center),
+        ));
+    }
+    let Some(muted) = chat else { return };
+    b.spawn(panel(560.0)).with_children(|p| {
+        p.spawn(Node {
+            justify_content: JustifyContent::Center,
+            flex_wrap: FlexWrap::Wrap,
+            ..row()
+        })
+        .with_children(|r| {
+            for phrase in crate::net::social::Phrase::ALL {
+                let words = super::people::phrase_words(phrase, lang);
+                r.spawn(button(art, GameAction::Say(phrase), words));
             }
-            if may_chat && chatting.0 {
-                b.spawn(panel(560.0)).with_children(|p| {
-                    p.spawn(Node {
-                        justify_content: JustifyContent::Center,
-                        flex_wrap: FlexWrap::Wrap,
-                        ..row()
-                    })
-                    .with_children(|r| {
-                        for phrase in crate::net::social::Phrase::ALL {
-                            let words = super::people::phrase_words(phrase, lang);
-                            r.spawn(button(&art, GameAction::Say(phrase), words));
-                        }
-                        let mute = if muted { "chat.unmute" } else { "chat.mute" };
-                        r.spawn(button(&art, GameAction::Mute, lang.tr(mute)));
-                    });
-                });
-            }
+            let mute = if muted { "chat.unmute" } else { "chat.mute" };
+            r.spawn(button(art, GameAction::Mute, lang.tr(mute)));
         });
-    // The end: the result, the rating change, a rematch.
-    let room::Phase::Ended(result) = &state.phase else {
-        return;
-    };
-    let words = result_words(result, state, room.you, lang);
-    let rating = room.you.and_then(|seat| {
-        let change = room.ratings.iter().find(|r| r.seat == seat)?;
-        let delta = change.after - change.before;
-        Some(lang.trf(
-            "online.rating",
-            &[
-                ("before", &format!("{:.0}", change.before)),
-                ("after", &format!("{:.0}", change.after)),
-                ("change", &format!("{delta:+.0}")),
-            ],
-        ))
     });
-    commands
-        .spawn((BarRoot, DespawnOnExit(Screen::Playing), ui::backdrop(0.35)))
-        .with_children(|b| {
-            b.spawn(panel(560.0)).with_children(|p| {
-                p.spawn((
-                    ui::title(&art, words, 24.0),
-                    TextLayout::justify(Justify::Center),
-                ));
-                if let Some(rating) = rating {
-                    p.spawn((
-                        text(&art, rating, 18.0),
-                        TextLayout::justify(Justify::Center),
-                    ));
-                }
-                // A rematch opens only when every player asked for it.
-                if let Some(asked) = rematch_words(state, room.you, lang) {
-                    p.spawn((
-                        text(&art, asked, 16.0),
-                        TextLayout::justify(Justify::Center),
-                    ));
-                }
-                p.spawn(Node {
-                    justify_content: JustifyContent::Center,
-                    ..row()
-                })
-                .with_children(|r| {
-                    let asked = room.you.is_some_and(|s| state.rematch_asked[s]);
-                    if room.you.is_some() && result.cause != EndCause::Aborted && !asked {
-                        r.spawn(button(&art, GameAction::Rematch, lang.tr("online.rematch")));
-                    }
-                    r.spawn(button(&art, GameAction::Leave, lang.tr("online.leave")));
-                    if result.cause != EndCause::Aborted {
-                        r.spawn(button(&art, GameAction::Review, lang.tr("over.review")));
-                    }
-                });
-                // The opponent: a friend from now on, or a game another day.
-                p.spawn(Node {
-                    justify_content: JustifyContent::Center,
-                    flex_wrap: FlexWrap::Wrap,
-                    ..row()
-                })
-                .with_children(|r| {
-                    let opponent = room
-                        .you
-                        .and_then(|you| (0..state.players()).find(|&s| s != you))
-                        .and_then(|s| state.seats[s].as_ref());
-                    if let Some(opponent) = opponent.filter(|_| state.players() == 2) {
-                        let friend = online.people.friend(&opponent.id).is_some();
-                        if !friend && !online.people.child {
-                            r.spawn(button(&art, GameAction::AddFriend, lang.tr("people.add")));
-                        }
-                        let waiting = online
-                            .people
-                            .outgoing
-                            .iter()
-                            .any(|c| c.to.id == opponent.id);
-                        if !waiting {
-                            r.spawn(button(
-                                &art,
-                                GameAction::ChallengeLater,
-                                lang.tr("people.later"),
-                            ));
-                        }
-                        r.spawn(button(&art, GameAction::Report, lang.tr("people.report")));
-                    }
-                });
-                if reporting.0 {
-                    p.spawn((
-                        text(&art, lang.tr("people.report.why"), 15.0),
-                        TextLayout::justify(Justify::Center),
-                    ));
-                    p.spawn(Node {
-                        justify_content: JustifyContent::Center,
-                        flex_wrap: FlexWrap::Wrap,
-                        ..row()
-                    })
-                    .with_children(|r| {
-                        for reason in crate::net::social::ReportReason::ALL {
-                            let key = super::people::reason_key(reason);
-                            r.spawn(button(&art, GameAction::ReportAs(reason), lang.tr(key)));
-                        }
-                    });
-                }
-            });
-        });
 }
 
 /// The retry button beside a connection that keeps failing.
@@ -590,15 +509,4 @@ fn retry(
     if buttons.iter().any(|i| *i == Interaction::Pressed) {
         link.retry_now();
     }
-}
-
-/// What the game-over panel says of a rematch: asked by us (waiting for the others), or by an
-/// opponent (ours to accept with Rematch).
-fn rematch_words(state: &room::RoomState, you: Option<usize>, lang: Lang) -> Option<String> {
-    let you = you?;
-    if state.rematch_asked[you] {
-        return Some(lang.tr("online.rematch.asked").to_owned());
-    }
-    let theirs = (0..state.players()).any(|s| s != you && state.rematch_asked[s]);
-    theirs.then(|| lang.tr("online.rematch.theirs").to_owned())
 }

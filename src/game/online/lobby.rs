@@ -356,63 +356,16 @@ fn build(
         if qr_of.as_ref().is_none_or(|(text, _)| *text != link_text) {
             *qr_of = qr::image(&link_text).map(|image| (link_text.clone(), images.add(image)));
         }
-        let qr = qr_of.as_ref().map(|(_, handle)| handle.clone());
+        let waiting = Waiting {
+            code,
+            link: link_text,
+            qr: qr_of.as_ref().map(|(_, handle)| handle.clone()),
+            copied: form.copied,
+            status,
+        };
         commands.entity(root).with_children(|b| {
-            b.spawn(panel(520.0)).with_children(|p| {
-                p.spawn((
-                    ui::title(&art, lang.tr("online.waiting"), 26.0),
-                    TextLayout::justify(Justify::Center),
-                ));
-                p.spawn((
-                    text(&art, lang.tr("online.share"), 17.0),
-                    TextLayout::justify(Justify::Center),
-                ));
-                p.spawn((
-                    ui::title(&art, spaced(code), 64.0),
-                    TextLayout::justify(Justify::Center),
-                ));
-                if let Some(qr) = qr {
-                    p.spawn(Node {
-                        justify_content: JustifyContent::Center,
-                        ..default()
-                    })
-                    .with_child((
-                        ImageNode::new(qr),
-                        Node {
-                            width: px(220),
-                            height: px(220),
-                            ..default()
-                        },
-                    ));
-                }
-                p.spawn((
-                    text(&art, link_text.clone(), 15.0),
-                    TextLayout::justify(Justify::Center),
-                ));
-                p.spawn(Node {
-                    justify_content: JustifyContent::Center,
-                    ..row()
-                })
-                .with_children(|r| {
-                    // The browser copies the link, a desktop the code; a phone build has no
-                    // clipboard within the game's reach.
-                    let copy = match (cfg!(target_arch = "wasm32"), form.copied) {
-                        (true, false) => Some("online.copy"),
-                        (true, true) => Some("online.copied"),
-                        _ if cfg!(any(target_os = "android", target_os = "ios")) => None,
-                        (false, false) => Some("online.copy_code"),
-                        (false, true) => Some("online.code_copied"),
-                    };
-                    if let Some(copy) = copy {
-                        r.spawn(button(&art, OnlineAction::CopyLink, lang.tr(copy)));
-                    }
-                    r.spawn(button(&art, OnlineAction::Cancel, lang.tr("online.cancel")));
-                });
-                p.spawn((
-                    text(&art, status, 15.0),
-                    TextLayout::justify(Justify::Center),
-                ));
-            });
+            b.spawn(panel(520.0))
+                .with_children(|p| waiting.spawn(p, &art, lang));
         });
         return;
     }
@@ -433,98 +386,19 @@ fn build(
                 }
             });
             if let Some(problem) = &online.problem {
-                p.spawn(text(
-                    &art,
-                    lang.trf("online.refused", &[("why", &problem.message)]),
-                    15.0,
-                ));
+                let why = lang.trf("online.refused", &[("why", &problem.message)]);
+                p.spawn(text(&art, why, 15.0));
             }
-            p.spawn(row()).with_children(|r| {
-                r.spawn(text(&art, lang.tr("online.name"), 18.0));
-                let shown = field_text(&prefs.name, form.editing == Field::Name, "—");
-                r.spawn(button(&art, OnlineAction::EditName, shown));
-                // Quick pairing (no games with strangers in child mode) and the games by days.
-                if !online.people.child {
-                    r.spawn(button(
-                        &art,
-                        PeopleAction::Open(Page::PlayNow),
-                        lang.tr("play.now"),
-                    ));
-                }
-                r.spawn(button(
-                    &art,
-                    PeopleAction::Open(Page::Games),
-                    games_label(&online, lang),
-                ));
-            });
+            p.spawn(row())
+                .with_children(|r| name_row(r, &art, lang, &prefs, &form, &online));
             // Creating a room.
             p.spawn(bold(&art, lang.tr("online.create"), 20.0));
-            p.spawn(row()).with_children(|r| {
-                let preset = presets::get(&form.preset).unwrap_or(&presets::all()[0]);
-                r.spawn(text(&art, lang.tr("menu.rules"), 17.0));
-                r.spawn(small_button(&art, OnlineAction::Preset(-1), "‹"));
-                r.spawn(text(&art, lang.pick(&preset.name), 17.0));
-                r.spawn(small_button(&art, OnlineAction::Preset(1), "›"));
-                let majority = lang.trf(
-                    "menu.majority",
-                    &[
-                        ("n", &preset.rules.majority()),
-                        ("total", &preset.rules.total_value()),
-                    ],
-                );
-                r.spawn(text(&art, majority, 17.0));
-                let on = lang.tr(if form.majority {
-                    "switch.on"
-                } else {
-                    "switch.off"
-                });
-                r.spawn(small_button(&art, OnlineAction::Majority, on));
-            });
-            p.spawn(row()).with_children(|r| {
-                r.spawn(text(&art, lang.tr("online.time"), 17.0));
-                r.spawn(small_button(&art, OnlineAction::Clock(-1), "‹"));
-                let label = if form.clock == CLOCKS.len() {
-                    lang.tr("online.custom").to_owned()
-                } else if form.clock == BY_DAYS {
-                    lang.tr("online.by_days").to_owned()
-                } else {
-                    clock_label(form.clock_spec(), lang)
-                };
-                r.spawn(text(&art, label, 17.0));
-                r.spawn(small_button(&art, OnlineAction::Clock(1), "›"));
-                if form.clock == BY_DAYS {
-                    r.spawn(small_button(&art, OnlineAction::Days(-1), "-"));
-                    r.spawn(text(&art, clock_label(form.clock_spec(), lang), 17.0));
-                    r.spawn(small_button(&art, OnlineAction::Days(1), "+"));
-                }
-                if form.clock == CLOCKS.len() {
-                    r.spawn(small_button(&art, OnlineAction::Minutes(-1), "-"));
-                    r.spawn(text(&art, base_words(form.base_s, lang), 17.0));
-                    r.spawn(small_button(&art, OnlineAction::Minutes(1), "+"));
-                    r.spawn(small_button(&art, OnlineAction::Increment(-1), "-"));
-                    r.spawn(text(
-                        &art,
-                        lang.trf("online.increment", &[("n", &form.increment)]),
-                        17.0,
-                    ));
-                    r.spawn(small_button(&art, OnlineAction::Increment(1), "+"));
-                }
-            });
-            p.spawn(row()).with_children(|r| {
-                let first = match form.first {
-                    First::Me => "online.first.me",
-                    First::Them => "online.first.them",
-                    First::Random => "online.first.random",
-                };
-                r.spawn(button(&art, OnlineAction::First, lang.tr(first)));
-                let public = if form.public {
-                    "online.public"
-                } else {
-                    "online.private"
-                };
-                r.spawn(button(&art, OnlineAction::Public, lang.tr(public)));
-                r.spawn(button(&art, OnlineAction::Create, lang.tr("online.create")));
-            });
+            p.spawn(row())
+                .with_children(|r| rules_row(r, &art, lang, &form));
+            p.spawn(row())
+                .with_children(|r| clock_row(r, &art, lang, &form));
+            p.spawn(row())
+                .with_children(|r| choices_row(r, &art, lang, &form));
             // Joining by code.
             p.spawn(row()).with_children(|r| {
                 r.spawn(text(&art, lang.tr("online.code"), 18.0));
@@ -537,60 +411,202 @@ fn build(
             if let Some(news) = &online.people.news {
                 p.spawn(bold(&art, super::people::news_words(news, lang), 16.0));
             }
-            // The lobby (none in child mode: strangers are met through friends' codes).
-            if online.people.child {
-                p.spawn(text(&art, lang.tr("people.child.no_lobby"), 15.0));
-            } else {
-                p.spawn(bold(&art, lang.tr("online.lobby"), 20.0));
-            }
-            if online.lobby.is_empty() && !online.people.child {
-                p.spawn(text(&art, lang.tr("online.lobby.empty"), 15.0));
-            }
-            for (i, room) in online.lobby.iter().take(6).enumerate() {
-                let preset = presets::get(&room.preset)
-                    .map_or(room.preset.clone(), |p| lang.pick(&p.name).to_owned());
-                let won_at = room.win_at.map_or(String::new(), |n| {
-                    format!(" · {n}/{}", 35 * u16::from(room.players))
-                });
-                let line = format!(
-                    "{preset}{won_at} · {} · {} ({:.0})",
-                    clock_label(room.clock, lang),
-                    room.creator.name,
-                    room.creator.rating
-                );
-                p.spawn(row()).with_children(|r| {
-                    r.spawn(button(
-                        &art,
-                        OnlineAction::JoinListed(i),
-                        lang.tr("online.join"),
-                    ));
-                    r.spawn(text(&art, line, 16.0));
-                });
-            }
+            lobby_rows(p, &art, lang, &online);
             p.spawn(Node {
                 justify_content: JustifyContent::Center,
                 ..row()
             })
-            .with_children(|r| {
-                r.spawn(button(
-                    &art,
-                    PeopleAction::Open(Page::Friends),
-                    friends_label(&online, lang),
-                ));
-                r.spawn(button(
-                    &art,
-                    PeopleAction::Open(Page::Profile),
-                    lang.tr("people.my_profile"),
-                ));
-                r.spawn(button(
-                    &art,
-                    OnlineAction::Leaderboard,
-                    lang.tr("online.leaderboard"),
-                ));
-                r.spawn(button(&art, OnlineAction::Back, lang.tr("online.back")));
-            });
+            .with_children(|r| footer_row(r, &art, lang, &online));
         });
     });
+}
+
+/// The waiting room's panel: the code large, its link and QR, copy and cancel.
+struct Waiting<'a> {
+    code: &'a str,
+    link: String,
+    qr: Option<Handle<Image>>,
+    copied: bool,
+    status: String,
+}
+
+impl Waiting<'_> {
+    fn spawn(self, p: &mut ChildSpawnerCommands, art: &Art, lang: Lang) {
+        let centred = |words: String, size: f32| (text(art, words, size), centre());
+        p.spawn((ui::title(art, lang.tr("online.waiting"), 26.0), centre()));
+        p.spawn(centred(lang.tr("online.share").to_owned(), 17.0));
+        p.spawn((ui::title(art, spaced(self.code), 64.0), centre()));
+        if let Some(qr) = self.qr {
+            p.spawn(Node {
+                justify_content: JustifyContent::Center,
+                ..default()
+            })
+            .with_child((
+                ImageNode::new(qr),
+                Node {
+                    width: px(220),
+                    height: px(220),
+                    ..default()
+                },
+            ));
+        }
+        p.spawn(centred(self.link, 15.0));
+        p.spawn(Node {
+            justify_content: JustifyContent::Center,
+            ..row()
+        })
+        .with_children(|r| {
+            // The browser copies the link, a desktop the code; a phone build has no
+            // clipboard within the game's reach.
+            let copy = match (cfg!(target_arch = "wasm32"), self.copied) {
+                (true, false) => Some("online.copy"),
+                (true, true) => Some("online.copied"),
+                _ if cfg!(any(target_os = "android", target_os = "ios")) => None,
+                (false, false) => Some("online.copy_code"),
+                (false, true) => Some("online.code_copied"),
+            };
+            if let Some(copy) = copy {
+                r.spawn(button(art, OnlineAction::CopyLink, lang.tr(copy)));
+            }
+            r.spawn(button(art, OnlineAction::Cancel, lang.tr("online.cancel")));
+        });
+        p.spawn(centred(self.status, 15.0));
+    }
+}
+
+fn centre() -> TextLayout {
+    TextLayout::justify(Justify::Center)
+}
+
+/// The player's name (a field), quick pairing (none in child mode: no games with strangers)
+/// and the games by days.
+fn name_row(
+    r: &mut ChildSpawnerCommands,
+    art: &Art,
+    lang: Lang,
+    prefs: &Prefs,
+    form: &Form,
+    online: &Online,
+) {
+    r.spawn(text(art, lang.tr("online.name"), 18.0));
+    let shown = field_text(&prefs.name, form.editing == Field::Name, "—");
+    r.spawn(button(art, OnlineAction::EditName, shown));
+    if !online.people.child {
+        let label = lang.tr("play.now");
+        r.spawn(button(art, PeopleAction::Open(Page::PlayNow), label));
+    }
+    let games = games_label(online, lang);
+    r.spawn(button(art, PeopleAction::Open(Page::Games), games));
+}
+
+/// The new room's rule set, and whether it is won at a majority.
+fn rules_row(r: &mut ChildSpawnerCommands, art: &Art, lang: Lang, form: &Form) {
+    let preset = presets::get(&form.preset).unwrap_or(&presets::all()[0]);
+    r.spawn(text(art, lang.tr("menu.rules"), 17.0));
+    r.spawn(small_button(art, OnlineAction::Preset(-1), "‹"));
+    r.spawn(text(art, lang.pick(&preset.name), 17.0));
+    r.spawn(small_button(art, OnlineAction::Preset(1), "›"));
+    let majority = lang.trf(
+        "menu.majority",
+        &[
+            ("n", &preset.rules.majority()),
+            ("total", &preset.rules.total_value()),
+        ],
+    );
+    r.spawn(text(art, majority, 17.0));
+    let on = lang.tr(if form.majority {
+        "switch.on"
+    } else {
+        "switch.off"
+    });
+    r.spawn(small_button(art, OnlineAction::Majority, on));
+}
+
+/// The new room's time: a preset, days a move, or minutes and an increment of one's own.
+fn clock_row(r: &mut ChildSpawnerCommands, art: &Art, lang: Lang, form: &Form) {
+    r.spawn(text(art, lang.tr("online.time"), 17.0));
+    r.spawn(small_button(art, OnlineAction::Clock(-1), "‹"));
+    let label = if form.clock == CLOCKS.len() {
+        lang.tr("online.custom").to_owned()
+    } else if form.clock == BY_DAYS {
+        lang.tr("online.by_days").to_owned()
+    } else {
+        clock_label(form.clock_spec(), lang)
+    };
+    r.spawn(text(art, label, 17.0));
+    r.spawn(small_button(art, OnlineAction::Clock(1), "›"));
+    if form.clock == BY_DAYS {
+        r.spawn(small_button(art, OnlineAction::Days(-1), "-"));
+        r.spawn(text(art, clock_label(form.clock_spec(), lang), 17.0));
+        r.spawn(small_button(art, OnlineAction::Days(1), "+"));
+    }
+    if form.clock == CLOCKS.len() {
+        r.spawn(small_button(art, OnlineAction::Minutes(-1), "-"));
+        r.spawn(text(art, base_words(form.base_s, lang), 17.0));
+        r.spawn(small_button(art, OnlineAction::Minutes(1), "+"));
+        r.spawn(small_button(art, OnlineAction::Increment(-1), "-"));
+        let increment = lang.trf("online.increment", &[("n", &form.increment)]);
+        r.spawn(text(art, increment, 17.0));
+        r.spawn(small_button(art, OnlineAction::Increment(1), "+"));
+    }
+}
+
+/// Who moves first, public or private, and Create.
+fn choices_row(r: &mut ChildSpawnerCommands, art: &Art, lang: Lang, form: &Form) {
+    let first = match form.first {
+        First::Me => "online.first.me",
+        First::Them => "online.first.them",
+        First::Random => "online.first.random",
+    };
+    r.spawn(button(art, OnlineAction::First, lang.tr(first)));
+    let public = if form.public {
+        "online.public"
+    } else {
+        "online.private"
+    };
+    r.spawn(button(art, OnlineAction::Public, lang.tr(public)));
+    r.spawn(button(art, OnlineAction::Create, lang.tr("online.create")));
+}
+
+/// The lobby's first rooms (none in child mode: strangers are met through friends' codes).
+fn lobby_rows(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Online) {
+    if online.people.child {
+        p.spawn(text(art, lang.tr("people.child.no_lobby"), 15.0));
+        return;
+    }
+    p.spawn(bold(art, lang.tr("online.lobby"), 20.0));
+    if online.lobby.is_empty() {
+        p.spawn(text(art, lang.tr("online.lobby.empty"), 15.0));
+    }
+    for (i, room) in online.lobby.iter().take(6).enumerate() {
+        let preset = presets::get(&room.preset)
+            .map_or(room.preset.clone(), |p| lang.pick(&p.name).to_owned());
+        let won_at = room.win_at.map_or(String::new(), |n| {
+            format!(" · {n}/{}", 35 * u16::from(room.players))
+        });
+        let line = format!(
+            "{preset}{won_at} · {} · {} ({:.0})",
+            clock_label(room.clock, lang),
+            room.creator.name,
+            room.creator.rating
+        );
+        p.spawn(row()).with_children(|r| {
+            let join = lang.tr("online.join");
+            r.spawn(button(art, OnlineAction::JoinListed(i), join));
+            r.spawn(text(art, line, 16.0));
+        });
+    }
+}
+
+/// Friends, the profile, the leaderboard and back.
+fn footer_row(r: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Online) {
+    let friends = friends_label(online, lang);
+    r.spawn(button(art, PeopleAction::Open(Page::Friends), friends));
+    let profile = lang.tr("people.my_profile");
+    r.spawn(button(art, PeopleAction::Open(Page::Profile), profile));
+    let board = lang.tr("online.leaderboard");
+    r.spawn(button(art, OnlineAction::Leaderboard, board));
+    r.spawn(button(art, OnlineAction::Back, lang.tr("online.back")));
 }
 
 /// The "My games" button, with the games waiting for our move.

@@ -68,8 +68,10 @@
 pub mod client;
 mod clocks;
 pub mod controls;
+pub mod ended;
 pub mod follow;
 pub mod form;
+mod game_action;
 pub mod graph;
 pub mod link;
 pub mod lobby;

@@ -60,6 +60,27 @@ fn publish(
     let Some(canvas) = crate::game::platform::page::canvas() else {
         return;
     };
+    let mut values = room_values(&online, &link, &prefs);
+    values.extend(player_values(&online, &pages, &device));
+    values.extend(people_values(&online));
+    let buttons = controls(&people_buttons, &game_buttons, &screen_buttons);
+    values.push(("data-controls", buttons));
+    for (name, value) in &values {
+        if !written.0.iter().any(|(n, v)| n == name && v == value) {
+            // A page without the attribute loses nothing but the tests' view.
+            let _ = canvas.set_attribute(name, value);
+        }
+    }
+    written.0 = values;
+}
+
+/// The connection and the room: `data-link`, `data-room`, `data-room-phase`, `data-you`,
+/// `data-clocks`, `data-result`, `data-chat`.
+fn room_values(
+    online: &Online,
+    link: &Link,
+    prefs: &crate::game::state::Prefs,
+) -> Vec<(&'static str, String)> {
     let link_state = match link.state() {
         LinkState::Open if online.welcomed() => "open",
         LinkState::Off => "off",
@@ -96,7 +117,7 @@ fn publish(
             ],
         )
     });
-    let values: Vec<(&'static str, String)> = vec![
+    vec![
         ("data-link", link_state.to_owned()),
         ("data-room", room.map_or(String::new(), |r| r.code.clone())),
         ("data-room-phase", phase.to_owned()),
@@ -107,6 +128,18 @@ fn publish(
         ),
         ("data-clocks", clocks),
         ("data-result", result),
+        ("data-chat", chat),
+    ]
+}
+
+/// Who we are and what is open: `data-player`, `data-rating`, `data-page`, `data-push`,
+/// `data-pool`.
+fn player_values(
+    online: &Online,
+    pages: &Pages,
+    device: &PushDevice,
+) -> Vec<(&'static str, String)> {
+    vec![
         (
             "data-player",
             online.me.as_ref().map_or(String::new(), |p| p.id.clone()),
@@ -123,7 +156,7 @@ fn publish(
             "data-push",
             format!(
                 "{}:{}",
-                match &*device {
+                match device {
                     PushDevice::Idle => "idle",
                     PushDevice::Asking => "asking",
                     PushDevice::Subscribed => "subscribed",
@@ -143,6 +176,14 @@ fn publish(
                 },
             },
         ),
+    ]
+}
+
+/// People: friend and link codes, friends, what waits for our answer, the last refusal, a
+/// link's offer and the player before.
+fn people_values(online: &Online) -> Vec<(&'static str, String)> {
+    let people = &online.people;
+    vec![
         (
             "data-friend-code",
             people
@@ -177,7 +218,6 @@ fn publish(
                 .to_string(),
         ),
         ("data-challenges", people.incoming.len().to_string()),
-        ("data-chat", chat),
         (
             "data-problem",
             online
@@ -200,16 +240,5 @@ fn publish(
                 .as_ref()
                 .map_or(String::new(), |p| p.name.clone()),
         ),
-        (
-            "data-controls",
-            controls(&people_buttons, &game_buttons, &screen_buttons),
-        ),
-    ];
-    for (name, value) in &values {
-        if !written.0.iter().any(|(n, v)| n == name && v == value) {
-            // A page without the attribute loses nothing but the tests' view.
-            let _ = canvas.set_attribute(name, value);
-        }
-    }
-    written.0 = values;
+    ]
 }

@@ -77,22 +77,21 @@ use std::time::Instant;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, close_code};
 use futures_util::{SinkExt, StreamExt};
 use oaq_net::protocol::{
-    ClientMessage, ErrorCode, MAX_FRAME, Notice, PROTOCOL, ServerMessage, is_room_code,
-    parse_client,
+    ClientMessage, ErrorCode, MAX_FRAME, Notice, PROTOCOL, ServerMessage, parse_client,
 };
-use tokio::sync::{Notify, mpsc, oneshot};
+use tokio::sync::{Notify, mpsc};
 
 mod account;
 pub(crate) mod correspondence;
 mod notify;
 mod pairing;
 mod people;
+mod rooms;
 
 use crate::hub::Member;
 use crate::identity;
 use crate::limits::Bucket;
 use crate::mailbox::{Action, Command, ConnRef, Frame, RoomHandle};
-use crate::room::registry;
 use crate::settings::now_ms;
 use crate::shared::Server;
 
@@ -277,51 +276,8 @@ impl Conn {
                 first,
                 public,
             } => {
-                let (preset, rules) = match rules.resolve() {
-                    Ok(r) => r,
-                    Err(e) => return self.error(ErrorCode::BadMessage, e),
-                };
-                if let Err(e) = clock.validate() {
-                    return self.error(ErrorCode::BadMessage, e);
-                }
-                if public {
-                    match self.is_child(&me).await {
-                        Ok(false) => {}
-                        Ok(true) => {
-                            return self.error(
-                                ErrorCode::NotAllowed,
-                                "child mode: rooms are private; share the code with a friend",
-                            );
-                        }
-                        Err(e) => return self.unavailable(e),
-                    }
-                }
-                self.leave_room().await;
-                self.unpool(&me, false).await;
-                if let Err((code, why)) = self.may_open_room() {
-                    return self.error(code, why);
-                }
-                let room = registry::NewRoom {
-                    preset,
-                    rules,
-                    clock,
-                    first,
-                    public,
-                };
-                match registry::open_room(&self.server, room, std::slice::from_ref(&me.player))
-                    .await
-                {
-                    Ok(code) => {
-                        self.send(&ServerMessage::Notice(Notice::Created {
-                            code: code.clone(),
-                        }));
-                        self.enter(&code, None, false).await;
-                    }
-                    Err(e) => {
-                        // Refused: the room the address was charged for was not opened.
-                        self.server.room_opens.give_back(self.addr.ip());
-                        self.refused(people::open_refused(e))
-                    }
+                if let Err(r) = self.create(&me, rules, clock, first, public).await {
+                    self.refused(r);
                 }
             }
             ClientMessage::Join { code, since } => {
@@ -348,43 +304,31 @@ impl Conn {
             ClientMessage::Rematch => self.act(Action::Rematch).await,
             ClientMessage::Claim => self.act(Action::Claim).await,
             ClientMessage::Chat { phrase } => self.chat(&me, phrase).await,
-            ClientMessage::Pool { rules, clock } => {
-                if let Err(r) = self.pool(&me, rules, clock).await {
-                    self.refused(r);
-                }
-            }
             ClientMessage::LeavePool => self.unpool(&me, true).await,
-            ClientMessage::Notifications => {
-                if let Err(r) = self.notifications(&me).await {
-                    self.refused(r);
-                }
-            }
+            other => self.services(me, other).await,
+        }
+    }
+
+    /// The pools, notifications, games by days and vacations: each answered or refused.
+    async fn services(&mut self, me: ConnRef, msg: ClientMessage) {
+        let result = match msg {
+            ClientMessage::Pool { rules, clock } => self.pool(&me, rules, clock).await,
+            ClientMessage::Notifications => self.notifications(&me).await,
             ClientMessage::SetNotifications { settings } => {
-                if let Err(r) = self.set_notifications(&me, settings).await {
-                    self.refused(r);
-                }
+                self.set_notifications(&me, settings).await
             }
             ClientMessage::PushSubscribe { subscription } => {
-                if let Err(r) = self.push_subscribe(&me, subscription).await {
-                    self.refused(r);
-                }
+                self.push_subscribe(&me, subscription).await
             }
             ClientMessage::PushUnsubscribe { endpoint } => {
-                if let Err(r) = self.push_unsubscribe(&me, &endpoint).await {
-                    self.refused(r);
-                }
+                self.push_unsubscribe(&me, &endpoint).await
             }
-            ClientMessage::MyGames => {
-                if let Err(r) = self.my_games(&me).await {
-                    self.refused(r);
-                }
-            }
-            ClientMessage::Vacation { days } => {
-                if let Err(r) = self.vacation(&me, days).await {
-                    self.refused(r);
-                }
-            }
-            other => self.people(me, other).await,
+            ClientMessage::MyGames => self.my_games(&me).await,
+            ClientMessage::Vacation { days } => self.vacation(&me, days).await,
+            other => return self.people(me, other).await,
+        };
+        if let Err(r) = result {
+            self.refused(r);
         }
     }
 
@@ -392,60 +336,6 @@ impl Conn {
     /// a change holds on every connection of theirs at once, on every node.
     async fn is_child(&self, me: &ConnRef) -> Result<bool, crate::store::StoreError> {
         self.server.store.is_child(&me.player.id, now_ms()).await
-    }
-
-    /// The public rooms waiting for players, as this player may see them (none in child mode,
-    /// none with a player either of them blocks).
-    async fn lobby(&mut self, me: &ConnRef) {
-        match self.is_child(me).await {
-            Ok(false) => {}
-            Ok(true) => {
-                return self.error(
-                    ErrorCode::NotAllowed,
-                    "child mode: no public lobby; play friends by their code",
-                );
-            }
-            Err(e) => return self.unavailable(e),
-        }
-        match self.server.store.lobby(&me.player.id, 100).await {
-            Ok(rooms) => self.send(&ServerMessage::Notice(Notice::Lobby { rooms })),
-            Err(e) => self.unavailable(e),
-        }
-    }
-
-    /// A chat phrase to the room's other players: not in child mode, at most a few a minute.
-    async fn chat(&mut self, me: &ConnRef, phrase: oaq_net::social::Phrase) {
-        match self.is_child(me).await {
-            Ok(false) => {}
-            Ok(true) => return self.error(ErrorCode::NotAllowed, "child mode: no chat"),
-            Err(e) => return self.unavailable(e),
-        }
-        if !self.chat.take() {
-            return self.error(
-                ErrorCode::RateLimited,
-                format!(
-                    "more than {} chat phrases in a row: wait a moment",
-                    self.server.settings.chat_burst
-                ),
-            );
-        }
-        self.act(Action::Chat(phrase)).await
-    }
-
-    /// Whether this address may open one more room: so many a minute per address (a new guest
-    /// a connection does not reset it). The players' own caps are checked where the room is
-    /// opened ([`registry::open_room`]).
-    fn may_open_room(&self) -> Result<(), (ErrorCode, String)> {
-        if !self.server.room_opens.take(self.addr.ip()) {
-            return Err((
-                ErrorCode::RateLimited,
-                format!(
-                    "more than {} rooms a minute from your address: wait a minute",
-                    self.server.settings.rooms_per_minute
-                ),
-            ));
-        }
-        Ok(())
     }
 
     /// The top 50, and the asker as they stand now (their rating changes with every game).
@@ -571,100 +461,6 @@ impl Conn {
             && let Some(cluster) = &self.server.cluster
         {
             cluster.gone(player).await;
-        }
-    }
-
-    /// Join or watch room `code`, leaving the room this connection was in.
-    async fn enter(&mut self, code: &str, since: Option<u64>, watch: bool) {
-        let Some(me) = self.me.clone() else { return };
-        let code = code.trim().to_ascii_uppercase();
-        let ip = self.addr.ip();
-        if !is_room_code(&code) {
-            self.server.misses.take(ip);
-            return self.error(
-                ErrorCode::NoSuchRoom,
-                format!(
-                    "{} is not a room code (six letters and digits)",
-                    oaq_rules::excerpt::quoted(&code)
-                ),
-            );
-        }
-        // Only misses count against an address; past its limit it may still enter the rooms
-        // where its player holds a seat (a family or a school behind one router), and no
-        // other, so the limit tells a guesser nothing.
-        if !self.server.misses.allow(ip) {
-            match self.server.store.holds_seat(&code, &me.player.id).await {
-                Ok(true) => {}
-                Ok(false) => {
-                    return self.error(
-                        ErrorCode::RateLimited,
-                        "too many room codes that do not exist: wait a minute",
-                    );
-                }
-                Err(e) => return self.unavailable(e),
-            }
-        }
-        if self.room.as_ref().is_some_and(|(c, _)| *c != code) {
-            self.leave_room().await;
-        }
-        // A room task may be leaving memory just as we find it: then load it again.
-        for _ in 0..3 {
-            let room = match registry::find(&self.server, &code).await {
-                Ok(Some(room)) => room,
-                Ok(None) => {
-                    self.server.misses.take(ip);
-                    return self.error(ErrorCode::NoSuchRoom, format!("no room {code}"));
-                }
-                Err(e) => return self.unavailable(e),
-            };
-            let (done, answer) = oneshot::channel();
-            let command = Command::Join {
-                conn: me.clone(),
-                since,
-                watch,
-                done,
-            };
-            if room.tx.send(command).await.is_err() {
-                continue;
-            }
-            if let Ok(joined) = answer.await {
-                if joined {
-                    self.room = Some((code, room));
-                }
-                return;
-            }
-        }
-        self.error(
-            ErrorCode::Unavailable,
-            format!("room {code} could not be loaded"),
-        );
-    }
-
-    async fn act(&mut self, action: Action) {
-        let Some((_, room)) = &self.room else {
-            return self.error(ErrorCode::NotAllowed, "join a room first");
-        };
-        if room
-            .tx
-            .send(Command::Act {
-                conn: self.id,
-                action,
-            })
-            .await
-            .is_err()
-        {
-            self.room = None;
-            self.error(ErrorCode::Unavailable, "the room is gone: join it again");
-        }
-    }
-
-    async fn leave_room(&mut self) {
-        if let Some((_, room)) = self.room.take() {
-            let leave = Command::Leave {
-                conn: self.id,
-                switching: true,
-            };
-            let _ = room.tx.send(leave).await;
         }
     }
 

@@ -446,99 +446,9 @@ impl Store {
             .bind(at_ms)
             .execute(&mut *tx)
             .await?;
-        let clock = serde_json::to_string(&row.summary.clock)
-            .unwrap_or_else(|e| unreachable!("clocks always serialise: {e}"));
-        let creator = serde_json::to_string(&row.summary.creator)
-            .unwrap_or_else(|e| unreachable!("players always serialise: {e}"));
-        if seq == 0 {
-            sqlx::query(
-                "INSERT INTO rooms (code, status, public, preset, players, clock, creator, \
-                 seated, last_seq, updated_ms, win_at, listed, days) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
-            )
-            .bind(code)
-            .bind(row.status.as_str())
-            .bind(i64::from(row.public))
-            .bind(row.summary.preset.as_str())
-            .bind(i64::from(row.summary.players))
-            .bind(clock)
-            .bind(creator)
-            .bind(row.seated as i64)
-            .bind(seq as i64)
-            .bind(at_ms)
-            .bind(row.summary.win_at.map(i64::from))
-            .bind(i64::from(row.listed))
-            .bind(row.summary.clock.days().map_or(0, i64::from))
-            .execute(&mut *tx)
-            .await?;
-        } else {
-            sqlx::query(
-                "UPDATE rooms SET status = $1, seated = $2, last_seq = $3, updated_ms = $4, \
-                 creator = $5, listed = $6 WHERE code = $7",
-            )
-            .bind(row.status.as_str())
-            .bind(row.seated as i64)
-            .bind(seq as i64)
-            .bind(at_ms)
-            .bind(creator)
-            .bind(i64::from(row.listed))
-            .bind(code)
-            .execute(&mut *tx)
-            .await?;
-        }
-        match event {
-            RoomEvent::Seated { seat, player } => {
-                sqlx::query("INSERT INTO room_seats (code, seat, player) VALUES ($1, $2, $3)")
-                    .bind(code)
-                    .bind(*seat as i64)
-                    .bind(player.id.as_str())
-                    .execute(&mut *tx)
-                    .await?;
-            }
-            RoomEvent::Unseated { seat } => {
-                sqlx::query("DELETE FROM room_seats WHERE code = $1 AND seat = $2")
-                    .bind(code)
-                    .bind(*seat as i64)
-                    .execute(&mut *tx)
-                    .await?;
-            }
-            _ => {}
-        }
-        for (player, rating) in ratings {
-            sqlx::query(
-                "UPDATE players SET rating = $1, deviation = $2, volatility = $3, \
-                 games = games + 1 WHERE id = $4",
-            )
-            .bind(rating.rating)
-            .bind(rating.deviation)
-            .bind(rating.volatility)
-            .bind(player.as_str())
-            .execute(&mut *tx)
-            .await?;
-        }
-        // Each player's rating after a rated game, and how it went: their profile.
-        if let RoomEvent::Ended {
-            result, abandoned, ..
-        } = event
-        {
-            let outcomes = oaq_net::social::Outcome::of_places(&result.places);
-            for (seat, ((player, rating), outcome)) in ratings.iter().zip(outcomes).enumerate() {
-                let left = *abandoned && result.by == Some(seat);
-                sqlx::query(
-                    "INSERT INTO rated_games (player, code, at_ms, rating, deviation, outcome, \
-                     abandoned) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                )
-                .bind(player.as_str())
-                .bind(code)
-                .bind(at_ms)
-                .bind(rating.rating)
-                .bind(rating.deviation)
-                .bind(outcome.as_str())
-                .bind(i64::from(left))
-                .execute(&mut *tx)
-                .await?;
-            }
-        }
+        write_room_row(&mut tx, code, seq, row, at_ms).await?;
+        write_seat(&mut tx, code, event).await?;
+        write_ratings(&mut tx, code, event, ratings, at_ms).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -652,4 +562,128 @@ pub(super) fn player_row(row: sqlx::any::AnyRow) -> StoreResult<PlayerRow> {
         },
         rating,
     })
+}
+
+/// The room's row as event `seq` leaves it: made with the first event, updated after.
+async fn write_room_row(
+    tx: &mut sqlx::AnyConnection,
+    code: &str,
+    seq: u64,
+    row: &RoomRow,
+    at_ms: i64,
+) -> StoreResult<()> {
+    let clock = serde_json::to_string(&row.summary.clock)
+        .unwrap_or_else(|e| unreachable!("clocks always serialise: {e}"));
+    let creator = serde_json::to_string(&row.summary.creator)
+        .unwrap_or_else(|e| unreachable!("players always serialise: {e}"));
+    if seq == 0 {
+        sqlx::query(
+            "INSERT INTO rooms (code, status, public, preset, players, clock, creator, \
+             seated, last_seq, updated_ms, win_at, listed, days) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+        )
+        .bind(code)
+        .bind(row.status.as_str())
+        .bind(i64::from(row.public))
+        .bind(row.summary.preset.as_str())
+        .bind(i64::from(row.summary.players))
+        .bind(clock)
+        .bind(creator)
+        .bind(row.seated as i64)
+        .bind(seq as i64)
+        .bind(at_ms)
+        .bind(row.summary.win_at.map(i64::from))
+        .bind(i64::from(row.listed))
+        .bind(row.summary.clock.days().map_or(0, i64::from))
+        .execute(&mut *tx)
+        .await?;
+    } else {
+        sqlx::query(
+            "UPDATE rooms SET status = $1, seated = $2, last_seq = $3, updated_ms = $4, \
+             creator = $5, listed = $6 WHERE code = $7",
+        )
+        .bind(row.status.as_str())
+        .bind(row.seated as i64)
+        .bind(seq as i64)
+        .bind(at_ms)
+        .bind(creator)
+        .bind(i64::from(row.listed))
+        .bind(code)
+        .execute(&mut *tx)
+        .await?;
+    }
+    Ok(())
+}
+
+/// A seat taken or given up, as its event says.
+async fn write_seat(
+    tx: &mut sqlx::AnyConnection,
+    code: &str,
+    event: &RoomEvent,
+) -> StoreResult<()> {
+    match event {
+        RoomEvent::Seated { seat, player } => {
+            sqlx::query("INSERT INTO room_seats (code, seat, player) VALUES ($1, $2, $3)")
+                .bind(code)
+                .bind(*seat as i64)
+                .bind(player.id.as_str())
+                .execute(&mut *tx)
+                .await?;
+        }
+        RoomEvent::Unseated { seat } => {
+            sqlx::query("DELETE FROM room_seats WHERE code = $1 AND seat = $2")
+                .bind(code)
+                .bind(*seat as i64)
+                .execute(&mut *tx)
+                .await?;
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The players' new ratings, and each one's rated game for their profile when the game ended.
+async fn write_ratings(
+    tx: &mut sqlx::AnyConnection,
+    code: &str,
+    event: &RoomEvent,
+    ratings: &[(String, Rating)],
+    at_ms: i64,
+) -> StoreResult<()> {
+    for (player, rating) in ratings {
+        sqlx::query(
+            "UPDATE players SET rating = $1, deviation = $2, volatility = $3, \
+             games = games + 1 WHERE id = $4",
+        )
+        .bind(rating.rating)
+        .bind(rating.deviation)
+        .bind(rating.volatility)
+        .bind(player.as_str())
+        .execute(&mut *tx)
+        .await?;
+    }
+    // Each player's rating after a rated game, and how it went: their profile.
+    if let RoomEvent::Ended {
+        result, abandoned, ..
+    } = event
+    {
+        let outcomes = oaq_net::social::Outcome::of_places(&result.places);
+        for (seat, ((player, rating), outcome)) in ratings.iter().zip(outcomes).enumerate() {
+            let left = *abandoned && result.by == Some(seat);
+            sqlx::query(
+                "INSERT INTO rated_games (player, code, at_ms, rating, deviation, outcome, \
+                 abandoned) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .bind(player.as_str())
+            .bind(code)
+            .bind(at_ms)
+            .bind(rating.rating)
+            .bind(rating.deviation)
+            .bind(outcome.as_str())
+            .bind(i64::from(left))
+            .execute(&mut *tx)
+            .await?;
+        }
+    }
+    Ok(())
 }

@@ -37,41 +37,18 @@ pub(super) fn build(
         commands.entity(root).despawn();
     }
     let lang = prefs.lang();
-    // A phone shows fewer lines: smaller QR codes, fewer friends and games.
     let narrow = window.is_some_and(|w| w.width() < 700.0);
     let who_plays = super::asking_who_plays(&online, &prefs);
     if pages.page == Page::None && !who_plays && online.offer.is_none() {
         return;
     }
-    let mut qr = |text: &str, images: &mut Assets<Image>| {
-        // Drawn once per text, not at every rebuild.
-        if qr_of.as_ref().is_none_or(|(t, _)| t != text) {
-            *qr_of = qr::image(text).map(|image| (text.to_owned(), images.add(image)));
-        }
-        qr_of.as_ref().map(|(_, h)| h.clone())
-    };
     let root = commands
         .spawn((PagesRoot, DespawnOnExit(Screen::Online), ui::backdrop(0.55)))
         .id();
-    let people = &online.people;
     if who_plays {
         commands.entity(root).with_children(|b| {
-            b.spawn(panel(520.0)).with_children(|p| {
-                p.spawn(ui::title(&art, lang.tr("people.who"), 24.0));
-                p.spawn(text(&art, lang.tr("people.who.why"), 16.0));
-                p.spawn(centred_row()).with_children(|r| {
-                    r.spawn(button(
-                        &art,
-                        PeopleAction::WhoPlays(true),
-                        lang.tr("people.who.child"),
-                    ));
-                    r.spawn(button(
-                        &art,
-                        PeopleAction::WhoPlays(false),
-                        lang.tr("people.who.adult"),
-                    ));
-                });
-            });
+            b.spawn(panel(520.0))
+                .with_children(|p| who_plays_page(p, &art, lang));
         });
         return;
     }
@@ -83,86 +60,173 @@ pub(super) fn build(
         });
         return;
     }
-    match pages.page {
-        Page::None => {}
-        Page::Friends => {
-            let code = people
-                .profile
-                .as_ref()
-                .and_then(|p| p.friend_code.clone())
-                .unwrap_or_default();
-            let friend_link = friend_link(&prefs.0, &code);
-            let qr = (!code.is_empty())
-                .then(|| qr(&friend_link, &mut images))
-                .flatten();
-            commands.entity(root).with_children(|b| {
-                b.spawn(panel(640.0)).with_children(|p| {
-                    super::friends::page(p, &art, lang, &online, &pages, &form, &code, qr, narrow);
-                });
-            });
+    let mut drawn = Drawn {
+        images: &mut images,
+        qr_of: &mut qr_of,
+        graph_of: &mut graph_of,
+    };
+    let shown = Shown {
+        art: &art,
+        lang,
+        online: &online,
+        pages: &pages,
+        form: &form,
+        device: &device,
+        narrow,
+    };
+    let pictures = drawn.pictures(&shown, &prefs.0);
+    commands.entity(root).with_children(|b| {
+        b.spawn(panel(page_width(pages.page)))
+            .with_children(|p| shown.page(p, pictures));
+    });
+}
+
+/// "Who is playing on this device?", asked on the first visit.
+fn who_plays_page(p: &mut ChildSpawnerCommands, art: &Art, lang: crate::session::Lang) {
+    p.spawn(ui::title(art, lang.tr("people.who"), 24.0));
+    p.spawn(text(art, lang.tr("people.who.why"), 16.0));
+    p.spawn(centred_row()).with_children(|r| {
+        let child = lang.tr("people.who.child");
+        r.spawn(button(art, PeopleAction::WhoPlays(true), child));
+        let adult = lang.tr("people.who.adult");
+        r.spawn(button(art, PeopleAction::WhoPlays(false), adult));
+    });
+}
+
+/// The panel's width for each page.
+fn page_width(page: Page) -> f32 {
+    match page {
+        Page::Friends | Page::Games | Page::Account => 640.0,
+        _ => 600.0,
+    }
+}
+
+/// The pictures a page shows, drawn once per text or per graph, not at every rebuild.
+struct Drawn<'a> {
+    images: &'a mut Assets<Image>,
+    qr_of: &'a mut Option<(String, Handle<Image>)>,
+    graph_of: &'a mut Option<(Vec<f64>, Handle<Image>)>,
+}
+
+/// The pictures for the open page: a QR code, the rating graph and its ratings.
+#[derive(Default)]
+struct Pictures {
+    qr: Option<Handle<Image>>,
+    graph: Option<Handle<Image>>,
+    ratings: Vec<f64>,
+}
+
+impl Drawn<'_> {
+    fn qr(&mut self, text: &str) -> Option<Handle<Image>> {
+        if self.qr_of.as_ref().is_none_or(|(t, _)| t != text) {
+            *self.qr_of = qr::image(text).map(|image| (text.to_owned(), self.images.add(image)));
         }
-        Page::Profile => {
-            let profile = match &pages.other {
-                Some(id) => people.viewed.as_ref().filter(|p| p.player.id == *id),
-                None => people.profile.as_ref(),
-            };
-            let ratings: Vec<f64> = profile
-                .map(|p| p.games.iter().map(|g| g.rating).collect())
-                .unwrap_or_default();
-            let graph = (!ratings.is_empty()).then(|| {
-                if graph_of.as_ref().is_none_or(|(r, _)| *r != ratings) {
-                    *graph_of = Some((ratings.clone(), images.add(graph::image(&ratings))));
+        self.qr_of.as_ref().map(|(_, h)| h.clone())
+    }
+
+    fn graph(&mut self, ratings: &[f64]) -> Option<Handle<Image>> {
+        if ratings.is_empty() {
+            return None;
+        }
+        if self.graph_of.as_ref().is_none_or(|(r, _)| r != ratings) {
+            let image = self.images.add(graph::image(ratings));
+            *self.graph_of = Some((ratings.to_vec(), image));
+        }
+        self.graph_of.as_ref().map(|(_, h)| h.clone())
+    }
+
+    fn pictures(&mut self, shown: &Shown, settings: &crate::session::Settings) -> Pictures {
+        let people = &shown.online.people;
+        match shown.pages.page {
+            Page::Friends => {
+                let code = shown.friend_code();
+                let qr = (!code.is_empty())
+                    .then(|| self.qr(&friend_link(settings, &code)))
+                    .flatten();
+                Pictures { qr, ..default() }
+            }
+            Page::Profile => {
+                let ratings: Vec<f64> = shown
+                    .profile()
+                    .map(|p| p.games.iter().map(|g| g.rating).collect())
+                    .unwrap_or_default();
+                Pictures {
+                    graph: self.graph(&ratings),
+                    ratings,
+                    ..default()
                 }
-                graph_of.as_ref().map(|(_, h)| h.clone())
-            });
-            commands.entity(root).with_children(|b| {
-                b.spawn(panel(600.0)).with_children(|p| {
-                    super::profile::page(
-                        p,
-                        &art,
-                        lang,
-                        &online,
-                        &pages,
-                        profile,
-                        graph.flatten(),
-                        &ratings,
-                        narrow,
-                    );
-                });
-            });
+            }
+            Page::Account => {
+                let link = people
+                    .link_code
+                    .as_ref()
+                    .map(|(c, _)| link_link(settings, c));
+                Pictures {
+                    qr: link.and_then(|l| self.qr(&l)),
+                    ..default()
+                }
+            }
+            _ => Pictures::default(),
         }
-        Page::PlayNow => {
-            commands.entity(root).with_children(|b| {
-                b.spawn(panel(600.0)).with_children(|p| {
-                    super::play_now::page(p, &art, lang, &online, &form);
-                });
-            });
+    }
+}
+
+/// What the open page is drawn from.
+struct Shown<'a> {
+    art: &'a Art,
+    lang: crate::session::Lang,
+    online: &'a Online,
+    pages: &'a Pages,
+    form: &'a Form,
+    device: &'a crate::game::online::push::PushDevice,
+    /// A phone shows fewer lines: smaller QR codes, fewer friends and games.
+    narrow: bool,
+}
+
+impl Shown<'_> {
+    fn friend_code(&self) -> String {
+        let profile = self.online.people.profile.as_ref();
+        profile
+            .and_then(|p| p.friend_code.clone())
+            .unwrap_or_default()
+    }
+
+    /// The profile the page shows: another player's, or ours.
+    fn profile(&self) -> Option<&crate::net::social::Profile> {
+        let people = &self.online.people;
+        match &self.pages.other {
+            Some(id) => people.viewed.as_ref().filter(|p| p.player.id == *id),
+            None => people.profile.as_ref(),
         }
-        Page::Notifications => {
-            commands.entity(root).with_children(|b| {
-                b.spawn(panel(600.0)).with_children(|p| {
-                    super::notifications::page(p, &art, lang, &online, &pages, &device);
-                });
-            });
-        }
-        Page::Games => {
-            commands.entity(root).with_children(|b| {
-                b.spawn(panel(640.0)).with_children(|p| {
-                    super::games::page(p, &art, lang, &online, narrow);
-                });
-            });
-        }
-        Page::Account => {
-            let link = people
-                .link_code
-                .as_ref()
-                .map(|(c, _)| link_link(&prefs.0, c));
-            let qr = link.as_deref().and_then(|l| qr(l, &mut images));
-            commands.entity(root).with_children(|b| {
-                b.spawn(panel(640.0)).with_children(|p| {
-                    super::account::page(p, &art, lang, &online, &pages, qr, narrow);
-                });
-            });
+    }
+
+    fn page(&self, p: &mut ChildSpawnerCommands, pictures: Pictures) {
+        let (art, lang, online, pages) = (self.art, self.lang, self.online, self.pages);
+        let narrow = self.narrow;
+        match pages.page {
+            Page::None => {}
+            Page::Friends => {
+                let code = self.friend_code();
+                let (form, qr) = (self.form, pictures.qr);
+                super::friends::page(p, art, lang, online, pages, form, &code, qr, narrow);
+            }
+            Page::Profile => super::profile::page(
+                p,
+                art,
+                lang,
+                online,
+                pages,
+                self.profile(),
+                pictures.graph,
+                &pictures.ratings,
+                narrow,
+            ),
+            Page::PlayNow => super::play_now::page(p, art, lang, online, self.form),
+            Page::Notifications => {
+                super::notifications::page(p, art, lang, online, pages, self.device)
+            }
+            Page::Games => super::games::page(p, art, lang, online, narrow),
+            Page::Account => super::account::page(p, art, lang, online, pages, pictures.qr, narrow),
         }
     }
 }

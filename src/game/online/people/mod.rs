@@ -404,60 +404,12 @@ fn account(
 ) {
     match action {
         PeopleAction::LinkCode => say(commands, ClientMessage::LinkCode),
-        PeopleAction::UseLink | PeopleAction::UseRecovery => {
-            let code = normalize_code(&pages.code);
-            let recovery = action == PeopleAction::UseRecovery;
-            let wanted = if recovery {
-                RECOVERY_CODE_LEN
-            } else {
-                crate::net::social::LINK_CODE_LEN
-            };
-            if code.len() != wanted {
-                pages.entry = Entry::Code;
-                return;
-            }
-            pages.code.clear();
-            pages.entry = Entry::None;
-            say(
-                commands,
-                if recovery {
-                    ClientMessage::Recover { code }
-                } else {
-                    ClientMessage::Link { code }
-                },
-            );
-        }
+        PeopleAction::UseLink | PeopleAction::UseRecovery => use_code(action, commands, pages),
         PeopleAction::RecoveryCode => {
             let current = take_current(pages);
             say(commands, ClientMessage::RecoveryCode { current });
         }
-        PeopleAction::SetLogin | PeopleAction::SignIn => {
-            let (login, password) = (pages.login.trim().to_owned(), pages.password.clone());
-            if login.chars().count() < LOGIN_LEN.0 {
-                pages.entry = Entry::Login;
-                return;
-            }
-            if password.len() < PASSWORD_LEN.0 {
-                pages.entry = Entry::Password;
-                return;
-            }
-            // The password leaves the screen's memory once sent.
-            pages.password.clear();
-            pages.entry = Entry::None;
-            say(
-                commands,
-                if action == PeopleAction::SetLogin {
-                    let current = take_current(pages);
-                    ClientMessage::SetLogin {
-                        login,
-                        password,
-                        current,
-                    }
-                } else {
-                    ClientMessage::SignIn { login, password }
-                },
-            );
-        }
+        PeopleAction::SetLogin | PeopleAction::SignIn => sign_in(action, commands, pages),
         PeopleAction::Revoke(id) => say(commands, ClientMessage::RevokeDevice { id }),
         PeopleAction::ChildOn => {
             prefs.child = Some(true);
@@ -469,33 +421,8 @@ fn account(
                 },
             );
         }
-        PeopleAction::ChildOff => {
-            // Two factors from the clock's nanoseconds: a question a child cannot learn by
-            // heart, with no randomness crate in the game for it.
-            let n = crate::game::online::client::unix_ms().unsigned_abs();
-            pages.question = Some((6 + (n % 4) as u8, 7 + ((n / 4) % 3) as u8));
-            pages.answer.clear();
-            pages.entry = Entry::Answer;
-        }
-        PeopleAction::AnswerParent => {
-            let right = pages.question.is_some_and(|(a, b)| {
-                pages.answer.trim() == (u16::from(a) * u16::from(b)).to_string()
-            });
-            pages.answer.clear();
-            pages.entry = Entry::None;
-            if right {
-                pages.question = None;
-                prefs.child = Some(false);
-                let current = take_current(pages);
-                say(
-                    commands,
-                    ClientMessage::SetChild {
-                        child: false,
-                        current,
-                    },
-                );
-            }
-        }
+        PeopleAction::ChildOff => ask_parent(pages),
+        PeopleAction::AnswerParent => answer_parent(commands, pages, prefs),
         PeopleAction::WhoPlays(child) => {
             prefs.child = Some(child);
             let url = super::server_url(prefs);
@@ -517,6 +444,92 @@ fn account(
             pages.page = Page::None;
         }
         _ => {}
+    }
+}
+
+/// A link code or a recovery code typed: sent when it has its length, else its field opens.
+fn use_code(action: PeopleAction, commands: &mut Commands, pages: &mut Pages) {
+    let code = normalize_code(&pages.code);
+    let recovery = action == PeopleAction::UseRecovery;
+    let wanted = if recovery {
+        RECOVERY_CODE_LEN
+    } else {
+        crate::net::social::LINK_CODE_LEN
+    };
+    if code.len() != wanted {
+        pages.entry = Entry::Code;
+        return;
+    }
+    pages.code.clear();
+    pages.entry = Entry::None;
+    say(
+        commands,
+        if recovery {
+            ClientMessage::Recover { code }
+        } else {
+            ClientMessage::Link { code }
+        },
+    );
+}
+
+/// A sign-in name and password, set or signed in with: sent when both are long enough, else
+/// the short one's field opens.
+fn sign_in(action: PeopleAction, commands: &mut Commands, pages: &mut Pages) {
+    let (login, password) = (pages.login.trim().to_owned(), pages.password.clone());
+    if login.chars().count() < LOGIN_LEN.0 {
+        pages.entry = Entry::Login;
+        return;
+    }
+    if password.len() < PASSWORD_LEN.0 {
+        pages.entry = Entry::Password;
+        return;
+    }
+    // The password leaves the screen's memory once sent.
+    pages.password.clear();
+    pages.entry = Entry::None;
+    say(
+        commands,
+        if action == PeopleAction::SetLogin {
+            let current = take_current(pages);
+            ClientMessage::SetLogin {
+                login,
+                password,
+                current,
+            }
+        } else {
+            ClientMessage::SignIn { login, password }
+        },
+    );
+}
+
+/// Child mode off asks a grown-up a multiplication first.
+fn ask_parent(pages: &mut Pages) {
+    // Two factors from the clock's nanoseconds: a question a child cannot learn by heart, with
+    // no randomness crate in the game for it.
+    let n = crate::game::online::client::unix_ms().unsigned_abs();
+    pages.question = Some((6 + (n % 4) as u8, 7 + ((n / 4) % 3) as u8));
+    pages.answer.clear();
+    pages.entry = Entry::Answer;
+}
+
+/// The grown-up's answer: right, and child mode goes off.
+fn answer_parent(commands: &mut Commands, pages: &mut Pages, prefs: &mut Prefs) {
+    let right = pages
+        .question
+        .is_some_and(|(a, b)| pages.answer.trim() == (u16::from(a) * u16::from(b)).to_string());
+    pages.answer.clear();
+    pages.entry = Entry::None;
+    if right {
+        pages.question = None;
+        prefs.child = Some(false);
+        let current = take_current(pages);
+        say(
+            commands,
+            ClientMessage::SetChild {
+                child: false,
+                current,
+            },
+        );
     }
 }
 

@@ -1,0 +1,189 @@
+//! The end of an online game over the board: the result and its cause, the rating change, a
+//! rematch (asked by every player), the review, and the opponent: a friend, a game later, a
+//! report.
+
+use bevy::prelude::*;
+
+use super::client::{Online, Room};
+use super::game_action::GameAction;
+use crate::game::board::art::Art;
+use crate::game::screens::ui::{self, button, panel, row, text};
+use crate::net::protocol::{EndCause, GameResult};
+use crate::net::room::RoomState;
+use crate::session::Lang;
+
+/// A finished game on the board, as its end panel shows it.
+pub(super) struct Ended<'a> {
+    pub room: &'a Room,
+    pub state: &'a RoomState,
+    pub result: &'a GameResult,
+    pub online: &'a Online,
+    /// The report's reasons are open.
+    pub reporting: bool,
+}
+
+impl Ended<'_> {
+    /// The panel, in `b` (a backdrop).
+    pub fn spawn(&self, b: &mut ChildSpawnerCommands, art: &Art, lang: Lang) {
+        let (room, state, result) = (self.room, self.state, self.result);
+        let words = result_words(result, state, room.you, lang);
+        b.spawn(panel(560.0)).with_children(|p| {
+            p.spawn((
+                ui::title(art, words, 24.0),
+                TextLayout::justify(Justify::Center),
+            ));
+            if let Some(rating) = self.rating_words(lang) {
+                p.spawn((
+                    text(art, rating, 18.0),
+                    TextLayout::justify(Justify::Center),
+                ));
+            }
+            // A rematch opens only when every player asked for it.
+            if let Some(asked) = rematch_words(state, room.you, lang) {
+                p.spawn((text(art, asked, 16.0), TextLayout::justify(Justify::Center)));
+            }
+            p.spawn(centred_row())
+                .with_children(|r| self.next_buttons(r, art, lang));
+            // The opponent: a friend from now on, or a game another day.
+            p.spawn(centred_row())
+                .with_children(|r| self.opponent_buttons(r, art, lang));
+            if self.reporting {
+                p.spawn((
+                    text(art, lang.tr("people.report.why"), 15.0),
+                    TextLayout::justify(Justify::Center),
+                ));
+                p.spawn(centred_row()).with_children(|r| {
+                    for reason in crate::net::social::ReportReason::ALL {
+                        let key = super::people::reason_key(reason);
+                        r.spawn(button(art, GameAction::ReportAs(reason), lang.tr(key)));
+                    }
+                });
+            }
+        });
+    }
+
+    /// The rating before and after, for a player of the game.
+    fn rating_words(&self, lang: Lang) -> Option<String> {
+        let seat = self.room.you?;
+        let change = self.room.ratings.iter().find(|r| r.seat == seat)?;
+        let delta = change.after - change.before;
+        Some(lang.trf(
+            "online.rating",
+            &[
+                ("before", &format!("{:.0}", change.before)),
+                ("after", &format!("{:.0}", change.after)),
+                ("change", &format!("{delta:+.0}")),
+            ],
+        ))
+    }
+
+    /// Rematch (unless asked already or aborted), leave, review.
+    fn next_buttons(&self, r: &mut ChildSpawnerCommands, art: &Art, lang: Lang) {
+        let (you, aborted) = (self.room.you, self.result.cause == EndCause::Aborted);
+        let asked = you.is_some_and(|s| self.state.rematch_asked[s]);
+        if you.is_some() && !aborted && !asked {
+            r.spawn(button(art, GameAction::Rematch, lang.tr("online.rematch")));
+        }
+        r.spawn(button(art, GameAction::Leave, lang.tr("online.leave")));
+        if !aborted {
+            r.spawn(button(art, GameAction::Review, lang.tr("over.review")));
+        }
+    }
+
+    /// The opponent of a two-player game: be friends (not in child mode), a challenge for
+    /// later (unless one waits), a report.
+    fn opponent_buttons(&self, r: &mut ChildSpawnerCommands, art: &Art, lang: Lang) {
+        let state = self.state;
+        let opponent = self
+            .room
+            .you
+            .and_then(|you| (0..state.players()).find(|&s| s != you))
+            .and_then(|s| state.seats[s].as_ref());
+        let Some(opponent) = opponent.filter(|_| state.players() == 2) else {
+            return;
+        };
+        let people = &self.online.people;
+        if people.friend(&opponent.id).is_none() && !people.child {
+            r.spawn(button(art, GameAction::AddFriend, lang.tr("people.add")));
+        }
+        if !people.outgoing.iter().any(|c| c.to.id == opponent.id) {
+            r.spawn(button(
+                art,
+                GameAction::ChallengeLater,
+                lang.tr("people.later"),
+            ));
+        }
+        r.spawn(button(art, GameAction::Report, lang.tr("people.report")));
+    }
+}
+
+/// "You", the opponent's name, or a seat's player's name.
+pub(super) fn name_of(state: &RoomState, seat: usize, you: Option<usize>, lang: Lang) -> String {
+    if Some(seat) == you {
+        return lang.tr("who.you").to_owned();
+    }
+    state.seats[seat]
+        .as_ref()
+        .map_or_else(|| lang.tr("who.opponent").to_owned(), |p| p.name.clone())
+}
+
+/// A row of buttons, centred and wrapping.
+fn centred_row() -> Node {
+    Node {
+        justify_content: JustifyContent::Center,
+        flex_wrap: FlexWrap::Wrap,
+        ..row()
+    }
+}
+
+/// The result in words: who won and why.
+pub fn result_words(
+    result: &GameResult,
+    state: &RoomState,
+    you: Option<usize>,
+    lang: Lang,
+) -> String {
+    let by = result
+        .by
+        .map(|s| name_of(state, s, you, lang))
+        .unwrap_or_default();
+    let cause = match result.cause {
+        EndCause::Rules => String::new(),
+        EndCause::Time => lang.trf("online.end.time", &[("who", &by)]),
+        EndCause::Resign => lang.trf("online.end.resign", &[("who", &by)]),
+        EndCause::Agreed => lang.tr("online.end.agreed").to_owned(),
+        EndCause::Abandoned => lang.trf("online.end.abandoned", &[("who", &by)]),
+        EndCause::Aborted => return lang.tr("online.end.aborted").to_owned(),
+    };
+    let winners: Vec<usize> = (0..result.places.len())
+        .filter(|&s| result.places[s] == 0)
+        .collect();
+    let headline = match winners.as_slice() {
+        [one] if Some(*one) == you => lang.tr("over.you_win").to_owned(),
+        [one] => lang.trf("over.wins", &[("who", &name_of(state, *one, you, lang))]),
+        _ => lang.tr("over.draw").to_owned(),
+    };
+    let scores = result
+        .scores
+        .iter()
+        .enumerate()
+        .map(|(s, score)| format!("{} {score}", name_of(state, s, you, lang)))
+        .collect::<Vec<_>>()
+        .join(" · ");
+    [headline, cause, scores]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// What the game-over panel says of a rematch: asked by us (waiting for the others), or by an
+/// opponent (ours to accept with Rematch).
+fn rematch_words(state: &RoomState, you: Option<usize>, lang: Lang) -> Option<String> {
+    let you = you?;
+    if state.rematch_asked[you] {
+        return Some(lang.tr("online.rematch.asked").to_owned());
+    }
+    let theirs = (0..state.players()).any(|s| s != you && state.rematch_asked[s]);
+    theirs.then(|| lang.tr("online.rematch.theirs").to_owned())
+}

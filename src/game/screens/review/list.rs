@@ -1,0 +1,98 @@
+//! The list of moves around the current one, each with its grade's mark and colour.
+
+use bevy::prelude::*;
+
+use super::caption::move_name;
+use super::grades::{quality_colour, quality_mark};
+use super::{LIST_LINES, MoveList, Review, ReviewAction};
+use crate::ai::review::Quality;
+use crate::game::board::art::{Art, PLAYER_COLOURS};
+use crate::game::board::layout::Layout;
+use crate::game::screens::ui::{self, bold, text, text_in};
+use crate::game::state::Prefs;
+
+/// The moves around the current one, each with its grade; a click jumps there.
+pub(super) fn draw_list(
+    mut commands: Commands,
+    review: Res<Review>,
+    prefs: Res<Prefs>,
+    layout: Res<Layout>,
+    art: Res<Art>,
+    list: Query<Entity, With<MoveList>>,
+) {
+    let Ok(list) = list.single() else { return };
+    commands.entity(list).despawn_children();
+    let shown = if review.list_shown {
+        Display::Flex
+    } else {
+        Display::None
+    };
+    commands
+        .entity(list)
+        .entry::<Node>()
+        .and_modify(move |mut node| {
+            node.display = shown;
+        });
+    let Some(game) = &review.game else { return };
+    let lang = prefs.lang();
+    let entries = game.entries();
+    let first = review
+        .at
+        .saturating_sub(LIST_LINES / 2)
+        .min(entries.len().saturating_sub(LIST_LINES));
+    let progress = if review.analysing() {
+        lang.trf(
+            "review.analysing",
+            &[("done", &review.judged.len()), ("total", &entries.len())],
+        )
+    } else {
+        lang.tr("review.title").to_owned()
+    };
+    commands.entity(list).with_children(|l| {
+        l.spawn(bold(&art, progress, 16.0));
+        let start = lang.tr("review.start");
+        l.spawn((
+            Button,
+            ui::OwnColours,
+            ReviewAction::Jump(0),
+            Node {
+                padding: UiRect::axes(px(4), px(1)),
+                ..default()
+            },
+            BackgroundColor(if review.at == 0 {
+                Color::srgba(1.0, 1.0, 1.0, 0.15)
+            } else {
+                Color::NONE
+            }),
+            children![text(&art, start, 14.0)],
+        ));
+        for (i, entry) in entries.iter().enumerate().skip(first).take(LIST_LINES) {
+            let judged = review.judged.get(i);
+            let mark = judged.map_or("", |m| quality_mark(m.quality));
+            let line = format!("{}. {}{mark}", i + 1, move_name(&layout, entry.mv, lang));
+            let colour = judged.map_or(PLAYER_COLOURS[entry.side].lighter(0.3), |m| {
+                if m.quality >= Quality::Inaccuracy {
+                    quality_colour(m.quality)
+                } else {
+                    PLAYER_COLOURS[entry.side].lighter(0.3)
+                }
+            });
+            l.spawn((
+                Button,
+                ui::OwnColours,
+                ReviewAction::Jump(i + 1),
+                Node {
+                    padding: UiRect::axes(px(4), px(1)),
+                    border_radius: BorderRadius::all(px(4)),
+                    ..default()
+                },
+                BackgroundColor(if review.at == i + 1 {
+                    Color::srgba(1.0, 1.0, 1.0, 0.15)
+                } else {
+                    Color::NONE
+                }),
+                children![text_in(&art, line, 14.0, colour)],
+            ));
+        }
+    });
+}

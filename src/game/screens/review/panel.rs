@@ -1,0 +1,182 @@
+//! The review's controls and panel, built for the window's shape and built again when it
+//! turns: the top bar, the transport row, the caption, the graph and the list's places.
+
+use bevy::prelude::*;
+use bevy::ui::RelativeCursorPosition;
+
+use super::{Caption, ControlLabel, Graph, MoveList, PANEL_PX, Review, ReviewAction};
+use crate::art::glyphs::Glyph;
+use crate::game::board::art::Art;
+use crate::game::board::layout::Layout;
+use crate::game::screens::ui::{self, icon_button, small_button, text};
+use crate::game::state::{PanelRoom, Prefs, Screen};
+use crate::session::Lang;
+
+/// Whether the screen was built for a window taller than wide (the transport row under the
+/// board) or not (every control in the top bar).
+#[derive(Resource, Default, Clone, Copy, PartialEq)]
+pub(super) struct BuiltTall(bool);
+
+/// Every node of the screen, to build it again when the window turns.
+#[derive(Component)]
+pub(super) struct ReviewUi;
+
+pub(super) fn spawn(
+    mut commands: Commands,
+    art: Res<Art>,
+    prefs: Res<Prefs>,
+    layout: Res<Layout>,
+    mut review: ResMut<Review>,
+    mut room: ResMut<PanelRoom>,
+) {
+    let tall = layout.tall_window();
+    // On a phone held upright the list would cover the board: it waits for its button.
+    review.list_shown = !tall;
+    room.px = panel_px(tall);
+    build(&mut commands, &art, prefs.lang(), tall);
+    commands.insert_resource(BuiltTall(tall));
+}
+
+/// Logical pixels kept clear under the board: the caption and the graph, and on a tall window
+/// the transport row too.
+pub(super) fn panel_px(tall: bool) -> f32 {
+    if tall { PANEL_PX + 52.0 } else { PANEL_PX }
+}
+
+/// The window turned: the controls move between the top bar and the bottom panel.
+pub(super) fn rebuild(
+    mut commands: Commands,
+    art: Res<Art>,
+    prefs: Res<Prefs>,
+    layout: Res<Layout>,
+    built: Option<Res<BuiltTall>>,
+    mut room: ResMut<PanelRoom>,
+    nodes: Query<Entity, With<ReviewUi>>,
+) {
+    let tall = layout.tall_window();
+    if built.is_none_or(|b| b.0 == tall) {
+        return;
+    }
+    for node in &nodes {
+        commands.entity(node).despawn();
+    }
+    room.px = panel_px(tall);
+    build(&mut commands, &art, prefs.lang(), tall);
+    commands.insert_resource(BuiltTall(tall));
+}
+
+/// ‹ › Play, and the speed.
+pub(super) fn transport(bar: &mut ChildSpawnerCommands, art: &Art, lang: Lang) {
+    bar.spawn(small_button(art, ReviewAction::Step(-1), "‹"));
+    bar.spawn(small_button(art, ReviewAction::Step(1), "›"));
+    bar.spawn((
+        icon_button(art, ReviewAction::Play, Glyph::Play, lang.tr("review.play")),
+        ControlLabel(ReviewAction::Play),
+    ));
+    bar.spawn(small_button(art, ReviewAction::Speed(-1), "-"));
+    bar.spawn((text(art, "1×", 18.0), ControlLabel(ReviewAction::Speed(0))));
+    bar.spawn(small_button(art, ReviewAction::Speed(1), "+"));
+}
+
+pub(super) fn build(commands: &mut Commands, art: &Art, lang: Lang, tall: bool) {
+    commands
+        .spawn((ReviewUi, DespawnOnExit(Screen::Review), ui::top_bar()))
+        .with_children(|bar| {
+            bar.spawn(icon_button(
+                art,
+                ReviewAction::Back,
+                Glyph::Back,
+                lang.tr("review.back"),
+            ));
+            bar.spawn(icon_button(
+                art,
+                ReviewAction::List,
+                Glyph::Moves,
+                lang.tr("hud.moves"),
+            ));
+            if !tall {
+                transport(bar, art, lang);
+            }
+            bar.spawn((
+                icon_button(
+                    art,
+                    ReviewAction::Best,
+                    Glyph::Target,
+                    lang.tr("review.best"),
+                ),
+                ControlLabel(ReviewAction::Best),
+            ));
+            bar.spawn((
+                icon_button(
+                    art,
+                    ReviewAction::PlayBest,
+                    Glyph::PlayIt,
+                    lang.tr("review.play_best"),
+                ),
+                ControlLabel(ReviewAction::PlayBest),
+            ));
+        });
+    // Along the bottom: (the transport,) what the move was worth, then the graph.
+    commands
+        .spawn((
+            ReviewUi,
+            DespawnOnExit(Screen::Review),
+            Node {
+                position_type: PositionType::Absolute,
+                left: px(8),
+                right: px(8),
+                bottom: px(8),
+                flex_direction: FlexDirection::Column,
+                row_gap: px(4),
+                ..default()
+            },
+        ))
+        .with_children(|b| {
+            if tall {
+                b.spawn(Node {
+                    justify_content: JustifyContent::Center,
+                    ..ui::row()
+                })
+                .with_children(|bar| transport(bar, art, lang));
+            }
+            b.spawn((
+                Caption,
+                text(art, "", 17.0),
+                TextLayout::justify(Justify::Center),
+            ));
+            b.spawn((
+                Graph,
+                Button,
+                ui::OwnColours,
+                RelativeCursorPosition::default(),
+                Node {
+                    height: px(84),
+                    width: percent(100),
+                    flex_direction: FlexDirection::Row,
+                    align_items: AlignItems::Stretch,
+                    border_radius: BorderRadius::all(px(8)),
+                    overflow: Overflow::clip(),
+                    ..default()
+                },
+                BackgroundColor(Color::srgba(0.10, 0.06, 0.03, 0.85)),
+            ));
+        });
+    commands.spawn((
+        ReviewUi,
+        MoveList,
+        DespawnOnExit(Screen::Review),
+        Node {
+            position_type: PositionType::Absolute,
+            left: px(8),
+            top: px(if tall { 112 } else { 64 }),
+            flex_direction: FlexDirection::Column,
+            padding: UiRect::all(px(10)),
+            row_gap: px(1),
+            min_width: px(170),
+            border_radius: BorderRadius::all(px(12)),
+            ..default()
+        },
+        BackgroundColor(Color::srgba(0.10, 0.06, 0.03, 0.85)),
+        GlobalZIndex(5),
+    ));
+}
