@@ -2,68 +2,8 @@
 //! game on the board, its clocks, the online screen and the waiting room, and the controls of
 //! a game against people. The server referees; this only asks and shows.
 //!
-//! # What the player sees
-//!
-//! "Play online" on the title screen connects to the server (the page's own on the web; on desktop
-//! the settings' `server`, `ws://127.0.0.1:8080/ws` until changed, or `--server URL`) and shows the
-//! online screen: your name (typed into the field, kept in the settings, sent at the next
-//! connection) and rating, Create a room (rule set, untimed, 3+2, 5+3, 10+5 or custom minutes +
-//! seconds, who moves first, public or private, the winning score), a room code to Join or Watch
-//! (typed; look-alike letters are refused), and the public rooms waiting, asked again every 4 s.
-//! Seated in a room not yet full: the waiting room, with the code in large letters, the room's link
-//! (`?room=CODE` on the page) as a QR code drawn by the game, Copy link (in the browser) and
-//! Cancel. Opening the web build with `?room=CODE` goes straight into that room.
-//!
-//! Beside your name: **Play now** (a grid of 1+0, 3+2, 5+3, 10+5 and a day a move for the form's
-//! rule set; while you wait, the seconds, why you may wait longer, Stop looking, and after a wave
-//! with nobody, "Play the computer (level N, unrated)") and **My games** (your games by days,
-//! yours to move first, each with its time left and an Open button; your vacation days; the
-//! Notifications page: which news you hear of when away, "Notify this device" in a browser that
-//! can, the daily e-mail). Create a room also offers "By days" (1 to 14 days a move); such a
-//! game's clocks read `2d 03h` above a day.
-//!
-//! In the game the server's log is the truth. The client folds the room's events with the
-//! server's own fold (`net::room`); the opponent's moves play through the same pipeline as the
-//! computer's (lit, animated, snapped); your moves show at once and are sent, and sent again
-//! after a reconnection until the log has them; whenever the board and the log disagree the
-//! board takes the log's game and logs it. Clocks stand beside the stores (m:ss, tenths under
-//! 10 s, the running one lit, a tick each second under ten on your own), counted down between
-//! messages by the server's time, estimated from a ping every 10 s (the sample with the shortest
-//! round trip). The connection is always worded: "Connecting…", "Reconnecting…" (300 ms, doubling
-//! to 5 s, a fifth of jitter), after three failures the server's address, why, and Retry; a
-//! server of another protocol version is said plainly and not retried. An opponent gone shows
-//! "left: 0:47 until you can claim the win", then a Claim button; Resign (asked first), Offer
-//! / Accept a draw, Leave; at the end the result with its cause (rules, time, resignation,
-//! agreement, abandonment, aborted) and your rating's change, and Rematch (a new room, seats
-//! turned round, both boards follow). Hints and undo are off against people and say why;
-//! spectators see the same board and clocks, "Watching", and no input. The token is kept in the
-//! config directory (`online-token.txt`; local storage on the web), so a restart or reload is the
-//! same player back in the same seat. Checks from the command line: `--online`, `--create`,
-//! `--join CODE`, `--watch CODE`, and `--screenshot FILE --shot-after SECS`.
-//!
-//! **People** (`src/game/online/people/`, `social.rs`, `graph.rs`). The first visit asks who is
-//! playing on this device, a child or a grown-up, before any player is made. Friends (from the
-//! online screen; the count of challenges waiting is on its button): your friend code large and
-//! as a QR code, a friend's code typed in, challenges and requests with Accept and Decline,
-//! friends (online first, in bold with a dot) with Challenge (the online screen's rule set and
-//! time control) and Profile, challenges waiting for others with Cancel, blocks with Unblock.
-//! A profile: the rating with its `?` while provisional, the record, the rating after each rated
-//! game drawn by the game as a graph (`graph.rs`: a line over a grid of hundreds), and the recent
-//! games, each with Review (watched, then opened in the review); on another's, Add friend,
-//! Challenge or Remove, Block, Report with its reasons. Account and devices: Link a device (the
-//! code large, its QR, the minutes left), a code typed here (Use link code, Use recovery code),
-//! Recovery code (shown once, large), a login and password (the password shown as dots, cleared
-//! once sent), the devices with Sign out, child mode (off behind "how much is 7 × 8?"). In a game
-//! against people: Chat opens the eight phrases and Mute; phrases heard show above the board for
-//! 8 s, in your language ("Bình: Well played!"); at the end, Add friend and Challenge later beside
-//! Rematch. In child mode the online screen has no lobby and the game no Chat. News ("Bình
-//! challenges you to a game") shows on the online screen, the pages and over the board. On the
-//! web `?friend=CODE` and `?link=CODE` (the QR codes' links; `--open-link` elsewhere) ask first,
-//! naming whom, and a device that became another player can go back (`follow.rs`). A
-//! device that becomes another device's player (a link code, a recovery code, a password) takes
-//! that player's name, as it does a name an operator set, so its next `hello` renames no one.
-//! `--people friends|profile|account` opens a page (for screenshots; `tests/web/people-scene.mjs`
-//! sets up a server with friends, challenges and rated games for them).
+//! What the player sees of it, screen by screen: docs/game.md ("Online play, as the player sees
+//! it").
 
 pub mod client;
 mod clocks;

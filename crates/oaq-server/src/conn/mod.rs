@@ -2,72 +2,8 @@
 //! answered or refused with a typed error. The server pings; a connection silent for two pings is
 //! dropped and its seat stays held. A refused message changes nothing.
 //!
-//! # Players who know each other
-//!
-//! - **One player, many devices.** Guests stay the default: the first `hello` makes a player,
-//!   and no one signs up. Each device signed in as a player has its own token (the `devices`
-//!   table keeps its BLAKE3 hash, its label and when it was last seen); `devices` lists them and
-//!   `revoke_device` signs one out (its token stops working, its connections close, on every
-//!   node). Another device becomes the same player with a **link code** (8 characters of the room
-//!   codes' alphabet, valid 5 minutes, used once; the game shows it large and as a QR code whose
-//!   link, `…/?link=CODE`, does it when scanned), a **recovery code** (16 characters, about 79
-//!   bits, shown once, replaced by the next; kept as a hash) or a **sign-in name and password**
-//!   (the name 3–24 of `a-z 0-9 . _ -`, the password 8–128 bytes, kept as an argon2id string
-//!   with its own salt, RustCrypto's `argon2` with its default, RFC 9106 parameters; hashed off the
-//!   async threads, four at a time; a name that does not exist is checked against a hash all the
-//!   same, so the answer's time tells nothing). Wrong codes and passwords count against the
-//!   address and passwords against the name too (`--sign-in-failures-per-minute`); past the limit a
-//!   right one is refused as well. Tokens issued before (the guest tokens of earlier versions)
-//!   became each player's first device in the migration and keep working.
-//! - **Friends** by an 8-character friend code (and its QR, `…/?friend=CODE`), or from a finished
-//!   game's end (`add_opponent`: only someone one has sat in a room with). A request waits for
-//!   `answer_friend`; two players who ask each other are friends at once. `block` ends friendship,
-//!   requests and challenges both ways, and the blocked player can no longer challenge, chat with,
-//!   add or see the blocker: to them the blocker's code reads as a code that does not exist.
-//!   **Presence**: the connections of each player on this node (`hub.rs`); across nodes each node
-//!   renews `oaq:here:PLAYER` (30 s, every 10 s) for its players and removes it when the last one
-//!   leaves, so a node lost takes its players' presence with it within 30 s. Notices for a player
-//!   (a request, an acceptance, a challenge, a chat phrase, a sign-out) go to their connections
-//!   here and are published on `oaq:players` for the other nodes'; what matters is also in the
-//!   store, so a player who was away asks for it and gets it (`relations`, `challenges`, and the
-//!   challenges waiting are sent right after `welcome`).
-//! - **Challenges** go to a friend or a past opponent, with a rule set of two players and a time
-//!   control; they wait a day (20 at most per player, one per opponent). Accepting opens a
-//!   private room with both seated and started; both hear `challenge_accepted` with its code. Two
-//!   devices answering at once: the first takes it.
-//! - **Profiles**: name, rating with a `?` while its deviation is 110 or more (as lichess marks
-//!   provisional ratings), games won, lost and drawn, and the last 200 rated games with the rating
-//!   after each (the `rated_games` table, written in the same transaction as the `ended` event),
-//!   which the game draws as a graph; each game opens in the review. One's own profile adds the
-//!   friend code, child mode, the sign-in name and whether a recovery code was taken.
-//! - **Chat is eight phrases** (hello, good luck, well played, thanks, good game, oops, wow, bye),
-//!   sent as ids and shown in each reader's language; there is no free text, by design: nothing a
-//!   stranger types can reach a child, and no one needs to moderate what players write or
-//!   translate it between a grandmother in Hà Nội and a grandson in Melbourne. Only the room's
-//!   players chat, `--chat-burst` in a row; a blocked player is not heard; each game's chat can be
-//!   muted in the game.
-//! - **Child mode**, asked on the first visit ("who is playing on this device?") and set with
-//!   the new player, can be switched on at once and off only after a grown-up answers a
-//!   multiplication: no chat (sent or received), no public lobby and no public rooms, not on the
-//!   leaderboard, friends by code or QR only (not from a game's end, either way).
-//! - **Moderation.** Players report others (`report`: offensive name, cheating, stalling, other;
-//!   once a day per player, 20 a day). Operators work on the database, with or without a server
-//!   running:
-//!
-//!   ```sh
-//!   # reports not yet handled (--all: every one)
-//!   oaq-server admin --database FILE reports
-//!   # the player's own game cannot set it back
-//!   oaq-server admin --database FILE rename PLAYER "Player 7"
-//!   oaq-server admin --database FILE ban PLAYER --reason "names"
-//!   oaq-server admin --database FILE unban PLAYER
-//!   ```
-//!
-//!   Each action is recorded (`moderation` table, with the time) and marks the player's reports
-//!   handled. Every node reads new actions every 2 s and applies them: a banned player's
-//!   connections are told `banned` and closed, their rooms waiting for an opponent give up their
-//!   seat and leave the lobby, their challenges go, and their devices' `hello` is refused with
-//!   `banned` until `unban`.
+//! Devices, friends, presence, challenges, profiles, chat, child mode and moderation, as the
+//! server keeps them: docs/server.md ("Players who know each other").
 
 use std::net::SocketAddr;
 use std::sync::Arc;
