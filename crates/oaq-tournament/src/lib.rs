@@ -24,9 +24,14 @@ mod firsts;
 mod matching;
 mod sheet;
 pub mod tiebreak;
+mod tournament;
 
 pub use firsts::FirstMoves;
 pub use sheet::{Outcome, Result, Scoring, Sheet};
+pub use tournament::{
+    ARENA_MINUTES, ARENA_PLAYERS, Entrant, Format, Phase, Presence, ROUND_ROBIN_PLAYERS, Refused,
+    Tournament,
+};
 
 /// One game of a tournament: `first` moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
