@@ -35,8 +35,9 @@ impl FirstMoves {
             || self.run <= -Self::MAX_RUN && other.run <= -Self::MAX_RUN)
     }
 
-    /// Whether `self`'s player moves first against `other`'s: the one with the shorter run as
-    /// first mover, then the lower balance; `coin` when they are alike.
+    /// Whether `self`'s player moves first against `other`'s: whoever is at the longest run
+    /// changes side; else the one who has moved first less often, then the one with the
+    /// shorter run as first mover; `coin` when they are alike.
     ///
     /// ```
     /// use oaq_tournament::FirstMoves;
@@ -46,7 +47,13 @@ impl FirstMoves {
     /// assert!(!twice_first.moves_first_against(fresh, true));
     /// ```
     pub fn moves_first_against(self, other: FirstMoves, coin: bool) -> bool {
-        match (self.run, self.balance).cmp(&(other.run, other.balance)) {
+        if self.run >= Self::MAX_RUN || other.run <= -Self::MAX_RUN {
+            return false;
+        }
+        if self.run <= -Self::MAX_RUN || other.run >= Self::MAX_RUN {
+            return true;
+        }
+        match (self.balance, self.run).cmp(&(other.balance, other.run)) {
             std::cmp::Ordering::Less => true,
             std::cmp::Ordering::Greater => false,
             std::cmp::Ordering::Equal => coin,
