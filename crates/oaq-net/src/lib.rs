@@ -9,4 +9,5 @@ pub mod pool;
 pub mod protocol;
 pub mod room;
 pub mod social;
+pub mod tournament;
 pub mod types;

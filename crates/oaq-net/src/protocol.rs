@@ -239,6 +239,41 @@ pub enum ClientMessage {
     },
     /// The top players, and where the asker stands.
     Leaderboard,
+    /// Organise a tournament of `format` (its numbers checked by the server); answered by
+    /// `tournament`, its page.
+    CreateTournament {
+        name: String,
+        rules: RulesChoice,
+        clock: ClockSpec,
+        format: crate::tournament::Format,
+        #[serde(default)]
+        public: bool,
+        /// When it starts (ms since 1970); none: when the organiser says.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        starts_ms: Option<i64>,
+    },
+    /// Ours (organised or joined) and the public ones not over; answered by `tournaments`.
+    Tournaments,
+    /// A tournament's page; answered by `tournament` (and again as it changes, to its players).
+    Tournament {
+        id: String,
+    },
+    JoinTournament {
+        id: String,
+    },
+    /// Leave: before the start as if never in it; after it, withdrawn (results stand).
+    LeaveTournament {
+        id: String,
+    },
+    /// An arena's break (`paused`), or the end of it.
+    PauseTournament {
+        id: String,
+        paused: bool,
+    },
+    /// The organiser starts it now.
+    StartTournament {
+        id: String,
+    },
     /// Leave the room: before the game starts the seat is given up; during it the seat stays
     /// held (as when the connection drops).
     Leave,
@@ -563,6 +598,15 @@ pub enum Notice {
     },
     /// We no longer wait in a pool (we asked, or joined a room).
     Unpooled,
+    /// Tournaments: ours (organised or joined, newest first), then the public ones not over.
+    Tournaments {
+        mine: Vec<crate::tournament::TournamentLine>,
+        public: Vec<crate::tournament::TournamentLine>,
+    },
+    /// A tournament's page (asked for, or changed while we take part).
+    Tournament {
+        view: crate::tournament::TournamentView,
+    },
     /// Our notification settings; `push_key` is the server's VAPID public key (the
     /// `applicationServerKey` to subscribe with; empty when the server sends no pushes), and
     /// `devices` how many of ours are subscribed.
@@ -675,6 +719,8 @@ pub enum ErrorCode {
     /// A valid message that the room's state does not allow (a draw with no offer, a claim
     /// too early, a rematch before the end, a second `hello`).
     NotAllowed,
+    /// A tournament id that does not exist (or is not for us to see).
+    NoSuchTournament,
 }
 
 impl fmt::Display for ErrorCode {
@@ -824,7 +870,7 @@ impl ClientMessage {
                         crate::correspondence::MAX_VACATION_DAYS
                     )
                 }),
-            _ => None,
+            other => tournament_bounds(other),
         };
         problem.map_or(Ok(()), Err)
     }
@@ -834,6 +880,39 @@ impl ClientMessage {
 pub fn parse_server(text: &str) -> Result<ServerMessage, String> {
     serde_json::from_str(text).map_err(|e| format!("not a message of the protocol: {e}"))
 }
+
+/// What is wrong with a tournament message's numbers and texts, if anything.
+fn tournament_bounds(msg: &ClientMessage) -> Option<String> {
+    match msg {
+        ClientMessage::CreateTournament {
+            name,
+            clock,
+            starts_ms,
+            ..
+        } => {
+            let chars = name.chars().count();
+            let max = crate::tournament::MAX_TOURNAMENT_NAME;
+            if chars > max {
+                Some(format!("name: {chars} characters, at most {max}"))
+            } else if starts_ms.is_some_and(|s| !(0..=MAX_STARTS_MS).contains(&s)) {
+                Some(format!("starts_ms: outside 0..={MAX_STARTS_MS}"))
+            } else {
+                clock.validate().err()
+            }
+        }
+        ClientMessage::Tournament { id }
+        | ClientMessage::JoinTournament { id }
+        | ClientMessage::LeaveTournament { id }
+        | ClientMessage::PauseTournament { id, .. }
+        | ClientMessage::StartTournament { id } => {
+            (id.len() > MAX_TOKEN).then(|| format!("id: {} bytes, at most {MAX_TOKEN}", id.len()))
+        }
+        _ => None,
+    }
+}
+
+/// The latest start a tournament may be given: the year 2100, in ms since 1970.
+pub const MAX_STARTS_MS: i64 = 4_102_444_800_000;
 
 #[cfg(test)]
 mod tests {
@@ -979,6 +1058,37 @@ mod tests {
         assert!(
             parse_client(r#"{"type":"move","ply":3,"move":"2+","think_ms":2592000000}"#).is_ok()
         );
+    }
+
+    #[test]
+    fn tournament_messages_are_read_as_documented_and_bounded() {
+        let create = |name: &str, starts: &str| {
+            format!(
+                r#"{{"type":"create_tournament","name":"{name}","rules":"standard","clock":{{"base_ms":180000,"increment_ms":2000}},"format":{{"format":"arena","minutes":30,"streaks":true}},"public":false{starts}}}"#
+            )
+        };
+        let parsed = parse_client(&create("Lớp 4A", r#","starts_ms":1796400000000"#)).unwrap();
+        let ClientMessage::CreateTournament {
+            format, starts_ms, ..
+        } = parsed
+        else {
+            panic!("{parsed:?}");
+        };
+        let arena = crate::tournament::Format::Arena {
+            minutes: 30,
+            streaks: true,
+        };
+        assert_eq!((format, starts_ms), (arena, Some(1_796_400_000_000)));
+        let refused = |text: &str, field: &str| {
+            let (code, message) = parse_client(text).unwrap_err();
+            assert_eq!(code, ErrorCode::BadMessage, "{text}");
+            assert!(message.starts_with(field), "{text}: {message}");
+        };
+        refused(&create(&"n".repeat(41), ""), "name");
+        refused(&create("A", r#","starts_ms":-5"#), "starts_ms");
+        let long_id = format!(r#"{{"type":"join_tournament","id":"{}"}}"#, "x".repeat(129));
+        refused(&long_id, "id");
+        assert!(parse_client(&create(&"n".repeat(40), "")).is_ok());
     }
 
     #[test]

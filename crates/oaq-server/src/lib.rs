@@ -45,6 +45,7 @@ pub mod room;
 pub mod settings;
 pub mod shared;
 pub mod store;
+pub mod tournaments;
 pub mod waves;
 
 use std::net::SocketAddr;
@@ -254,6 +255,7 @@ fn start_background(server: &std::sync::Arc<Server>) {
     tokio::spawn(moderation::follow(server.clone()));
     tokio::spawn(conn::correspondence::end_vacations(server.clone()));
     tokio::spawn(waves::run(server.clone()));
+    tokio::spawn(tournaments::run(server.clone()));
     if let Some(cluster) = server.cluster.clone() {
         // Presence lasts half a minute unless renewed: a node that dies takes its players'
         // presence with it.

@@ -148,6 +148,12 @@ struct ServeArgs {
     /// Seconds between a pool's waves of pairing.
     #[arg(long, default_value_t = DEFAULTS.pool_wave.as_secs_f64(), value_parser = seconds)]
     pool_wave_secs: f64,
+    /// Seconds in a tournament's minute (an arena's length is in minutes).
+    #[arg(long, default_value_t = DEFAULTS.tournament_minute.as_secs_f64(), value_parser = seconds)]
+    tournament_minute_secs: f64,
+    /// Seconds between looks at a tournament's games (and its pairing of whoever waits).
+    #[arg(long, default_value_t = DEFAULTS.tournament_tick.as_secs_f64(), value_parser = seconds)]
+    tournament_tick_secs: f64,
     /// Chat phrases a player may send in a row (then one every two seconds).
     #[arg(long, default_value_t = DEFAULTS.chat_burst as u32, value_parser = clap::value_parser!(u32).range(1..=100))]
     chat_burst: u32,
@@ -256,6 +262,8 @@ impl ServeArgs {
                 vacation_days: self.vacation_days,
                 correspondence_per_player: self.correspondence_per_player,
                 pool_wave: Duration::from_secs_f64(self.pool_wave_secs),
+                tournament_minute: Duration::from_secs_f64(self.tournament_minute_secs),
+                tournament_tick: Duration::from_secs_f64(self.tournament_tick_secs),
                 ..Settings::default()
             },
         }

@@ -52,6 +52,10 @@ pub struct Settings {
     pub mails_per_address: u64,
     /// The time between a pool's waves of pairing.
     pub pool_wave: Duration,
+    /// A tournament's minute (a real minute; tests shorten it), and how often the node running
+    /// a tournament looks at its games and pairs whoever waits.
+    pub tournament_minute: Duration,
+    pub tournament_tick: Duration,
     /// Chat phrases a connection may send a second, and in one burst.
     pub chat_per_second: f64,
     pub chat_burst: f64,
@@ -93,6 +97,8 @@ impl Default for Settings {
             pauses_per_game: 12,
             mails_per_address: 3,
             pool_wave: Duration::from_secs(2),
+            tournament_minute: Duration::from_secs(60),
+            tournament_tick: Duration::from_secs(1),
             chat_per_second: 0.5,
             chat_burst: 4.0,
             redis_wait: Duration::from_millis(1_500),

@@ -66,6 +66,7 @@ pub enum Refused {
     /// The format's numbers are out of range (what is wrong, in words).
     Settings(String),
     Full,
+    AlreadyIn,
     /// A round robin takes no one once it has begun.
     Started,
     NotStarted,
@@ -85,6 +86,7 @@ impl std::fmt::Display for Refused {
         match self {
             Refused::Settings(why) => f.write_str(why),
             Refused::Full => f.write_str("the tournament is full"),
+            Refused::AlreadyIn => f.write_str("you are in this tournament already"),
             Refused::Started => f.write_str("the tournament has begun: it takes no one now"),
             Refused::NotStarted => f.write_str("the tournament has not begun"),
             Refused::Over => f.write_str("the tournament is over"),
@@ -117,6 +119,8 @@ pub enum Presence {
 /// One player of the tournament.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Entrant {
+    /// Who they are to the caller (the server's player id).
+    pub id: String,
     pub rating: f64,
     pub presence: Presence,
     pub sheet: Sheet,
@@ -157,17 +161,32 @@ impl Tournament {
         })
     }
 
-    /// A new player with `rating`: their number. An arena takes players until it ends.
-    pub fn join(&mut self, rating: f64) -> std::result::Result<usize, Refused> {
+    /// The number of the player the caller knows as `id`.
+    pub fn number(&self, id: &str) -> Option<usize> {
+        self.entrants.iter().position(|e| e.id == id)
+    }
+
+    /// A new player, `id` to the caller, with `rating`: their number. An arena takes players
+    /// until it ends; a player who left comes back with their results.
+    pub fn join(&mut self, id: &str, rating: f64) -> std::result::Result<usize, Refused> {
         match (self.phase, self.format) {
             (Phase::Over, _) => return Err(Refused::Over),
             (Phase::Running { .. }, Format::RoundRobin { .. }) => return Err(Refused::Started),
             _ => {}
         }
+        if let Some(number) = self.number(id) {
+            let entrant = &mut self.entrants[number];
+            if entrant.presence == Presence::Active {
+                return Err(Refused::AlreadyIn);
+            }
+            entrant.presence = Presence::Active;
+            return Ok(number);
+        }
         if self.entrants.len() >= self.format.max_players() {
             return Err(Refused::Full);
         }
         self.entrants.push(Entrant {
+            id: id.to_owned(),
             rating,
             presence: Presence::Active,
             sheet: Sheet::default(),
@@ -183,8 +202,9 @@ impl Tournament {
         }
     }
 
-    /// Begin at `now_ms`: an arena runs for its minutes, a round robin makes its rounds.
-    pub fn start(&mut self, now_ms: i64) -> std::result::Result<(), Refused> {
+    /// Begin at `now_ms`: an arena runs for its minutes (of `minute_ms` each: the tests'
+    /// minutes are short), a round robin makes its rounds.
+    pub fn start(&mut self, now_ms: i64, minute_ms: i64) -> std::result::Result<(), Refused> {
         match self.phase {
             Phase::Open => {}
             Phase::Running { .. } => return Err(Refused::Started),
@@ -197,7 +217,7 @@ impl Tournament {
             });
         }
         let ends_ms = match self.format {
-            Format::Arena { minutes, .. } => now_ms + i64::from(minutes) * 60_000,
+            Format::Arena { minutes, .. } => now_ms + i64::from(minutes) * minute_ms,
             Format::RoundRobin { .. } => i64::MAX,
         };
         self.phase = Phase::Running { ends_ms, round: 0 };
@@ -383,6 +403,18 @@ impl Tournament {
         Ok(())
     }
 
+    /// Game `game` ended without a result (it was aborted): its players wait again (an
+    /// arena) or the round goes on without it (a round robin).
+    pub fn abort(&mut self, game: Pairing) -> std::result::Result<(), Refused> {
+        let at = self
+            .playing
+            .iter()
+            .position(|g| *g == game)
+            .ok_or(Refused::NoSuchGame)?;
+        self.playing.remove(at);
+        Ok(())
+    }
+
     /// Whether everything is played: an arena past its end with no game left, a round robin
     /// after its last round. Marks the tournament over when it is.
     pub fn settle(&mut self, now_ms: i64) -> bool {
@@ -442,16 +474,17 @@ mod tests {
     fn an_arena_pairs_whoever_waits_until_it_closes_then_ends_when_its_games_do() {
         let mut t = arena(10);
         for i in 0..6 {
-            t.join(1500.0 + f64::from(i) * 10.0).unwrap();
+            t.join(&format!("p{i}"), 1500.0 + f64::from(i) * 10.0)
+                .unwrap();
         }
-        t.start(0).unwrap();
+        t.start(0, MINUTE).unwrap();
         let closes = 30_000;
         let mut now = 0;
         let mut games_of = [0; 7];
         while !t.settle(now) {
             if now == 3 * MINUTE {
                 // A late player, and one taking a break.
-                assert_eq!(t.join(1400.0), Ok(6));
+                assert_eq!(t.join("late", 1400.0), Ok(6));
                 t.pause(2, true).unwrap();
             }
             if now == 6 * MINUTE {
@@ -493,15 +526,16 @@ mod tests {
         }
         assert!(table.windows(2).all(|w| w[0].points >= w[1].points));
         assert!(t.pairings(now, closes, |_, _| false, || true).is_empty());
-        assert_eq!(t.join(1500.0), Err(Refused::Over));
+        assert_eq!(t.join("after", 1500.0), Err(Refused::Over));
     }
 
     #[test]
     fn an_arena_lets_its_games_in_progress_finish_after_its_time() {
         let mut t = arena(10);
-        t.join(1500.0).unwrap();
-        t.join(1500.0).unwrap();
-        t.start(0).unwrap();
+        t.join("a", 1500.0).unwrap();
+        t.join("b", 1500.0).unwrap();
+        assert_eq!(t.join("a", 1500.0), Err(Refused::AlreadyIn));
+        t.start(0, MINUTE).unwrap();
         let games = t.pairings(0, 0, |_, _| false, || true);
         assert_eq!(games.len(), 1);
         assert!(!t.settle(11 * MINUTE), "over only when the game is");
@@ -512,11 +546,11 @@ mod tests {
     #[test]
     fn a_round_robin_twice_round_with_a_player_gone_halfway_accounts_for_every_game() {
         let mut t = Tournament::new(Format::RoundRobin { twice: true }).unwrap();
-        for _ in 0..5 {
-            t.join(1500.0).unwrap();
+        for i in 0..5 {
+            t.join(&i.to_string(), 1500.0).unwrap();
         }
-        t.start(0).unwrap();
-        assert_eq!(t.join(1500.0), Err(Refused::Started));
+        t.start(0, MINUTE).unwrap();
+        assert_eq!(t.join("5", 1500.0), Err(Refused::Started));
         let mut rounds = 0;
         while !t.settle(0) {
             let games = t.pairings(0, 0, |_, _| false, || true);
@@ -567,16 +601,16 @@ mod tests {
         };
         assert!(why.contains("10 to 720"), "{why}");
         let mut t = Tournament::new(Format::RoundRobin { twice: false }).unwrap();
-        t.join(1500.0).unwrap();
-        t.join(1500.0).unwrap();
-        assert_eq!(t.start(0), Err(Refused::NotEnough { needed: 3 }));
+        t.join("a", 1500.0).unwrap();
+        t.join("b", 1500.0).unwrap();
+        assert_eq!(t.start(0, MINUTE), Err(Refused::NotEnough { needed: 3 }));
         assert_eq!(t.phase, Phase::Open);
-        for _ in 0..10 {
-            t.join(1500.0).unwrap();
+        for i in 0..10 {
+            t.join(&i.to_string(), 1500.0).unwrap();
         }
-        assert_eq!(t.join(1500.0), Err(Refused::Full));
+        assert_eq!(t.join("x", 1500.0), Err(Refused::Full));
         assert_eq!(t.entrants.len(), 12);
-        t.start(0).unwrap();
+        t.start(0, MINUTE).unwrap();
         let before = t.clone();
         let stranger = Pairing {
             first: 0,

@@ -99,11 +99,17 @@ impl Cluster {
     /// Whether this node runs pool `key`'s waves now: renew its claim, or take an unclaimed
     /// pool. The claim lasts `ms`.
     pub async fn pool_runner(&self, key: &str, has: bool, ms: u64) -> bool {
+        self.runner(&format!("oaq:pool:{key}:runner"), has, ms)
+            .await
+    }
+
+    /// Whether this node holds `claim` now: renewed when it had it (`has`), taken when no
+    /// node holds it. The claim lasts `ms`; a lost node's lapses and another takes it.
+    pub async fn runner(&self, claim: &str, has: bool, ms: u64) -> bool {
         let mut conn = self.conn.clone();
-        let claim = format!("oaq:pool:{key}:runner");
         if has {
             let script = Script::new(RENEW);
-            let mut call = script.key(&claim);
+            let mut call = script.key(claim);
             call.arg(&self.node).arg(ms);
             if self
                 .timed("pool_renew", call.invoke_async::<i64>(&mut conn))
@@ -114,7 +120,7 @@ impl Cluster {
             }
         }
         let mut set = redis::cmd("SET");
-        set.arg(&claim).arg(&self.node).arg("NX").arg("PX").arg(ms);
+        set.arg(claim).arg(&self.node).arg("NX").arg("PX").arg(ms);
         matches!(
             self.timed("pool_claim", set.query_async::<Option<String>>(&mut conn))
                 .await,

@@ -23,6 +23,7 @@ mod notify;
 mod pairing;
 mod people;
 mod rooms;
+mod tournaments;
 
 use crate::hub::Member;
 use crate::identity;
@@ -261,6 +262,13 @@ impl Conn {
             }
             ClientMessage::MyGames => self.my_games(&me).await,
             ClientMessage::Vacation { days } => self.vacation(&me, days).await,
+            msg @ (ClientMessage::CreateTournament { .. }
+            | ClientMessage::Tournaments
+            | ClientMessage::Tournament { .. }
+            | ClientMessage::JoinTournament { .. }
+            | ClientMessage::LeaveTournament { .. }
+            | ClientMessage::PauseTournament { .. }
+            | ClientMessage::StartTournament { .. }) => self.tournament(&me, msg).await,
             other => return self.people(me, other).await,
         };
         if let Err(r) = result {

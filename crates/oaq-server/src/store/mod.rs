@@ -22,11 +22,13 @@ mod notify;
 mod people;
 mod profiles;
 mod safety;
+mod tournaments;
 pub use correspondence::VacationRow;
 pub use friends::Asked;
 pub use identity::{Account, Private};
 pub use moderation::{Moderation, Report};
 pub use safety::Credentials;
+pub use tournaments::TournamentRow;
 
 /// The schema, in order. Both databases read the same SQL.
 const MIGRATIONS: &[(i64, &str, &str)] = &[
@@ -59,6 +61,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         6,
         "safety: push subscriptions by device, child mode's wait, confirmed e-mail, refusals",
         include_str!("migrations/0006_safety.sql"),
+    ),
+    (
+        7,
+        "tournaments",
+        include_str!("migrations/0007_tournaments.sql"),
     ),
 ];
 

@@ -13,4 +13,5 @@ mod people;
 mod play;
 mod pool;
 mod safety;
+mod tournaments;
 mod web_files;

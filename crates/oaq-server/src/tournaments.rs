@@ -1,0 +1,698 @@
+//! Tournaments on the server: made by an organiser, joined and left by players, and run by
+//! one node at a time (a Redis claim per tournament, as the pools' waves are; alone, this
+//! node). Each tournament is a row whose state (`oaq_tournament::Tournament` and the rooms of
+//! its games) is written back at the version read, so two writers never both win. Every
+//! tournament game is a normal room: the running node opens it with both players seated (the
+//! first mover in seat 0), tells both `paired`, and reads its result from the store when it
+//! ends. A node lost between choosing a pairing and opening its room leaves the pairing
+//! waiting for a room; the next runner opens it.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use oaq_net::protocol::{
+    ClockSpec, ErrorCode, First, GameResult, Notice, PlayerInfo, RulesChoice, ServerMessage,
+};
+use oaq_net::tournament::{
+    Format, ORGANISED_AT_ONCE, STANDINGS_SHOWN, StandingLine, TournamentLine, TournamentStatus,
+    TournamentView,
+};
+use oaq_tournament::{Outcome, Pairing, Phase, Tournament};
+use serde::{Deserialize, Serialize};
+
+use crate::room::registry;
+use crate::settings::now_ms;
+use crate::shared::Server;
+use crate::store::{StoreError, TournamentRow};
+
+/// A tournament id: 8 characters of the friend codes' alphabet.
+pub const ID_LEN: usize = 8;
+/// Tournaments a list shows at most, of each kind.
+const LISTED: i64 = 30;
+/// Tries at writing a change back before giving up (others kept writing first).
+const TRIES: usize = 8;
+
+/// A tournament as it runs: the pure tournament, and the room of each game being played
+/// (empty while the room is still to be opened).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Run {
+    pub tournament: Option<Tournament>,
+    pub rooms: Vec<(Pairing, String)>,
+}
+
+impl Run {
+    /// The state of `row`.
+    pub fn of_row(row: &TournamentRow) -> Result<(Run, Tournament), Refused> {
+        Run::of(row)
+    }
+
+    fn of(row: &TournamentRow) -> Result<(Run, Tournament), Refused> {
+        let run: Run = serde_json::from_str(&row.state)
+            .map_err(|e| Refused::Store(StoreError::Corrupt(format!("tournament state: {e}"))))?;
+        let tournament = run
+            .tournament
+            .clone()
+            .ok_or_else(|| Refused::Store(StoreError::Corrupt("tournament state: none".into())))?;
+        Ok((run, tournament))
+    }
+
+    fn json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| unreachable!("states serialise: {e}"))
+    }
+}
+
+/// Why a tournament message was refused; nothing changed.
+#[derive(Debug)]
+pub enum Refused {
+    To(ErrorCode, String),
+    Store(StoreError),
+}
+
+impl From<StoreError> for Refused {
+    fn from(e: StoreError) -> Self {
+        Refused::Store(e)
+    }
+}
+
+impl From<oaq_tournament::Refused> for Refused {
+    fn from(e: oaq_tournament::Refused) -> Self {
+        Refused::To(ErrorCode::NotAllowed, e.to_string())
+    }
+}
+
+fn no_tournament() -> Refused {
+    Refused::To(
+        ErrorCode::NoSuchTournament,
+        "that tournament is not there, or not for you to see".into(),
+    )
+}
+
+/// What an organiser asks for.
+pub struct NewTournament {
+    pub name: String,
+    pub rules: RulesChoice,
+    pub clock: ClockSpec,
+    pub format: Format,
+    pub public: bool,
+    pub starts_ms: Option<i64>,
+}
+
+/// A new tournament by `organiser` (who takes part in it), open until its start: its id.
+pub async fn create(
+    server: &Arc<Server>,
+    organiser: &PlayerInfo,
+    child: bool,
+    new: NewTournament,
+) -> Result<String, Refused> {
+    let bad = |why: String| Refused::To(ErrorCode::BadMessage, why);
+    let (preset, rules) = new.rules.resolve().map_err(bad)?;
+    if rules.players != 2 {
+        return Err(bad("tournaments are for rule sets of two players".into()));
+    }
+    new.clock.validate().map_err(bad)?;
+    let now = now_ms();
+    let starts_ms = match new.starts_ms {
+        Some(at) if at < now => return Err(bad("the start is in the past".into())),
+        Some(at) => at,
+        None => 0,
+    };
+    if child && new.public {
+        let why = "child mode: tournaments are private; share the code with friends";
+        return Err(Refused::To(ErrorCode::NotAllowed, why.into()));
+    }
+    let name = new.name.trim().to_owned();
+    if name.is_empty() {
+        return Err(bad("a tournament needs a name".into()));
+    }
+    let mut tournament = Tournament::new(new.format)?;
+    tournament.join(&organiser.id, organiser.rating)?;
+    let _held = server.player_locks.lock(&[organiser.id.as_str()]).await;
+    if server.store.organising(&organiser.id).await? >= ORGANISED_AT_ONCE {
+        let why = format!("you organise {ORGANISED_AT_ONCE} tournaments already: let one end");
+        return Err(Refused::To(ErrorCode::NotAllowed, why));
+    }
+    let run = Run {
+        tournament: Some(tournament),
+        rooms: Vec::new(),
+    };
+    for _ in 0..TRIES {
+        let row = TournamentRow {
+            id: crate::identity::new_code(ID_LEN),
+            name: name.clone(),
+            organiser: organiser.id.clone(),
+            preset: preset.clone(),
+            rules,
+            clock: new.clock,
+            public: new.public,
+            status: TournamentStatus::Open,
+            starts_ms,
+            created_ms: now,
+            state: run.json(),
+            version: 0,
+        };
+        match server.store.add_tournament(&row, true).await {
+            Ok(()) => return Ok(row.id),
+            Err(StoreError::Conflict) => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(Refused::To(
+        ErrorCode::Unavailable,
+        "no free tournament id: try again".into(),
+    ))
+}
+
+/// What a change does to who takes part.
+pub enum Entry {
+    Joined(String),
+    Left(String),
+    Unchanged,
+}
+
+/// Apply `change` to tournament `id` and write it back at the version read, trying again
+/// when another writer came first. Returns the row and state written.
+pub async fn change(
+    server: &Arc<Server>,
+    id: &str,
+    change: impl Fn(&TournamentRow, &mut Run, &mut Tournament) -> Result<Entry, Refused>,
+) -> Result<(TournamentRow, Run), Refused> {
+    for _ in 0..TRIES {
+        let mut row = server
+            .store
+            .tournament(id)
+            .await?
+            .ok_or_else(no_tournament)?;
+        let (mut run, mut tournament) = Run::of(&row)?;
+        let entry = change(&row, &mut run, &mut tournament)?;
+        let status = status_of(&tournament);
+        run.tournament = Some(tournament);
+        let state = run.json();
+        let entry = match &entry {
+            Entry::Joined(p) => Some((p.as_str(), true)),
+            Entry::Left(p) => Some((p.as_str(), false)),
+            Entry::Unchanged => None,
+        };
+        if entry.is_none() && state == row.state {
+            // Nothing changed: nothing to write.
+            return Ok((row, run));
+        }
+        let store = &server.store;
+        if store
+            .save_tournament(id, row.version, status, &state, entry)
+            .await?
+        {
+            row.version += 1;
+            row.status = status;
+            row.state = state;
+            return Ok((row, run));
+        }
+    }
+    Err(Refused::To(
+        ErrorCode::Unavailable,
+        "the tournament is busy: try again".into(),
+    ))
+}
+
+fn status_of(t: &Tournament) -> TournamentStatus {
+    match t.phase {
+        Phase::Open => TournamentStatus::Open,
+        Phase::Running { .. } => TournamentStatus::Running,
+        Phase::Over => TournamentStatus::Over,
+    }
+}
+
+/// `player` joins tournament `id` (a child only a friend's, or their own).
+pub async fn join(
+    server: &Arc<Server>,
+    id: &str,
+    player: &PlayerInfo,
+    child: bool,
+) -> Result<(TournamentRow, Run), Refused> {
+    let row = server
+        .store
+        .tournament(id)
+        .await?
+        .ok_or_else(no_tournament)?;
+    if child
+        && row.organiser != player.id
+        && !server.store.are_friends(&row.organiser, &player.id).await?
+    {
+        // To a child, a stranger's tournament does not exist.
+        return Err(no_tournament());
+    }
+    if server
+        .store
+        .blocked_between(&row.organiser, &player.id)
+        .await?
+    {
+        return Err(no_tournament());
+    }
+    let (who, rating) = (player.id.clone(), player.rating);
+    change(server, id, move |_, _, t| {
+        t.join(&who, rating)?;
+        Ok(Entry::Joined(who.clone()))
+    })
+    .await
+}
+
+/// `player` leaves tournament `id`.
+pub async fn leave(
+    server: &Arc<Server>,
+    id: &str,
+    player: &str,
+) -> Result<(TournamentRow, Run), Refused> {
+    let who = player.to_owned();
+    change(server, id, move |_, _, t| {
+        let number = t
+            .number(&who)
+            .ok_or(oaq_tournament::Refused::NoSuchPlayer)?;
+        t.withdraw(number)?;
+        Ok(Entry::Left(who.clone()))
+    })
+    .await
+}
+
+/// `player` takes a break from arena `id`, or comes back.
+pub async fn pause(
+    server: &Arc<Server>,
+    id: &str,
+    player: &str,
+    paused: bool,
+) -> Result<(TournamentRow, Run), Refused> {
+    let who = player.to_owned();
+    change(server, id, move |_, _, t| {
+        let number = t
+            .number(&who)
+            .ok_or(oaq_tournament::Refused::NoSuchPlayer)?;
+        t.pause(number, paused)?;
+        Ok(Entry::Unchanged)
+    })
+    .await
+}
+
+/// The organiser starts tournament `id` now.
+pub async fn start(
+    server: &Arc<Server>,
+    id: &str,
+    player: &str,
+) -> Result<(TournamentRow, Run), Refused> {
+    let minute_ms = server.settings.tournament_minute.as_millis() as i64;
+    let who = player.to_owned();
+    change(server, id, move |row, _, t| {
+        if row.organiser != who {
+            let why = "only the organiser starts the tournament";
+            return Err(Refused::To(ErrorCode::NotAllowed, why.into()));
+        }
+        t.start(now_ms(), minute_ms)?;
+        Ok(Entry::Unchanged)
+    })
+    .await
+}
+
+/// The tournament as its page shows it to `asker`.
+pub async fn view(
+    server: &Arc<Server>,
+    row: &TournamentRow,
+    run: &Run,
+    asker: &str,
+) -> Result<TournamentView, StoreError> {
+    let Some(t) = &run.tournament else {
+        return Err(StoreError::Corrupt("tournament state: none".into()));
+    };
+    let mut lines = Vec::new();
+    let scoring = t.format.scoring();
+    for s in t.standings() {
+        let entrant = &t.entrants[s.player];
+        if lines.len() >= STANDINGS_SHOWN && entrant.id != asker {
+            continue;
+        }
+        let Some(player) = server.store.player(&entrant.id).await? else {
+            continue;
+        };
+        let room = run
+            .rooms
+            .iter()
+            .find(|(g, code)| g.has(s.player) && !code.is_empty())
+            .map(|(_, code)| code.clone());
+        lines.push(StandingLine {
+            player: player.info,
+            place: s.place as u32,
+            points: s.points,
+            buchholz: s.buchholz,
+            sonneborn_berger: s.sonneborn_berger,
+            games: s.games as u32,
+            presence: entrant.presence,
+            on_fire: entrant.sheet.on_fire(scoring),
+            room,
+        });
+    }
+    let rounds = t.schedule().len() as u32;
+    let round = match t.phase {
+        Phase::Running { round, .. } => round as u32,
+        Phase::Open => 0,
+        Phase::Over => rounds,
+    };
+    let joined = t
+        .number(asker)
+        .is_some_and(|n| t.entrants[n].presence != oaq_tournament::Presence::Withdrawn);
+    Ok(TournamentView {
+        line: line(server, row, t).await?,
+        round,
+        rounds,
+        standings: lines,
+        joined,
+    })
+}
+
+async fn line(
+    server: &Arc<Server>,
+    row: &TournamentRow,
+    t: &Tournament,
+) -> Result<TournamentLine, StoreError> {
+    let organiser = match server.store.player(&row.organiser).await? {
+        Some(p) => p.info,
+        None => PlayerInfo {
+            id: row.organiser.clone(),
+            name: String::new(),
+            rating: 0.0,
+            deviation: 0.0,
+            games: 0,
+        },
+    };
+    let ends_ms = match (t.phase, t.format) {
+        (Phase::Running { ends_ms, .. }, Format::Arena { .. }) => ends_ms,
+        _ => 0,
+    };
+    Ok(TournamentLine {
+        id: row.id.clone(),
+        name: row.name.clone(),
+        organiser,
+        format: t.format,
+        preset: row.preset.clone(),
+        clock: row.clock,
+        public: row.public,
+        status: row.status,
+        players: t.entrants.len() as u32,
+        starts_ms: row.starts_ms,
+        ends_ms,
+    })
+}
+
+/// The lists `player` sees: theirs, and the public ones (none in child mode).
+pub async fn lists(
+    server: &Arc<Server>,
+    player: &str,
+    child: bool,
+) -> Result<(Vec<TournamentLine>, Vec<TournamentLine>), Refused> {
+    let (mine, public) = server.store.tournaments_listed(player, LISTED).await?;
+    let mut lines = (Vec::new(), Vec::new());
+    for (rows, out) in [(mine, &mut lines.0), (public, &mut lines.1)] {
+        for row in rows {
+            let (_, t) = Run::of(&row)?;
+            out.push(line(server, &row, &t).await?);
+        }
+    }
+    if child {
+        lines.1.clear();
+    }
+    Ok(lines)
+}
+
+/// Send each player still in the tournament its page as it stands.
+pub async fn tell_players(server: &Arc<Server>, row: &TournamentRow, run: &Run) {
+    let Some(t) = &run.tournament else { return };
+    for entrant in &t.entrants {
+        if entrant.presence == oaq_tournament::Presence::Withdrawn {
+            continue;
+        }
+        match view(server, row, run, &entrant.id).await {
+            Ok(view) => {
+                let notice = ServerMessage::Notice(Notice::Tournament { view });
+                server.tell(&entrant.id, &notice).await;
+            }
+            Err(e) => tracing::warn!(tournament = %row.id, "a tournament's page: {e}"),
+        }
+    }
+}
+
+/// The tournaments, every `settings.tournament_tick`, until the server stops: each one this
+/// node runs is started when due, its finished games recorded, and whoever waits paired.
+pub async fn run(server: Arc<Server>) {
+    let every = server.settings.tournament_tick;
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut running: HashSet<String> = HashSet::new();
+    let mut stopping = server.stopping.clone();
+    loop {
+        tokio::select! {
+            _ = tick.tick() => {}
+            _ = stopping.changed() => return,
+        }
+        let ids = match server.store.tournaments_to_run().await {
+            Ok(ids) => ids,
+            Err(e) => {
+                tracing::warn!("tournaments to run: {e}");
+                continue;
+            }
+        };
+        running.retain(|id| ids.contains(id));
+        for id in ids {
+            let runs = match &server.cluster {
+                None => true,
+                Some(cluster) => {
+                    let ms = (every.as_millis() as u64).saturating_mul(5);
+                    let claim = format!("oaq:tournament:{id}:runner");
+                    cluster.runner(&claim, running.contains(&id), ms).await
+                }
+            };
+            if !runs {
+                running.remove(&id);
+                continue;
+            }
+            running.insert(id.clone());
+            if let Err(e) = step(&server, &id).await {
+                tracing::warn!(tournament = %id, "a tournament's step: {e:?}");
+            }
+        }
+    }
+}
+
+/// One look at tournament `id`: start it when due, record the games that ended, pair whoever
+/// waits, open their rooms and tell everyone.
+async fn step(server: &Arc<Server>, id: &str) -> Result<(), Refused> {
+    let Some(row) = server.store.tournament(id).await? else {
+        return Ok(());
+    };
+    let (before, t) = Run::of(&row)?;
+    let ended = ended_games(server, &before).await?;
+    let blocks = blocks_among(server, &t).await?;
+    let minute_ms = server.settings.tournament_minute.as_millis() as i64;
+    let closes_ms = closes_ms(&row.clock, minute_ms);
+    let (row, run) = change(server, id, |row, run, t| {
+        let now = now_ms();
+        let due = t.phase == Phase::Open && row.starts_ms > 0 && now >= row.starts_ms;
+        if due && t.start(now, minute_ms).is_err() {
+            // Too few came: it ends without games.
+            t.phase = Phase::Over;
+        }
+        for (game, code) in run.rooms.clone() {
+            let Some(result) = ended.get(&code) else {
+                continue;
+            };
+            record(t, game, result)?;
+            run.rooms.retain(|(g, c)| !(*g == game && *c == code));
+        }
+        t.settle(now);
+        let forbidden = |a: usize, b: usize| blocks.contains(&(a.min(b), a.max(b)));
+        let mut coin = rand::random::<u64>();
+        let games = t.pairings(now, closes_ms, forbidden, || {
+            coin = coin.rotate_left(1);
+            coin & 1 == 0
+        });
+        run.rooms
+            .extend(games.into_iter().map(|g| (g, String::new())));
+        Ok(Entry::Unchanged)
+    })
+    .await?;
+    for (game, code) in &before.rooms {
+        if let Some(seat) = ended.get(code).and_then(no_show) {
+            let number = if seat == 0 { game.first } else { game.second };
+            let why = format!(
+                "you did not move in your game of the tournament \"{}\": you are out of it \
+                 (join it again to come back)",
+                row.name
+            );
+            let notice = ServerMessage::error(ErrorCode::NotAllowed, why);
+            server.tell(&t.entrants[number].id, &notice).await;
+        }
+    }
+    let opened = open_rooms(server, id, &row, &run).await?;
+    if row.state != before.json() || opened {
+        let (row, run) = match server.store.tournament(id).await? {
+            Some(row) => {
+                let (run, _) = Run::of(&row)?;
+                (row, run)
+            }
+            None => (row, run),
+        };
+        tell_players(server, &row, &run).await;
+    }
+    Ok(())
+}
+
+/// No new game this close to an arena's end: at least half a minute, at most two, about
+/// half of the time control's base.
+fn closes_ms(clock: &ClockSpec, minute_ms: i64) -> i64 {
+    let base_ms = match clock {
+        ClockSpec::Fischer { base_ms, .. } => *base_ms as i64,
+        _ => 0,
+    };
+    (base_ms / 2).clamp(minute_ms / 2, 2 * minute_ms)
+}
+
+/// The rooms of the games being played that have ended, with their results.
+async fn ended_games(
+    server: &Arc<Server>,
+    run: &Run,
+) -> Result<HashMap<String, GameResult>, StoreError> {
+    let mut ended = HashMap::new();
+    for (_, code) in &run.rooms {
+        if code.is_empty() {
+            continue;
+        }
+        if let Some(result) = server.store.room_result(code).await? {
+            ended.insert(code.clone(), result);
+        }
+    }
+    Ok(ended)
+}
+
+/// A game's end in the tournament: its result; or, aborted, a no-show withdrawn (in a round
+/// robin the game is theirs lost, in an arena it does not count).
+fn record(t: &mut Tournament, game: Pairing, result: &GameResult) -> Result<(), Refused> {
+    if let Some(outcome) = outcome_of(result) {
+        return Ok(t.finish(game, outcome)?);
+    }
+    let Some(seat) = no_show(result) else {
+        return Ok(t.abort(game)?);
+    };
+    let absent = if seat == 0 { game.first } else { game.second };
+    match t.format {
+        Format::RoundRobin { .. } => {
+            let first = if seat == 0 {
+                Outcome::Loss
+            } else {
+                Outcome::Win
+            };
+            t.finish(game, first)?;
+        }
+        Format::Arena { .. } => t.abort(game)?,
+    }
+    t.withdraw(absent)?;
+    Ok(())
+}
+
+/// The seat that did not make its first move in time, for an aborted game.
+fn no_show(result: &GameResult) -> Option<usize> {
+    (result.cause == oaq_net::protocol::EndCause::Aborted)
+        .then_some(result.by)
+        .flatten()
+}
+
+/// The first mover's outcome (seat 0 moves first), or none for an aborted game.
+fn outcome_of(result: &GameResult) -> Option<Outcome> {
+    if result.cause == oaq_net::protocol::EndCause::Aborted || result.places.len() != 2 {
+        return None;
+    }
+    Some(match result.places[0].cmp(&result.places[1]) {
+        std::cmp::Ordering::Less => Outcome::Win,
+        std::cmp::Ordering::Greater => Outcome::Loss,
+        std::cmp::Ordering::Equal => Outcome::Draw,
+    })
+}
+
+/// Who blocks whom among the players, as pairs of numbers (lower first).
+async fn blocks_among(
+    server: &Arc<Server>,
+    t: &Tournament,
+) -> Result<HashSet<(usize, usize)>, StoreError> {
+    let mut blocks = HashSet::new();
+    if t.phase == Phase::Over {
+        return Ok(blocks);
+    }
+    for (a, entrant) in t.entrants.iter().enumerate() {
+        for blocked in server.store.blocks_of(&entrant.id).await? {
+            if let Some(b) = t.number(&blocked) {
+                blocks.insert((a.min(b), a.max(b)));
+            }
+        }
+    }
+    Ok(blocks)
+}
+
+/// Open the rooms of the pairings waiting for one, write their codes back, and tell both
+/// players. Whether any was opened.
+async fn open_rooms(
+    server: &Arc<Server>,
+    id: &str,
+    row: &TournamentRow,
+    run: &Run,
+) -> Result<bool, Refused> {
+    let Some(t) = &run.tournament else {
+        return Ok(false);
+    };
+    let waiting: Vec<Pairing> = run
+        .rooms
+        .iter()
+        .filter(|(_, code)| code.is_empty())
+        .map(|(g, _)| *g)
+        .collect();
+    for game in &waiting {
+        let mut players = Vec::new();
+        for number in [game.first, game.second] {
+            let entrant = &t.entrants[number];
+            let info = server.store.player(&entrant.id).await?;
+            players.push(info.map(|p| p.info).ok_or_else(no_tournament)?);
+        }
+        let room = registry::NewRoom {
+            preset: row.preset.clone(),
+            rules: row.rules,
+            clock: row.clock,
+            first: First::Me,
+            public: false,
+        };
+        let code = match registry::open_room(server, room, &players).await {
+            Ok(code) => code,
+            Err(registry::OpenRefused::Store(e)) => return Err(e.into()),
+            Err(refused) => {
+                // A cap or a block stood in the way: the pair waits for the next wave.
+                tracing::info!(tournament = %id, "a tournament game not opened: {refused:?}");
+                let game = *game;
+                change(server, id, move |_, run, t| {
+                    t.abort(game).ok();
+                    run.rooms.retain(|(g, c)| !(*g == game && c.is_empty()));
+                    Ok(Entry::Unchanged)
+                })
+                .await?;
+                continue;
+            }
+        };
+        let (game, written) = (*game, code.clone());
+        change(server, id, move |_, run, _| {
+            if let Some(slot) = run
+                .rooms
+                .iter_mut()
+                .find(|(g, c)| *g == game && c.is_empty())
+            {
+                slot.1 = written.clone();
+            }
+            Ok(Entry::Unchanged)
+        })
+        .await?;
+        for player in &players {
+            let notice = ServerMessage::Notice(Notice::Paired { room: code.clone() });
+            server.tell(&player.id, &notice).await;
+        }
+    }
+    Ok(!waiting.is_empty())
+}

@@ -1,0 +1,192 @@
+//! Tournaments against a real `oaq-server` with short minutes: an arena whose players are
+//! paired again as soon as their games end, until it closes and its last games finish; a round
+//! robin played round by round to its standings; and the refusals (a stranger's start, an id
+//! that does not exist, joining twice).
+
+use oaq_net::protocol::{ClientMessage, ClockSpec, ErrorCode, Notice, RulesChoice, ServerMessage};
+use oaq_net::tournament::{Format, TournamentStatus, TournamentView};
+use oaq_testkit::*;
+
+const THREE_TWO: ClockSpec = ClockSpec::Fischer {
+    base_ms: 180_000,
+    increment_ms: 2_000,
+};
+
+/// The next tournament page this client is sent.
+async fn page(client: &mut Client) -> TournamentView {
+    client
+        .until(|m| match m {
+            ServerMessage::Notice(Notice::Tournament { view }) => Some(view.clone()),
+            ServerMessage::Notice(Notice::Error { message, .. }) => panic!("refused: {message}"),
+            _ => None,
+        })
+        .await
+}
+
+/// Organise a tournament; its page.
+async fn organise(client: &mut Client, format: Format) -> TournamentView {
+    client
+        .send(&ClientMessage::CreateTournament {
+            name: "Lớp 4A".into(),
+            rules: RulesChoice::Preset("standard".into()),
+            clock: THREE_TWO,
+            format,
+            public: false,
+            starts_ms: None,
+        })
+        .await;
+    page(client).await
+}
+
+/// Play every game the tournament gives this client (the second mover resigns at once, so
+/// every first mover wins) until it is over: its last page, and the rooms it played in.
+async fn play_until_over(mut client: Client) -> (TournamentView, Vec<String>) {
+    let mut rooms = Vec::new();
+    loop {
+        let msg = client.next().await;
+        match msg {
+            ServerMessage::Notice(Notice::Paired { room }) => {
+                let seat = client
+                    .join(&room)
+                    .await
+                    .expect("a seat in the tournament's game");
+                rooms.push(room);
+                if seat == 1 {
+                    client.send(&ClientMessage::Resign).await;
+                }
+            }
+            ServerMessage::Notice(Notice::Tournament { view })
+                if view.line.status == TournamentStatus::Over =>
+            {
+                return (view, rooms);
+            }
+            _ => {}
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_arena_pairs_again_as_games_end_until_it_closes_and_ends_with_standings() {
+    let dir = TempDir::new("arena");
+    // A tournament minute is half a second: the ten-minute arena lasts five.
+    let server = ServerProcess::sqlite(
+        &dir,
+        &[
+            "--tournament-minute-secs",
+            "0.5",
+            "--tournament-tick-secs",
+            "0.1",
+        ],
+    );
+    let url = server.url();
+    let mut an = Client::connect(&url, "An").await;
+    let arena = Format::Arena {
+        minutes: 10,
+        streaks: true,
+    };
+    let made = organise(&mut an, arena).await;
+    assert_eq!(made.line.status, TournamentStatus::Open);
+    assert!(made.joined, "the organiser takes part");
+    let id = made.line.id.clone();
+    let mut others = Vec::new();
+    for name in ["Bình", "Chi", "Dũng"] {
+        let mut c = Client::connect(&url, name).await;
+        c.send(&ClientMessage::JoinTournament { id: id.clone() })
+            .await;
+        let view = page(&mut c).await;
+        assert!(view.joined);
+        others.push(c);
+    }
+    // Joining twice, a stranger's start and an id that is not there: refused, nothing changed.
+    let twice = others[0]
+        .refused(
+            ClientMessage::JoinTournament { id: id.clone() },
+            ErrorCode::NotAllowed,
+        )
+        .await;
+    assert!(twice.contains("already"), "{twice}");
+    let start = ClientMessage::StartTournament { id: id.clone() };
+    let stranger = others[1]
+        .refused(start.clone(), ErrorCode::NotAllowed)
+        .await;
+    assert!(stranger.contains("organiser"), "{stranger}");
+    let unknown = ClientMessage::JoinTournament {
+        id: "ZZZZZZZZ".into(),
+    };
+    others[2]
+        .refused(unknown, ErrorCode::NoSuchTournament)
+        .await;
+
+    an.send(&start).await;
+    let mut players = vec![tokio::spawn(play_until_over(an))];
+    players.extend(others.into_iter().map(|c| tokio::spawn(play_until_over(c))));
+    let mut rooms = Vec::new();
+    let mut last = None;
+    for p in players {
+        let (view, played) = tokio::time::timeout(std::time::Duration::from_secs(60), p)
+            .await
+            .expect("the arena ends")
+            .expect("a player");
+        rooms.push(played);
+        last = Some(view);
+    }
+    let view = last.unwrap();
+    assert_eq!(view.standings.len(), 4);
+    // Each game was in two players' lists; everyone played, and more than once.
+    let games: u32 = view.standings.iter().map(|s| s.games).sum();
+    let played: usize = rooms.iter().map(Vec::len).sum();
+    assert_eq!(games as usize, played);
+    assert!(rooms.iter().all(|r| r.len() >= 2), "{rooms:?}");
+    assert!(
+        view.standings
+            .windows(2)
+            .all(|w| w[0].points >= w[1].points),
+        "standings in order: {:?}",
+        view.standings
+    );
+    // Every game was won by its first mover: two points each (four on a streak).
+    let points: f64 = view.standings.iter().map(|s| s.points).sum();
+    assert!(
+        points >= f64::from(games),
+        "{points} for {games} game places"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_robin_is_played_round_by_round_to_its_standings() {
+    let dir = TempDir::new("round-robin");
+    let server = ServerProcess::sqlite(&dir, &["--tournament-tick-secs", "0.1"]);
+    let url = server.url();
+    let mut an = Client::connect(&url, "An").await;
+    let made = organise(&mut an, Format::RoundRobin { twice: false }).await;
+    let id = made.line.id.clone();
+    let mut others = Vec::new();
+    for name in ["Bình", "Chi"] {
+        let mut c = Client::connect(&url, name).await;
+        c.send(&ClientMessage::JoinTournament { id: id.clone() })
+            .await;
+        page(&mut c).await;
+        others.push(c);
+    }
+    an.send(&ClientMessage::StartTournament { id: id.clone() })
+        .await;
+    let mut players = vec![tokio::spawn(play_until_over(an))];
+    players.extend(others.into_iter().map(|c| tokio::spawn(play_until_over(c))));
+    let mut last = None;
+    for p in players {
+        let (view, rooms) = tokio::time::timeout(std::time::Duration::from_secs(60), p)
+            .await
+            .expect("the round robin ends")
+            .expect("a player");
+        // Three players: two games each, one round resting.
+        assert_eq!(rooms.len(), 2);
+        last = Some(view);
+    }
+    let view = last.unwrap();
+    assert_eq!((view.round, view.rounds), (3, 3));
+    let mut points: Vec<f64> = view.standings.iter().map(|s| s.points).collect();
+    points.sort_by(f64::total_cmp);
+    // Berger's table for three: each moves first once, and the first mover always won.
+    assert_eq!(points, [1.0, 1.0, 1.0]);
+    assert!(view.standings.iter().all(|s| s.games == 2));
+}
