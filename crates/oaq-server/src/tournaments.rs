@@ -316,52 +316,99 @@ pub async fn view(
     run: &Run,
     asker: &str,
 ) -> Result<TournamentView, StoreError> {
-    let Some(t) = &run.tournament else {
-        return Err(StoreError::Corrupt("tournament state: none".into()));
-    };
-    let mut lines = Vec::new();
-    let scoring = t.format.scoring();
-    for s in t.standings() {
-        let entrant = &t.entrants[s.player];
-        if lines.len() >= STANDINGS_SHOWN && entrant.id != asker {
-            continue;
+    let names = Names::read(server, row, run, Some(asker)).await?;
+    Ok(names.view(row, run, asker))
+}
+
+/// The players a tournament's pages name, read from the store once for all of one change's
+/// pages: the best lines', the organiser's, and those asked for.
+struct Names(HashMap<String, PlayerInfo>);
+
+impl Names {
+    /// Everyone the pages of `run` show: the best [`STANDINGS_SHOWN`], the organiser, and
+    /// `asker` (or, for `None`, every player still in it: each sees their own line).
+    async fn read(
+        server: &Arc<Server>,
+        row: &TournamentRow,
+        run: &Run,
+        asker: Option<&str>,
+    ) -> Result<Names, StoreError> {
+        let mut wanted: Vec<String> = vec![row.organiser.clone()];
+        if let Some(t) = &run.tournament {
+            let table = t.standings();
+            wanted.extend(
+                table
+                    .iter()
+                    .take(STANDINGS_SHOWN)
+                    .map(|s| t.entrants[s.player].id.clone()),
+            );
+            match asker {
+                Some(asker) => wanted.push(asker.to_owned()),
+                None => wanted.extend(t.entrants.iter().map(|e| e.id.clone())),
+            }
         }
-        let Some(player) = server.store.player(&entrant.id).await? else {
-            continue;
-        };
-        let room = run
-            .rooms
-            .iter()
-            .find(|(g, code)| g.has(s.player) && !code.is_empty())
-            .map(|(_, code)| code.clone());
-        lines.push(StandingLine {
-            player: player.info,
-            place: s.place as u32,
-            points: s.points,
-            buchholz: s.buchholz,
-            sonneborn_berger: s.sonneborn_berger,
-            games: s.games as u32,
-            presence: entrant.presence,
-            on_fire: entrant.sheet.on_fire(scoring),
-            room,
-        });
+        let mut names = HashMap::new();
+        for id in wanted {
+            if names.contains_key(&id) {
+                continue;
+            }
+            if let Some(player) = server.store.player(&id).await? {
+                names.insert(id, player.info);
+            }
+        }
+        Ok(Names(names))
     }
-    let rounds = t.schedule().len() as u32;
-    let round = match t.phase {
-        Phase::Running { round, .. } => round as u32,
-        Phase::Open => 0,
-        Phase::Over => rounds,
-    };
-    let joined = t
-        .number(asker)
-        .is_some_and(|n| t.entrants[n].presence != oaq_tournament::Presence::Withdrawn);
-    Ok(TournamentView {
-        line: line(server, row, t).await?,
-        round,
-        rounds,
-        standings: lines,
-        joined,
-    })
+
+    fn view(&self, row: &TournamentRow, run: &Run, asker: &str) -> TournamentView {
+        let t = run.tournament.clone().unwrap_or_else(|| {
+            Tournament::new(Format::RoundRobin { twice: false })
+                .unwrap_or_else(|e| unreachable!("a round robin is always a format: {e}"))
+        });
+        let scoring = t.format.scoring();
+        let mut lines = Vec::new();
+        for s in t.standings() {
+            let entrant = &t.entrants[s.player];
+            if lines.len() >= STANDINGS_SHOWN && entrant.id != asker {
+                continue;
+            }
+            let Some(player) = self.0.get(&entrant.id) else {
+                continue;
+            };
+            let room = run
+                .rooms
+                .iter()
+                .find(|(g, code)| g.has(s.player) && !code.is_empty())
+                .map(|(_, code)| code.clone());
+            lines.push(StandingLine {
+                player: player.clone(),
+                place: s.place as u32,
+                points: s.points,
+                buchholz: s.buchholz,
+                sonneborn_berger: s.sonneborn_berger,
+                games: s.games as u32,
+                presence: entrant.presence,
+                on_fire: entrant.sheet.on_fire(scoring),
+                room,
+            });
+        }
+        let rounds = t.schedule().len() as u32;
+        let round = match t.phase {
+            Phase::Running { round, .. } => round as u32,
+            Phase::Open => 0,
+            Phase::Over => rounds,
+        };
+        let joined = t
+            .number(asker)
+            .is_some_and(|n| t.entrants[n].presence != oaq_tournament::Presence::Withdrawn);
+        let organiser = self.0.get(&row.organiser).cloned();
+        TournamentView {
+            line: line_of(row, &t, organiser),
+            round,
+            rounds,
+            standings: lines,
+            joined,
+        }
+    }
 }
 
 async fn line(
@@ -369,21 +416,24 @@ async fn line(
     row: &TournamentRow,
     t: &Tournament,
 ) -> Result<TournamentLine, StoreError> {
-    let organiser = match server.store.player(&row.organiser).await? {
-        Some(p) => p.info,
-        None => PlayerInfo {
-            id: row.organiser.clone(),
-            name: String::new(),
-            rating: 0.0,
-            deviation: 0.0,
-            games: 0,
-        },
-    };
+    let organiser = server.store.player(&row.organiser).await?.map(|p| p.info);
+    Ok(line_of(row, t, organiser))
+}
+
+/// The tournament as a list shows it (an organiser no longer in the store has no name).
+fn line_of(row: &TournamentRow, t: &Tournament, organiser: Option<PlayerInfo>) -> TournamentLine {
+    let organiser = organiser.unwrap_or_else(|| PlayerInfo {
+        id: row.organiser.clone(),
+        name: String::new(),
+        rating: 0.0,
+        deviation: 0.0,
+        games: 0,
+    });
     let ends_ms = match (t.phase, t.format) {
         (Phase::Running { ends_ms, .. }, Format::Arena { .. }) => ends_ms,
         _ => 0,
     };
-    Ok(TournamentLine {
+    TournamentLine {
         id: row.id.clone(),
         name: row.name.clone(),
         organiser,
@@ -395,7 +445,7 @@ async fn line(
         players: t.entrants.len() as u32,
         starts_ms: row.starts_ms,
         ends_ms,
-    })
+    }
 }
 
 /// The lists `player` sees: theirs, and the public ones (none in child mode).
@@ -418,20 +468,21 @@ pub async fn lists(
     Ok(lines)
 }
 
-/// Send each player still in the tournament its page as it stands.
+/// Send each player still in the tournament its page as it stands (the players named are
+/// read once for all the pages).
 pub async fn tell_players(server: &Arc<Server>, row: &TournamentRow, run: &Run) {
     let Some(t) = &run.tournament else { return };
+    let names = match Names::read(server, row, run, None).await {
+        Ok(names) => names,
+        Err(e) => return tracing::warn!(tournament = %row.id, "a tournament's pages: {e}"),
+    };
     for entrant in &t.entrants {
         if entrant.presence == oaq_tournament::Presence::Withdrawn {
             continue;
         }
-        match view(server, row, run, &entrant.id).await {
-            Ok(view) => {
-                let notice = ServerMessage::Notice(Notice::Tournament { view });
-                server.tell(&entrant.id, &notice).await;
-            }
-            Err(e) => tracing::warn!(tournament = %row.id, "a tournament's page: {e}"),
-        }
+        let view = names.view(row, run, &entrant.id);
+        let notice = ServerMessage::Notice(Notice::Tournament { view });
+        server.tell(&entrant.id, &notice).await;
     }
 }
 
@@ -442,6 +493,8 @@ pub async fn run(server: Arc<Server>) {
     let mut tick = tokio::time::interval(every);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut running: HashSet<String> = HashSet::new();
+    // The version of each tournament whose pages its players were last sent.
+    let mut told: HashMap<String, i64> = HashMap::new();
     let mut stopping = server.stopping.clone();
     loop {
         tokio::select! {
@@ -456,6 +509,7 @@ pub async fn run(server: Arc<Server>) {
             }
         };
         running.retain(|id| ids.contains(id));
+        told.retain(|id, _| ids.contains(id));
         for id in ids {
             let runs = match &server.cluster {
                 None => true,
@@ -470,7 +524,7 @@ pub async fn run(server: Arc<Server>) {
                 continue;
             }
             running.insert(id.clone());
-            if let Err(e) = step(&server, &id).await {
+            if let Err(e) = step(&server, &id, &mut told).await {
                 tracing::warn!(tournament = %id, "a tournament's step: {e:?}");
             }
         }
@@ -479,7 +533,11 @@ pub async fn run(server: Arc<Server>) {
 
 /// One look at tournament `id`: start it when due, record the games that ended, pair whoever
 /// waits, open their rooms and tell everyone.
-async fn step(server: &Arc<Server>, id: &str) -> Result<(), Refused> {
+async fn step(
+    server: &Arc<Server>,
+    id: &str,
+    told: &mut HashMap<String, i64>,
+) -> Result<(), Refused> {
     let Some(row) = server.store.tournament(id).await? else {
         return Ok(());
     };
@@ -527,15 +585,21 @@ async fn step(server: &Arc<Server>, id: &str) -> Result<(), Refused> {
         }
     }
     let opened = open_rooms(server, id, &row, &run).await?;
-    if row.state != before.json() || opened {
-        let (row, run) = match server.store.tournament(id).await? {
-            Some(row) => {
-                let (run, _) = Run::of(&row)?;
-                (row, run)
-            }
-            None => (row, run),
-        };
+    // Every change since the last look (games, joins, breaks) reaches the players once.
+    let (row, run) = match server.store.tournament(id).await? {
+        Some(row) if opened => {
+            let (run, _) = Run::of(&row)?;
+            (row, run)
+        }
+        Some(latest) if latest.version != row.version => {
+            let (run, _) = Run::of(&latest)?;
+            (latest, run)
+        }
+        _ => (row, run),
+    };
+    if told.get(id) != Some(&row.version) {
         tell_players(server, &row, &run).await;
+        told.insert(id.to_owned(), row.version);
     }
     Ok(())
 }

@@ -81,8 +81,8 @@ impl Conn {
                 ));
             }
         };
-        // Everyone in it sees the change; one who left sees it too.
-        tournaments::tell_players(&server, &row, &run).await;
+        // The others hear of the change at the running node's next look (once a look,
+        // however many joined); the asker at once.
         let view = tournaments::view(&server, &row, &run, &me.player.id).await?;
         self.send(&ServerMessage::Notice(Notice::Tournament { view }));
         Ok(())

@@ -166,14 +166,12 @@ impl Store {
         Ok((read(mine)?, read(public)?))
     }
 
-    /// Tournaments that need running: started, or open with a start time.
+    /// Tournaments that need running: every one not over (an open one's players hear of
+    /// each other joining; it starts when due).
     pub async fn tournaments_to_run(&self) -> StoreResult<Vec<String>> {
-        let rows = sqlx::query(
-            "SELECT id FROM tournaments WHERE status = 'running' \
-             OR (status = 'open' AND starts_ms > 0)",
-        )
-        .fetch_all(&self.pool)
-        .await?;
+        let rows = sqlx::query("SELECT id FROM tournaments WHERE status <> 'over'")
+            .fetch_all(&self.pool)
+            .await?;
         rows.into_iter()
             .map(|r| r.try_get::<String, _>(0).map_err(StoreError::from))
             .collect()
