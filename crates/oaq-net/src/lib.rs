@@ -9,5 +9,6 @@ pub mod pool;
 pub mod protocol;
 pub mod room;
 pub mod social;
+#[cfg(feature = "tournaments")]
 pub mod tournament;
 pub mod types;

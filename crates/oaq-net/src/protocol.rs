@@ -239,6 +239,7 @@ pub enum ClientMessage {
     },
     /// The top players, and where the asker stands.
     Leaderboard,
+    #[cfg(feature = "tournaments")]
     /// Organise a tournament of `format` (its numbers checked by the server); answered by
     /// `tournament`, its page.
     CreateTournament {
@@ -252,24 +253,30 @@ pub enum ClientMessage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         starts_ms: Option<i64>,
     },
+    #[cfg(feature = "tournaments")]
     /// Ours (organised or joined) and the public ones not over; answered by `tournaments`.
     Tournaments,
+    #[cfg(feature = "tournaments")]
     /// A tournament's page; answered by `tournament` (and again as it changes, to its players).
     Tournament {
         id: String,
     },
+    #[cfg(feature = "tournaments")]
     JoinTournament {
         id: String,
     },
+    #[cfg(feature = "tournaments")]
     /// Leave: before the start as if never in it; after it, withdrawn (results stand).
     LeaveTournament {
         id: String,
     },
+    #[cfg(feature = "tournaments")]
     /// An arena's break (`paused`), or the end of it.
     PauseTournament {
         id: String,
         paused: bool,
     },
+    #[cfg(feature = "tournaments")]
     /// The organiser starts it now.
     StartTournament {
         id: String,
@@ -598,11 +605,13 @@ pub enum Notice {
     },
     /// We no longer wait in a pool (we asked, or joined a room).
     Unpooled,
+    #[cfg(feature = "tournaments")]
     /// Tournaments: ours (organised or joined, newest first), then the public ones not over.
     Tournaments {
         mine: Vec<crate::tournament::TournamentLine>,
         public: Vec<crate::tournament::TournamentLine>,
     },
+    #[cfg(feature = "tournaments")]
     /// A tournament's page (asked for, or changed while we take part).
     Tournament {
         view: crate::tournament::TournamentView,
@@ -870,7 +879,10 @@ impl ClientMessage {
                         crate::correspondence::MAX_VACATION_DAYS
                     )
                 }),
+            #[cfg(feature = "tournaments")]
             other => tournament_bounds(other),
+            #[cfg(not(feature = "tournaments"))]
+            _ => None,
         };
         problem.map_or(Ok(()), Err)
     }
@@ -882,6 +894,7 @@ pub fn parse_server(text: &str) -> Result<ServerMessage, String> {
 }
 
 /// What is wrong with a tournament message's numbers and texts, if anything.
+#[cfg(feature = "tournaments")]
 fn tournament_bounds(msg: &ClientMessage) -> Option<String> {
     match msg {
         ClientMessage::CreateTournament {
@@ -912,6 +925,7 @@ fn tournament_bounds(msg: &ClientMessage) -> Option<String> {
 }
 
 /// The latest start a tournament may be given: the year 2100, in ms since 1970.
+#[cfg(feature = "tournaments")]
 pub const MAX_STARTS_MS: i64 = 4_102_444_800_000;
 
 #[cfg(test)]
@@ -1060,6 +1074,7 @@ mod tests {
         );
     }
 
+    #[cfg(feature = "tournaments")]
     #[test]
     fn tournament_messages_are_read_as_documented_and_bounded() {
         let create = |name: &str, starts: &str| {
