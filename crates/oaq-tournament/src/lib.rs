@@ -2,6 +2,8 @@
 //! where. The server runs tournaments with them; the game shows their standings.
 //!
 //! - [`berger`]: a round robin's rounds (Berger tables), once or twice with the seats swapped.
+//! - [`swiss`]: a Swiss's round by the Dutch system: score groups, the bye, first moves and
+//!   floats ranked as the system ranks them, by one maximum-weight matching.
 //! - [`arena`]: an arena's wave, pairing the players waiting by rank and rating with a
 //!   maximum-weight matching, with no immediate rematch and the first move balanced.
 //! - [`FirstMoves`]: a player's run and balance of games as first mover.
@@ -23,6 +25,7 @@ pub mod berger;
 mod firsts;
 mod matching;
 mod sheet;
+pub mod swiss;
 pub mod tiebreak;
 mod tournament;
 
@@ -30,7 +33,7 @@ pub use firsts::FirstMoves;
 pub use sheet::{Outcome, Result, Scoring, Sheet};
 pub use tournament::{
     ARENA_MINUTES, ARENA_PLAYERS, Entrant, Format, Phase, Presence, ROUND_ROBIN_PLAYERS, Refused,
-    Tournament,
+    SWISS_INTERVAL_SECS, SWISS_PLAYERS, SWISS_ROUNDS, Tournament,
 };
 
 /// One game of a tournament: `first` moves first.

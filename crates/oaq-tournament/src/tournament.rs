@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::arena::{self, Waiting, Wave};
 use crate::berger;
+use crate::swiss;
 use crate::tiebreak::{Standing, standings};
 use crate::{Outcome, Pairing, Result, Scoring, Sheet};
 
@@ -17,6 +18,12 @@ pub const ARENA_MINUTES: std::ops::RangeInclusive<u32> = 10..=720;
 pub const ROUND_ROBIN_PLAYERS: std::ops::RangeInclusive<usize> = 3..=12;
 /// An arena's players at most.
 pub const ARENA_PLAYERS: usize = 2_000;
+/// A Swiss's rounds.
+pub const SWISS_ROUNDS: std::ops::RangeInclusive<u8> = 3..=15;
+/// A Swiss's players at most.
+pub const SWISS_PLAYERS: usize = 500;
+/// The longest wait between a Swiss's rounds, in seconds (a week: rounds by days).
+pub const SWISS_INTERVAL_SECS: u32 = 7 * 24 * 3600;
 
 /// How the tournament is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -26,6 +33,12 @@ pub enum Format {
     Arena { minutes: u32, streaks: bool },
     /// Everyone meets everyone, once or `twice` (the seats swapped).
     RoundRobin { twice: bool },
+    /// `rounds` rounds by the Dutch system, each begun `interval_secs` after the last one
+    /// ended, or by the organiser (`None`).
+    Swiss {
+        rounds: u8,
+        interval_secs: Option<u32>,
+    },
 }
 
 impl Format {
@@ -39,6 +52,19 @@ impl Format {
                     ARENA_MINUTES.end()
                 )))
             }
+            Format::Swiss { rounds, .. } if !SWISS_ROUNDS.contains(&rounds) => {
+                Err(Refused::Settings(format!(
+                    "a Swiss has {} to {} rounds, not {rounds}",
+                    SWISS_ROUNDS.start(),
+                    SWISS_ROUNDS.end()
+                )))
+            }
+            Format::Swiss {
+                interval_secs: Some(secs),
+                ..
+            } if secs > SWISS_INTERVAL_SECS => Err(Refused::Settings(format!(
+                "a Swiss's rounds are at most a week apart, not {secs} seconds"
+            ))),
             ok => Ok(ok),
         }
     }
@@ -48,6 +74,7 @@ impl Format {
         match self {
             Format::Arena { streaks, .. } => Scoring::Arena { streaks },
             Format::RoundRobin { .. } => Scoring::RoundRobin,
+            Format::Swiss { .. } => Scoring::Swiss,
         }
     }
 
@@ -56,6 +83,16 @@ impl Format {
         match self {
             Format::Arena { .. } => ARENA_PLAYERS,
             Format::RoundRobin { .. } => *ROUND_ROBIN_PLAYERS.end(),
+            Format::Swiss { .. } => SWISS_PLAYERS,
+        }
+    }
+
+    /// Its rounds (none for an arena).
+    pub fn rounds(self, players: usize) -> usize {
+        match self {
+            Format::Arena { .. } => 0,
+            Format::RoundRobin { twice } => berger::rounds(players, twice).len(),
+            Format::Swiss { rounds, .. } => usize::from(rounds),
         }
     }
 }
@@ -67,7 +104,7 @@ pub enum Refused {
     Settings(String),
     Full,
     AlreadyIn,
-    /// A round robin takes no one once it has begun.
+    /// A round robin takes no one once it has begun, a Swiss none after half its rounds.
     Started,
     NotStarted,
     Over,
@@ -79,6 +116,8 @@ pub enum Refused {
     NoSuchGame,
     /// The change needs the games in progress to end first.
     GamesInProgress,
+    /// Only a Swiss's rounds are begun by hand.
+    NotByHand,
 }
 
 impl std::fmt::Display for Refused {
@@ -99,6 +138,7 @@ impl std::fmt::Display for Refused {
             Refused::NoSuchPlayer => f.write_str("no such player in this tournament"),
             Refused::NoSuchGame => f.write_str("no such game in progress"),
             Refused::GamesInProgress => f.write_str("games are still being played"),
+            Refused::NotByHand => f.write_str("only a Swiss's rounds are begun by hand"),
         }
     }
 }
@@ -132,7 +172,8 @@ pub struct Entrant {
 pub enum Phase {
     /// Taking players.
     Open,
-    /// Being played: an arena until `ends_ms`; a round robin in round `round` (from 0).
+    /// Being played: an arena until `ends_ms`; a round robin or a Swiss with `round` rounds
+    /// begun.
     Running {
         ends_ms: i64,
         round: usize,
@@ -148,6 +189,13 @@ pub struct Tournament {
     pub entrants: Vec<Entrant>,
     /// Games being played.
     pub playing: Vec<Pairing>,
+    /// When a Swiss's next round begins: set when a round ends (after the format's interval)
+    /// or by the organiser; none while a round is played or waits for the organiser.
+    #[serde(default)]
+    pub next_round_ms: Option<i64>,
+    /// How each player floated in a Swiss's last round: -1 down (or the bye), 1 up, 0 not.
+    #[serde(default)]
+    pub floats: Vec<i8>,
 }
 
 impl Tournament {
@@ -158,6 +206,8 @@ impl Tournament {
             phase: Phase::Open,
             entrants: Vec::new(),
             playing: Vec::new(),
+            next_round_ms: None,
+            floats: Vec::new(),
         })
     }
 
@@ -167,11 +217,17 @@ impl Tournament {
     }
 
     /// A new player, `id` to the caller, with `rating`: their number. An arena takes players
-    /// until it ends; a player who left comes back with their results.
+    /// until it ends, a Swiss until half its rounds have begun; a player who left comes back
+    /// with their results.
     pub fn join(&mut self, id: &str, rating: f64) -> std::result::Result<usize, Refused> {
         match (self.phase, self.format) {
             (Phase::Over, _) => return Err(Refused::Over),
             (Phase::Running { .. }, Format::RoundRobin { .. }) => return Err(Refused::Started),
+            (Phase::Running { round, .. }, Format::Swiss { rounds, .. })
+                if round * 2 > usize::from(rounds) =>
+            {
+                return Err(Refused::Started);
+            }
             _ => {}
         }
         if let Some(number) = self.number(id) {
@@ -198,7 +254,7 @@ impl Tournament {
     pub fn min_players(&self) -> usize {
         match self.format {
             Format::Arena { .. } => 2,
-            Format::RoundRobin { .. } => *ROUND_ROBIN_PLAYERS.start(),
+            Format::RoundRobin { .. } | Format::Swiss { .. } => *ROUND_ROBIN_PLAYERS.start(),
         }
     }
 
@@ -218,9 +274,12 @@ impl Tournament {
         }
         let ends_ms = match self.format {
             Format::Arena { minutes, .. } => now_ms + i64::from(minutes) * minute_ms,
-            Format::RoundRobin { .. } => i64::MAX,
+            Format::RoundRobin { .. } | Format::Swiss { .. } => i64::MAX,
         };
         self.phase = Phase::Running { ends_ms, round: 0 };
+        if let Format::Swiss { .. } = self.format {
+            self.next_round_ms = Some(now_ms);
+        }
         Ok(())
     }
 
@@ -229,8 +288,28 @@ impl Tournament {
     pub fn schedule(&self) -> Vec<berger::Round> {
         match self.format {
             Format::RoundRobin { twice } => berger::rounds(self.entrants.len(), twice),
-            Format::Arena { .. } => Vec::new(),
+            Format::Arena { .. } | Format::Swiss { .. } => Vec::new(),
         }
+    }
+
+    /// The organiser begins a Swiss's next round now (its games ended).
+    pub fn call_round(&mut self, now_ms: i64) -> std::result::Result<(), Refused> {
+        let Format::Swiss { rounds, .. } = self.format else {
+            return Err(Refused::NotByHand);
+        };
+        match self.phase {
+            Phase::Open => return Err(Refused::NotStarted),
+            Phase::Over => return Err(Refused::Over),
+            Phase::Running { .. } if !self.playing.is_empty() => {
+                return Err(Refused::GamesInProgress);
+            }
+            Phase::Running { round, .. } if round >= usize::from(rounds) => {
+                return Err(Refused::Over);
+            }
+            Phase::Running { .. } => {}
+        }
+        self.next_round_ms = Some(now_ms);
+        Ok(())
     }
 
     fn active(&self) -> impl Iterator<Item = usize> + '_ {
@@ -251,6 +330,7 @@ impl Tournament {
                 "a round robin has no breaks: each round waits for its games".into(),
             ));
         }
+        // A Swiss's player on a break sits the next rounds out, with no points for them.
         let entrant = self.entrant(player)?;
         entrant.presence = match (entrant.presence, paused) {
             (Presence::Withdrawn, _) => return Err(Refused::NoSuchPlayer),
@@ -276,9 +356,9 @@ impl Tournament {
     }
 
     /// The games to start now, marked as being played: an arena's wave of the active players
-    /// not playing (before `closes_ms`: no new game that could not end in time), or a round
+    /// not playing (before `closes_ms`: no new game that could not end in time), a round
     /// robin's next round once the last one is over (a withdrawn player's games are lost by
-    /// them, unplayed). Empty when nothing is due.
+    /// them, unplayed), or a Swiss's next round when it is due. Empty when nothing is due.
     pub fn pairings(
         &mut self,
         now_ms: i64,
@@ -295,7 +375,23 @@ impl Tournament {
             }
             Format::Arena { .. } => Vec::new(),
             Format::RoundRobin { .. } if self.playing.is_empty() => self.next_round(round),
-            Format::RoundRobin { .. } => Vec::new(),
+            Format::Swiss {
+                rounds,
+                interval_secs,
+            } if self.playing.is_empty() && round < usize::from(rounds) => {
+                match self.next_round_ms {
+                    Some(due) if now_ms >= due => self.swiss_round(round, forbidden, coin),
+                    Some(_) => Vec::new(),
+                    None => {
+                        // The round just ended: the next one after the interval, or when the
+                        // organiser says.
+                        self.next_round_ms =
+                            interval_secs.map(|secs| now_ms.saturating_add(i64::from(secs) * 1000));
+                        Vec::new()
+                    }
+                }
+            }
+            Format::RoundRobin { .. } | Format::Swiss { .. } => Vec::new(),
         };
         self.playing.extend(games.iter().copied());
         games
@@ -326,6 +422,82 @@ impl Tournament {
             only_two: self.active().count() == 2,
         };
         arena::pair(&waiting, wave, forbidden, coin)
+    }
+
+    /// A Swiss's round `round` (from 0) between the active players: the games, the bye (a
+    /// point), the floats remembered. No game to make ends the tournament.
+    fn swiss_round(
+        &mut self,
+        round: usize,
+        forbidden: impl Fn(usize, usize) -> bool,
+        coin: impl FnMut() -> bool,
+    ) -> Vec<Pairing> {
+        let players: Vec<swiss::Player> =
+            self.active().map(|p| self.swiss_player(p, round)).collect();
+        let Format::Swiss { rounds, .. } = self.format else {
+            return Vec::new();
+        };
+        let context = swiss::Context {
+            played: round,
+            last: round + 1 == usize::from(rounds),
+        };
+        let paired = swiss::pair(&players, context, forbidden, coin);
+        if paired.games.is_empty() {
+            self.phase = Phase::Over;
+            return Vec::new();
+        }
+        self.phase = Phase::Running {
+            ends_ms: i64::MAX,
+            round: round + 1,
+        };
+        self.next_round_ms = None;
+        self.floats = vec![0; self.entrants.len()];
+        let halves = |p: usize| (self.entrants[p].sheet.points(Scoring::Swiss) * 2.0) as i64;
+        for g in &paired.games {
+            let gap = halves(g.first) - halves(g.second);
+            self.floats[g.first] = -gap.signum() as i8;
+            self.floats[g.second] = gap.signum() as i8;
+        }
+        if let Some(bye) = paired.bye {
+            self.floats[bye] = -1;
+            self.entrants[bye].sheet.results.push(Result {
+                opponent: None,
+                outcome: Outcome::Bye,
+                first: false,
+            });
+        }
+        paired.games
+    }
+
+    /// Player `p` as a Swiss's round `round` pairs them.
+    fn swiss_player(&self, p: usize, round: usize) -> swiss::Player {
+        let sheet = &self.entrants[p].sheet;
+        let games: Vec<&Result> = sheet
+            .results
+            .iter()
+            .filter(|r| r.opponent.is_some())
+            .collect();
+        let seed = (0..self.entrants.len())
+            .filter(|&q| {
+                let (a, b) = (&self.entrants[q], &self.entrants[p]);
+                a.rating > b.rating || (a.rating == b.rating && q < p)
+            })
+            .count();
+        let last_float = match self.floats.get(p) {
+            Some(-1) => swiss::Float::Down,
+            Some(1) => swiss::Float::Up,
+            _ => swiss::Float::None,
+        };
+        swiss::Player {
+            player: p,
+            halves: (sheet.points(Scoring::Swiss) * 2.0) as u32,
+            seed,
+            met: sheet.opponents().collect(),
+            firsts: games.iter().map(|r| r.first).collect(),
+            had_bye: sheet.results.iter().any(|r| r.outcome == Outcome::Bye),
+            unplayed: round.saturating_sub(games.len()),
+            last_float,
+        }
     }
 
     /// Round `round` of a round robin: its games between players still in, the rest decided
@@ -404,7 +576,7 @@ impl Tournament {
     }
 
     /// Game `game` ended without a result (it was aborted): its players wait again (an
-    /// arena) or the round goes on without it (a round robin).
+    /// arena) or the round goes on without it (a round robin, a Swiss).
     pub fn abort(&mut self, game: Pairing) -> std::result::Result<(), Refused> {
         let at = self
             .playing
@@ -416,12 +588,14 @@ impl Tournament {
     }
 
     /// Whether everything is played: an arena past its end with no game left, a round robin
-    /// after its last round. Marks the tournament over when it is.
+    /// or a Swiss after its last round. Marks the tournament over when it is.
     pub fn settle(&mut self, now_ms: i64) -> bool {
         if let Phase::Running { ends_ms, round } = self.phase {
             let done = match self.format {
                 Format::Arena { .. } => now_ms >= ends_ms,
-                Format::RoundRobin { .. } => round >= self.schedule().len(),
+                Format::RoundRobin { .. } | Format::Swiss { .. } => {
+                    round >= self.format.rounds(self.entrants.len())
+                }
             };
             if done && self.playing.is_empty() {
                 self.phase = Phase::Over;
@@ -591,6 +765,91 @@ mod tests {
     }
 
     #[test]
+    fn a_swiss_pairs_its_rounds_by_hand_or_on_time_takes_late_players_and_ends() {
+        let by_hand = Format::Swiss {
+            rounds: 5,
+            interval_secs: None,
+        };
+        let mut t = Tournament::new(by_hand).unwrap();
+        for i in 0..7 {
+            t.join(&i.to_string(), 1500.0 + f64::from(i)).unwrap();
+        }
+        t.start(0, MINUTE).unwrap();
+        let mut now = 0;
+        let mut byes = [0; 9];
+        for round in 0..5 {
+            let games = t.pairings(now, 0, |_, _| false, || true);
+            assert!(!games.is_empty(), "round {round} paired nothing");
+            assert_eq!(t.pairings(now, 0, |_, _| false, || true), []);
+            if round == 1 {
+                assert_eq!(t.join("late", 1450.0), Ok(7), "before half the rounds");
+                t.pause(3, true).unwrap();
+            }
+            if round == 3 {
+                assert_eq!(t.join("too late", 1450.0), Err(Refused::Started));
+                t.pause(3, false).unwrap();
+            }
+            if round == 2 {
+                assert!(games.iter().all(|g| !g.has(3)), "paired on a break");
+                assert!(games.iter().any(|g| g.has(7)), "the late player is paired");
+            }
+            assert_eq!(t.call_round(now), Err(Refused::GamesInProgress));
+            for g in games {
+                t.finish(g, outcome(g)).unwrap();
+            }
+            now += MINUTE;
+            assert!(
+                t.pairings(now, 0, |_, _| false, || true).is_empty(),
+                "before the call"
+            );
+            if round < 4 {
+                t.call_round(now).unwrap();
+            }
+            assert!(!t.settle(now) || round == 4);
+        }
+        assert!(t.settle(now));
+        for (p, e) in t.entrants.iter().enumerate() {
+            let met: Vec<usize> = e.sheet.opponents().collect();
+            let mut unique = met.clone();
+            unique.sort_unstable();
+            unique.dedup();
+            assert_eq!(met.len(), unique.len(), "{p} met someone twice");
+            byes[p] = e
+                .sheet
+                .results
+                .iter()
+                .filter(|r| r.outcome == Outcome::Bye)
+                .count();
+            assert!(byes[p] <= 1, "{p} had {} byes", byes[p]);
+        }
+        let on_time = Format::Swiss {
+            rounds: 3,
+            interval_secs: Some(60),
+        };
+        let mut t = Tournament::new(on_time).unwrap();
+        for i in 0..4 {
+            t.join(&i.to_string(), 1500.0).unwrap();
+        }
+        t.start(0, MINUTE).unwrap();
+        let games = t.pairings(0, 0, |_, _| false, || true);
+        assert_eq!(t.call_round(0), Err(Refused::GamesInProgress));
+        for g in games {
+            t.finish(g, Outcome::Draw).unwrap();
+        }
+        assert!(t.pairings(1_000, 0, |_, _| false, || true).is_empty());
+        assert_eq!(t.next_round_ms, Some(61_000));
+        assert!(t.pairings(60_000, 0, |_, _| false, || true).is_empty());
+        assert_eq!(t.pairings(61_000, 0, |_, _| false, || true).len(), 2);
+        assert_eq!(
+            t.phase,
+            Phase::Running {
+                ends_ms: i64::MAX,
+                round: 2
+            }
+        );
+    }
+
+    #[test]
     fn refusals_name_what_is_wrong_and_change_nothing() {
         let short = Format::Arena {
             minutes: 5,
@@ -600,6 +859,14 @@ mod tests {
             panic!("a five-minute arena was taken");
         };
         assert!(why.contains("10 to 720"), "{why}");
+        let long = Format::Swiss {
+            rounds: 16,
+            interval_secs: None,
+        };
+        let Err(Refused::Settings(why)) = Tournament::new(long) else {
+            panic!("a Swiss of 16 rounds was taken");
+        };
+        assert!(why.contains("3 to 15"), "{why}");
         let mut t = Tournament::new(Format::RoundRobin { twice: false }).unwrap();
         t.join("a", 1500.0).unwrap();
         t.join("b", 1500.0).unwrap();
@@ -626,6 +893,7 @@ mod tests {
         );
         assert_eq!(t, before);
         assert_eq!(t.withdraw(40), Err(Refused::NoSuchPlayer));
+        assert_eq!(t.call_round(0), Err(Refused::NotByHand));
         assert_eq!(Refused::Full.to_string(), "the tournament is full");
     }
 }
