@@ -81,9 +81,12 @@ pub struct StandingLine {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TournamentView {
     pub line: TournamentLine,
-    /// The round being played (a round robin's, from 1), 0 before the first.
+    /// The round being played (a round robin's or a Swiss's, from 1), 0 before the first.
     pub round: u32,
     pub rounds: u32,
+    /// When a Swiss's next round begins (0: not set, or when the organiser says).
+    #[serde(default)]
+    pub next_round_ms: i64,
     /// The best [`STANDINGS_SHOWN`] lines, and the asker's.
     pub standings: Vec<StandingLine>,
     /// Whether the asker takes part (and is not withdrawn).

@@ -290,7 +290,7 @@ pub async fn pause(
     .await
 }
 
-/// The organiser starts tournament `id` now.
+/// The organiser starts tournament `id` now, or, once a Swiss has begun, its next round.
 pub async fn start(
     server: &Arc<Server>,
     id: &str,
@@ -303,7 +303,10 @@ pub async fn start(
             let why = "only the organiser starts the tournament";
             return Err(Refused::To(ErrorCode::NotAllowed, why.into()));
         }
-        t.start(now_ms(), minute_ms)?;
+        match (t.phase, t.format) {
+            (Phase::Running { .. }, Format::Swiss { .. }) => t.call_round(now_ms())?,
+            _ => t.start(now_ms(), minute_ms)?,
+        }
         Ok(Entry::Unchanged)
     })
     .await
@@ -391,7 +394,7 @@ impl Names {
                 room,
             });
         }
-        let rounds = t.schedule().len() as u32;
+        let rounds = t.format.rounds(t.entrants.len()) as u32;
         let round = match t.phase {
             Phase::Running { round, .. } => round as u32,
             Phase::Open => 0,
@@ -405,6 +408,7 @@ impl Names {
             line: line_of(row, &t, organiser),
             round,
             rounds,
+            next_round_ms: t.next_round_ms.unwrap_or(0),
             standings: lines,
             joined,
         }
@@ -632,7 +636,7 @@ async fn ended_games(
 }
 
 /// A game's end in the tournament: its result; or, aborted, a no-show withdrawn (in a round
-/// robin the game is theirs lost, in an arena it does not count).
+/// robin or a Swiss the game is theirs lost, in an arena it does not count).
 fn record(t: &mut Tournament, game: Pairing, result: &GameResult) -> Result<(), Refused> {
     if let Some(outcome) = outcome_of(result) {
         return Ok(t.finish(game, outcome)?);
@@ -642,7 +646,7 @@ fn record(t: &mut Tournament, game: Pairing, result: &GameResult) -> Result<(), 
     };
     let absent = if seat == 0 { game.first } else { game.second };
     match t.format {
-        Format::RoundRobin { .. } => {
+        Format::RoundRobin { .. } | Format::Swiss { .. } => {
             let first = if seat == 0 {
                 Outcome::Loss
             } else {

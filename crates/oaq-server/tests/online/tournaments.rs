@@ -1,7 +1,7 @@
 //! Tournaments against a real `oaq-server` with short minutes: an arena whose players are
 //! paired again as soon as their games end, until it closes and its last games finish; a round
-//! robin played round by round to its standings; and the refusals (a stranger's start, an id
-//! that does not exist, joining twice).
+//! robin played round by round to its standings; a Swiss whose organiser begins each round;
+//! and the refusals (a stranger's start, an id that does not exist, joining twice).
 
 use oaq_net::protocol::{ClientMessage, ClockSpec, ErrorCode, Notice, RulesChoice, ServerMessage};
 use oaq_net::tournament::{Format, TournamentStatus, TournamentView};
@@ -40,7 +40,25 @@ async fn organise(client: &mut Client, format: Format) -> TournamentView {
 
 /// Play every game the tournament gives this client (the second mover resigns at once, so
 /// every first mover wins) until it is over: its last page, and the rooms it played in.
-async fn play_until_over(mut client: Client) -> (TournamentView, Vec<String>) {
+async fn play_until_over(client: Client) -> (TournamentView, Vec<String>) {
+    play_and_call_rounds(client, false, None).await
+}
+
+/// Where an organiser stops between two rounds: it says so, waits for the address of the node
+/// to come back through (the test kills the one it was on meanwhile), and comes back there.
+struct Handover {
+    after_round: u32,
+    stopped: tokio::sync::oneshot::Sender<()>,
+    come_back: tokio::sync::oneshot::Receiver<String>,
+}
+
+/// As [`play_until_over`]; an `organiser` also begins each round once the last one's games
+/// have all ended (asking early is refused, and changes nothing), handing over where told.
+async fn play_and_call_rounds(
+    mut client: Client,
+    organiser: bool,
+    mut handover: Option<Handover>,
+) -> (TournamentView, Vec<String>) {
     let mut rooms = Vec::new();
     loop {
         let msg = client.next().await;
@@ -59,6 +77,27 @@ async fn play_until_over(mut client: Client) -> (TournamentView, Vec<String>) {
                 if view.line.status == TournamentStatus::Over =>
             {
                 return (view, rooms);
+            }
+            ServerMessage::Notice(Notice::Tournament { view })
+                if organiser
+                    && view.line.status == TournamentStatus::Running
+                    && view.round < view.rounds
+                    && view.standings.iter().all(|s| s.room.is_none()) =>
+            {
+                if handover
+                    .as_ref()
+                    .is_some_and(|h| h.after_round == view.round)
+                {
+                    let Handover {
+                        stopped, come_back, ..
+                    } = handover.take().unwrap();
+                    stopped.send(()).unwrap();
+                    let url = come_back.await.unwrap();
+                    let (name, token) = (client.player.name.clone(), client.token.clone());
+                    client = Client::connect_as(&url, &name, Some(&token)).await;
+                }
+                let start = ClientMessage::StartTournament { id: view.line.id };
+                client.send(&start).await;
             }
             _ => {}
         }
@@ -189,4 +228,123 @@ async fn a_round_robin_is_played_round_by_round_to_its_standings() {
     // Berger's table for three: each moves first once, and the first mover always won.
     assert_eq!(points, [1.0, 1.0, 1.0]);
     assert!(view.standings.iter().all(|s| s.games == 2));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_swiss_is_played_round_by_round_as_its_organiser_begins_them() {
+    let dir = TempDir::new("swiss");
+    let server = ServerProcess::sqlite(&dir, &["--tournament-tick-secs", "0.1"]);
+    let url = server.url();
+    let mut an = Client::connect(&url, "An").await;
+    let swiss = Format::Swiss {
+        rounds: 3,
+        interval_secs: None,
+    };
+    let made = organise(&mut an, swiss).await;
+    assert_eq!((made.round, made.rounds), (0, 3));
+    let id = made.line.id.clone();
+    let mut others = Vec::new();
+    for name in ["Bình", "Chi", "Dũng", "Em"] {
+        let mut c = Client::connect(&url, name).await;
+        c.send(&ClientMessage::JoinTournament { id: id.clone() })
+            .await;
+        page(&mut c).await;
+        others.push(c);
+    }
+    // Only the organiser begins a round; the first begins with the tournament.
+    let start = ClientMessage::StartTournament { id: id.clone() };
+    let stranger = others[0]
+        .refused(start.clone(), ErrorCode::NotAllowed)
+        .await;
+    assert!(stranger.contains("organiser"), "{stranger}");
+    an.send(&start).await;
+    let mut players = vec![tokio::spawn(play_and_call_rounds(an, true, None))];
+    players.extend(others.into_iter().map(|c| tokio::spawn(play_until_over(c))));
+    five_in_three_rounds(players).await;
+}
+
+/// The end of a Swiss of five players over three rounds, each player's task giving its last
+/// page and its rooms: every round played once, a bye each round.
+async fn five_in_three_rounds(
+    players: Vec<tokio::task::JoinHandle<(TournamentView, Vec<String>)>>,
+) {
+    let mut rooms: Vec<String> = Vec::new();
+    let mut last = None;
+    for p in players {
+        let (view, played) = tokio::time::timeout(std::time::Duration::from_secs(60), p)
+            .await
+            .expect("the Swiss ends")
+            .expect("a player");
+        // Two or three games each (at most one bye).
+        assert!((2..=3).contains(&played.len()), "{played:?}");
+        rooms.extend(played);
+        last = Some(view);
+    }
+    let view = last.unwrap();
+    assert_eq!((view.round, view.rounds), (3, 3));
+    // Two games a round, each in two players' lists; a bye a round, a point each.
+    rooms.sort();
+    rooms.dedup();
+    assert_eq!(rooms.len(), 6);
+    let games: u32 = view.standings.iter().map(|s| s.games).sum();
+    assert_eq!(games, 12, "two places a game");
+    let points: f64 = view.standings.iter().map(|s| s.points).sum();
+    assert_eq!(points, 9.0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_swiss_goes_on_when_the_node_running_it_is_lost_between_rounds() {
+    let pg = Postgres::start();
+    let redis = Redis::start();
+    let (db, rd) = (pg.url(), redis.url());
+    let node = |name: &str| {
+        ServerProcess::start(&[
+            "--database",
+            &db,
+            "--redis",
+            &rd,
+            "--node",
+            name,
+            "--tournament-tick-secs",
+            "0.1",
+        ])
+    };
+    // Node one is alone when the Swiss is made: it runs it from its first look.
+    let mut one = node("one");
+    let mut an = Client::connect(&one.url(), "An").await;
+    let swiss = Format::Swiss {
+        rounds: 3,
+        interval_secs: None,
+    };
+    let id = organise(&mut an, swiss).await.line.id;
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let two = node("two");
+    let mut others = Vec::new();
+    for name in ["Bình", "Chi", "Dũng", "Em"] {
+        let mut c = Client::connect(&two.url(), name).await;
+        c.send(&ClientMessage::JoinTournament { id: id.clone() })
+            .await;
+        page(&mut c).await;
+        others.push(c);
+    }
+    an.send(&ClientMessage::StartTournament { id: id.clone() })
+        .await;
+    // After the first round, node one is lost (SIGKILL): node two takes the tournament over,
+    // and the organiser begins the next rounds from there.
+    let (stopped, at_rest) = tokio::sync::oneshot::channel();
+    let (back, come_back) = tokio::sync::oneshot::channel();
+    let handover = Handover {
+        after_round: 1,
+        stopped,
+        come_back,
+    };
+    let mut players = vec![tokio::spawn(play_and_call_rounds(an, true, Some(handover)))];
+    players.extend(others.into_iter().map(|c| tokio::spawn(play_until_over(c))));
+    tokio::time::timeout(std::time::Duration::from_secs(30), at_rest)
+        .await
+        .expect("the first round ends")
+        .unwrap();
+    one.kill();
+    back.send(two.url()).unwrap();
+    five_in_three_rounds(players).await;
 }
