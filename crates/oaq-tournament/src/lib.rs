@@ -32,8 +32,8 @@ mod tournament;
 pub use firsts::FirstMoves;
 pub use sheet::{Outcome, Result, Scoring, Sheet};
 pub use tournament::{
-    ARENA_MINUTES, ARENA_PLAYERS, Entrant, Format, Phase, Presence, ROUND_ROBIN_PLAYERS, Refused,
-    SWISS_INTERVAL_SECS, SWISS_PLAYERS, SWISS_ROUNDS, Tournament,
+    ARENA_MINUTES, ARENA_PLAYERS, Entrant, Format, KEPT_APART, Phase, Presence,
+    ROUND_ROBIN_PLAYERS, Refused, SWISS_INTERVAL_SECS, SWISS_PLAYERS, SWISS_ROUNDS, Tournament,
 };
 
 /// One game of a tournament: `first` moves first.

@@ -24,6 +24,8 @@ pub const SWISS_ROUNDS: std::ops::RangeInclusive<u8> = 3..=15;
 pub const SWISS_PLAYERS: usize = 500;
 /// The longest wait between a Swiss's rounds, in seconds (a week: rounds by days).
 pub const SWISS_INTERVAL_SECS: u32 = 7 * 24 * 3600;
+/// Pairs of players kept apart at most.
+pub const KEPT_APART: usize = 100;
 
 /// How the tournament is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -196,6 +198,9 @@ pub struct Tournament {
     /// How each player floated in a Swiss's last round: -1 down (or the bye), 1 up, 0 not.
     #[serde(default)]
     pub floats: Vec<i8>,
+    /// Pairs of players (the caller's ids, in order) who never meet: siblings, twins.
+    #[serde(default)]
+    pub apart: Vec<[String; 2]>,
 }
 
 impl Tournament {
@@ -208,6 +213,7 @@ impl Tournament {
             playing: Vec::new(),
             next_round_ms: None,
             floats: Vec::new(),
+            apart: Vec::new(),
         })
     }
 
@@ -292,6 +298,56 @@ impl Tournament {
         }
     }
 
+    /// Keep players `a` and `b` (the caller's ids) from meeting from now on (`apart`), or
+    /// let them meet again. A round robin's table is fixed: everyone meets everyone.
+    pub fn keep_apart(
+        &mut self,
+        a: &str,
+        b: &str,
+        apart: bool,
+    ) -> std::result::Result<(), Refused> {
+        if self.phase == Phase::Over {
+            return Err(Refused::Over);
+        }
+        if let Format::RoundRobin { .. } = self.format {
+            return Err(Refused::Settings(
+                "a round robin's table is fixed: everyone meets everyone".into(),
+            ));
+        }
+        if a == b {
+            return Err(Refused::Settings(
+                "a player is never paired with themselves".into(),
+            ));
+        }
+        self.number(a)
+            .zip(self.number(b))
+            .ok_or(Refused::NoSuchPlayer)?;
+        let pair = if a < b { [a, b] } else { [b, a] }.map(str::to_owned);
+        let known = self.apart.contains(&pair);
+        match (apart, known) {
+            (true, false) if self.apart.len() >= KEPT_APART => {
+                return Err(Refused::Settings(format!(
+                    "at most {KEPT_APART} pairs of players are kept apart"
+                )));
+            }
+            (true, false) => self.apart.push(pair),
+            (false, true) => self.apart.retain(|p| *p != pair),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The pairs kept apart, as numbers (lower first).
+    fn apart_numbers(&self) -> std::collections::HashSet<(usize, usize)> {
+        self.apart
+            .iter()
+            .filter_map(|[a, b]| {
+                let (a, b) = (self.number(a)?, self.number(b)?);
+                Some((a.min(b), a.max(b)))
+            })
+            .collect()
+    }
+
     /// The organiser begins a Swiss's next round now (its games ended).
     pub fn call_round(&mut self, now_ms: i64) -> std::result::Result<(), Refused> {
         let Format::Swiss { rounds, .. } = self.format else {
@@ -359,6 +415,7 @@ impl Tournament {
     /// not playing (before `closes_ms`: no new game that could not end in time), a round
     /// robin's next round once the last one is over (a withdrawn player's games are lost by
     /// them, unplayed), or a Swiss's next round when it is due. Empty when nothing is due.
+    /// Neither `forbidden(a, b)` (numbers, either order) nor a pair kept apart ever meets.
     pub fn pairings(
         &mut self,
         now_ms: i64,
@@ -369,6 +426,9 @@ impl Tournament {
         let Phase::Running { ends_ms, round } = self.phase else {
             return Vec::new();
         };
+        let apart = self.apart_numbers();
+        let forbidden =
+            |a: usize, b: usize| forbidden(a, b) || apart.contains(&(a.min(b), a.max(b)));
         let games = match self.format {
             Format::Arena { .. } if now_ms < ends_ms.saturating_sub(closes_ms) => {
                 self.wave(forbidden, coin)
@@ -774,6 +834,13 @@ mod tests {
         for i in 0..7 {
             t.join(&i.to_string(), 1500.0 + f64::from(i)).unwrap();
         }
+        // The first seed ("6") would meet the fourth ("3") in the first round: siblings.
+        t.keep_apart("6", "3", true).unwrap();
+        t.keep_apart("3", "6", true).unwrap();
+        t.keep_apart("6", "2", true).unwrap();
+        t.keep_apart("2", "6", false).unwrap();
+        assert_eq!(t.apart, [["3".to_owned(), "6".to_owned()]]);
+        assert_eq!(t.keep_apart("6", "x", true), Err(Refused::NoSuchPlayer));
         t.start(0, MINUTE).unwrap();
         let mut now = 0;
         let mut byes = [0; 9];
@@ -791,7 +858,15 @@ mod tests {
             }
             if round == 2 {
                 assert!(games.iter().all(|g| !g.has(3)), "paired on a break");
-                assert!(games.iter().any(|g| g.has(7)), "the late player is paired");
+                let bye = t.entrants[7]
+                    .sheet
+                    .results
+                    .iter()
+                    .any(|r| r.outcome == Outcome::Bye);
+                assert!(
+                    bye || games.iter().any(|g| g.has(7)),
+                    "the late player is in the round"
+                );
             }
             assert_eq!(t.call_round(now), Err(Refused::GamesInProgress));
             for g in games {
@@ -822,6 +897,10 @@ mod tests {
                 .count();
             assert!(byes[p] <= 1, "{p} had {} byes", byes[p]);
         }
+        assert!(
+            t.entrants[6].sheet.opponents().all(|o| o != 3),
+            "siblings met"
+        );
         let on_time = Format::Swiss {
             rounds: 3,
             interval_secs: Some(60),
@@ -894,6 +973,10 @@ mod tests {
         assert_eq!(t, before);
         assert_eq!(t.withdraw(40), Err(Refused::NoSuchPlayer));
         assert_eq!(t.call_round(0), Err(Refused::NotByHand));
+        assert!(matches!(
+            t.keep_apart("0", "1", true),
+            Err(Refused::Settings(_))
+        ));
         assert_eq!(Refused::Full.to_string(), "the tournament is full");
     }
 }
