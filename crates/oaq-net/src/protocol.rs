@@ -277,9 +277,17 @@ pub enum ClientMessage {
         paused: bool,
     },
     #[cfg(feature = "tournaments")]
-    /// The organiser starts it now.
+    /// The organiser starts it now (once a Swiss has begun: its next round).
     StartTournament {
         id: String,
+    },
+    #[cfg(feature = "tournaments")]
+    /// The organiser keeps two of its players (by id) from meeting from now on (`apart`), or
+    /// lets them meet again: siblings, twins.
+    KeepApart {
+        id: String,
+        players: [String; 2],
+        apart: bool,
     },
     /// Leave the room: before the game starts the seat is given up; during it the seat stays
     /// held (as when the connection drops).
@@ -919,6 +927,17 @@ fn tournament_bounds(msg: &ClientMessage) -> Option<String> {
         | ClientMessage::PauseTournament { id, .. }
         | ClientMessage::StartTournament { id } => {
             (id.len() > MAX_TOKEN).then(|| format!("id: {} bytes, at most {MAX_TOKEN}", id.len()))
+        }
+        ClientMessage::KeepApart { id, players, .. } => {
+            let texts = [
+                ("id", id),
+                ("players", &players[0]),
+                ("players", &players[1]),
+            ];
+            texts
+                .into_iter()
+                .find(|(_, text)| text.len() > MAX_TOKEN)
+                .map(|(what, text)| format!("{what}: {} bytes, at most {MAX_TOKEN}", text.len()))
         }
         _ => None,
     }

@@ -312,6 +312,26 @@ pub async fn start(
     .await
 }
 
+/// The organiser of tournament `id` keeps `players` apart (or lets them meet again).
+pub async fn keep_apart(
+    server: &Arc<Server>,
+    id: &str,
+    organiser: &str,
+    players: [String; 2],
+    apart: bool,
+) -> Result<(TournamentRow, Run), Refused> {
+    let who = organiser.to_owned();
+    change(server, id, move |row, _, t| {
+        if row.organiser != who {
+            let why = "only the organiser keeps players apart";
+            return Err(Refused::To(ErrorCode::NotAllowed, why.into()));
+        }
+        t.keep_apart(&players[0], &players[1], apart)?;
+        Ok(Entry::Unchanged)
+    })
+    .await
+}
+
 /// The tournament as its page shows it to `asker`.
 pub async fn view(
     server: &Arc<Server>,

@@ -268,7 +268,8 @@ impl Conn {
             | ClientMessage::JoinTournament { .. }
             | ClientMessage::LeaveTournament { .. }
             | ClientMessage::PauseTournament { .. }
-            | ClientMessage::StartTournament { .. }) => self.tournament(&me, msg).await,
+            | ClientMessage::StartTournament { .. }
+            | ClientMessage::KeepApart { .. }) => self.tournament(&me, msg).await,
             other => return self.people(me, other).await,
         };
         if let Err(r) = result {

@@ -74,6 +74,10 @@ impl Conn {
             ClientMessage::StartTournament { id } => {
                 self.miss_if_unknown(tournaments::start(&server, &id, &me.player.id).await)?
             }
+            ClientMessage::KeepApart { id, players, apart } => {
+                let kept = tournaments::keep_apart(&server, &id, &me.player.id, players, apart);
+                self.miss_if_unknown(kept.await)?
+            }
             _ => {
                 return Err(refused(
                     ErrorCode::NotAllowed,

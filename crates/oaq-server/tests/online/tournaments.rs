@@ -251,6 +251,22 @@ async fn a_swiss_is_played_round_by_round_as_its_organiser_begins_them() {
         page(&mut c).await;
         others.push(c);
     }
+    // Bình and Chi are siblings: only the organiser keeps them apart, and only players in it.
+    let siblings = [others[0].player.id.clone(), others[1].player.id.clone()];
+    let apart = |players: [String; 2]| ClientMessage::KeepApart {
+        id: id.clone(),
+        players,
+        apart: true,
+    };
+    let stranger = others[2]
+        .refused(apart(siblings.clone()), ErrorCode::NotAllowed)
+        .await;
+    assert!(stranger.contains("organiser"), "{stranger}");
+    let unknown = [siblings[0].clone(), "nobody".into()];
+    let unknown = an.refused(apart(unknown), ErrorCode::NotAllowed).await;
+    assert!(unknown.contains("no such player"), "{unknown}");
+    an.send(&apart(siblings)).await;
+    page(&mut an).await;
     // Only the organiser begins a round; the first begins with the tournament.
     let start = ClientMessage::StartTournament { id: id.clone() };
     let stranger = others[0]
