@@ -44,16 +44,42 @@ async fn play_until_over(client: Client) -> (TournamentView, Vec<String>) {
     play_and_call_rounds(client, false, None).await
 }
 
-/// Where an organiser stops between two rounds: it says so, waits for the address of the node
-/// to come back through (the test kills the one it was on meanwhile), and comes back there.
+/// Where a player stops once: it says so, waits for the address of the node to come back
+/// through (the test kills the one it was on meanwhile), and comes back there.
 struct Handover {
-    after_round: u32,
+    when: Pause,
     stopped: tokio::sync::oneshot::Sender<()>,
     come_back: tokio::sync::oneshot::Receiver<String>,
 }
 
+/// When a [`Handover`] happens.
+#[derive(Clone, Copy, PartialEq)]
+enum Pause {
+    /// Between a Swiss's rounds: this one over, the next not begun (an organiser's).
+    AfterRound(u32),
+    /// Between two games, this many played.
+    AfterGames(usize),
+}
+
+/// Seated in `room`, resign at once as the second mover (every first mover wins).
+async fn sit_in(client: &mut Client, room: String, rooms: &mut Vec<String>) {
+    if rooms.contains(&room) {
+        return;
+    }
+    let seat = client
+        .join(&room)
+        .await
+        .expect("a seat in the tournament's game");
+    rooms.push(room);
+    if seat == 1 {
+        client.send(&ClientMessage::Resign).await;
+    }
+}
+
 /// As [`play_until_over`]; an `organiser` also begins each round once the last one's games
-/// have all ended (asking early is refused, and changes nothing), handing over where told.
+/// have all ended (asking early is refused, and changes nothing), and a `handover` moves the
+/// player to another node. A game the page names that `paired` did not (a node lost between
+/// opening the room and saying so) is played all the same.
 async fn play_and_call_rounds(
     mut client: Client,
     organiser: bool,
@@ -61,45 +87,45 @@ async fn play_and_call_rounds(
 ) -> (TournamentView, Vec<String>) {
     let mut rooms = Vec::new();
     loop {
-        let msg = client.next().await;
-        match msg {
+        let view = match client.next().await {
             ServerMessage::Notice(Notice::Paired { room }) => {
-                let seat = client
-                    .join(&room)
-                    .await
-                    .expect("a seat in the tournament's game");
-                rooms.push(room);
-                if seat == 1 {
-                    client.send(&ClientMessage::Resign).await;
-                }
+                sit_in(&mut client, room, &mut rooms).await;
+                continue;
             }
-            ServerMessage::Notice(Notice::Tournament { view })
-                if view.line.status == TournamentStatus::Over =>
-            {
-                return (view, rooms);
-            }
-            ServerMessage::Notice(Notice::Tournament { view })
-                if organiser
-                    && view.line.status == TournamentStatus::Running
-                    && view.round < view.rounds
-                    && view.standings.iter().all(|s| s.room.is_none()) =>
-            {
-                if handover
-                    .as_ref()
-                    .is_some_and(|h| h.after_round == view.round)
-                {
-                    let Handover {
-                        stopped, come_back, ..
-                    } = handover.take().unwrap();
-                    stopped.send(()).unwrap();
-                    let url = come_back.await.unwrap();
-                    let (name, token) = (client.player.name.clone(), client.token.clone());
-                    client = Client::connect_as(&url, &name, Some(&token)).await;
-                }
-                let start = ClientMessage::StartTournament { id: view.line.id };
-                client.send(&start).await;
-            }
-            _ => {}
+            ServerMessage::Notice(Notice::Tournament { view }) => view,
+            _ => continue,
+        };
+        if view.line.status == TournamentStatus::Over {
+            return (view, rooms);
+        }
+        let me = client.player.id.clone();
+        let mine = view.standings.iter().find(|s| s.player.id == me);
+        if let Some(room) = mine.and_then(|s| s.room.clone()) {
+            sit_in(&mut client, room, &mut rooms).await;
+            continue;
+        }
+        let between_rounds = view.line.status == TournamentStatus::Running
+            && view.round < view.rounds
+            && view.standings.iter().all(|s| s.room.is_none());
+        let due = handover.as_ref().is_some_and(|h| match h.when {
+            Pause::AfterRound(round) => between_rounds && view.round == round,
+            Pause::AfterGames(games) => rooms.len() >= games,
+        });
+        if due {
+            let Handover {
+                stopped, come_back, ..
+            } = handover.take().unwrap();
+            stopped.send(()).unwrap();
+            let url = come_back.await.unwrap();
+            let (name, token) = (client.player.name.clone(), client.token.clone());
+            client = Client::connect_as(&url, &name, Some(&token)).await;
+            // The page as it is now, on the new connection.
+            let id = view.line.id.clone();
+            client.send(&ClientMessage::Tournament { id }).await;
+        }
+        if organiser && between_rounds {
+            let start = ClientMessage::StartTournament { id: view.line.id };
+            client.send(&start).await;
         }
     }
 }
@@ -308,8 +334,13 @@ async fn five_in_three_rounds(
     assert_eq!(points, 9.0);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_swiss_goes_on_when_the_node_running_it_is_lost_between_rounds() {
+type Player = tokio::task::JoinHandle<(TournamentView, Vec<String>)>;
+
+/// A tournament of `format` on two nodes sharing a PostgreSQL and a Redis, each tournament
+/// minute half a second: made by An on node one while it is alone (node one runs it from its
+/// first look), joined by `others` on node two, started, and node one lost (SIGKILL) once An
+/// reaches `pause`; An comes back through node two. The players' tasks, An's first.
+async fn losing_the_running_node(format: Format, others: &[&str], pause: Pause) -> Vec<Player> {
     let pg = Postgres::start();
     let redis = Redis::start();
     let (db, rd) = (pg.url(), redis.url());
@@ -323,44 +354,110 @@ async fn a_swiss_goes_on_when_the_node_running_it_is_lost_between_rounds() {
             name,
             "--tournament-tick-secs",
             "0.1",
+            "--tournament-minute-secs",
+            "0.5",
         ])
     };
-    // Node one is alone when the Swiss is made: it runs it from its first look.
     let mut one = node("one");
     let mut an = Client::connect(&one.url(), "An").await;
-    let swiss = Format::Swiss {
-        rounds: 3,
-        interval_secs: None,
-    };
-    let id = organise(&mut an, swiss).await.line.id;
+    let id = organise(&mut an, format).await.line.id;
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     let two = node("two");
-    let mut others = Vec::new();
-    for name in ["Bình", "Chi", "Dũng", "Em"] {
+    let mut joined = Vec::new();
+    for name in others {
         let mut c = Client::connect(&two.url(), name).await;
         c.send(&ClientMessage::JoinTournament { id: id.clone() })
             .await;
         page(&mut c).await;
-        others.push(c);
+        joined.push(c);
     }
     an.send(&ClientMessage::StartTournament { id: id.clone() })
         .await;
-    // After the first round, node one is lost (SIGKILL): node two takes the tournament over,
-    // and the organiser begins the next rounds from there.
     let (stopped, at_rest) = tokio::sync::oneshot::channel();
     let (back, come_back) = tokio::sync::oneshot::channel();
     let handover = Handover {
-        after_round: 1,
+        when: pause,
         stopped,
         come_back,
     };
     let mut players = vec![tokio::spawn(play_and_call_rounds(an, true, Some(handover)))];
-    players.extend(others.into_iter().map(|c| tokio::spawn(play_until_over(c))));
+    players.extend(joined.into_iter().map(|c| tokio::spawn(play_until_over(c))));
     tokio::time::timeout(std::time::Duration::from_secs(30), at_rest)
         .await
-        .expect("the first round ends")
+        .expect("An reaches the pause")
         .unwrap();
     one.kill();
     back.send(two.url()).unwrap();
+    // The servers stop when the test ends: the players' tasks must be done by then.
+    let mut done = Vec::new();
+    for p in players {
+        let ended = tokio::time::timeout(std::time::Duration::from_secs(60), p)
+            .await
+            .expect("the tournament ends")
+            .expect("a player");
+        done.push(tokio::spawn(async move { ended }));
+    }
+    done
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_swiss_goes_on_when_the_node_running_it_is_lost_between_rounds() {
+    let swiss = Format::Swiss {
+        rounds: 3,
+        interval_secs: None,
+    };
+    let others = ["Bình", "Chi", "Dũng", "Em"];
+    let players = losing_the_running_node(swiss, &others, Pause::AfterRound(1)).await;
     five_in_three_rounds(players).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_robin_goes_on_when_the_node_running_it_is_lost_midway() {
+    let round_robin = Format::RoundRobin { twice: false };
+    let others = ["Bình", "Chi", "Dũng"];
+    let players = losing_the_running_node(round_robin, &others, Pause::AfterGames(1)).await;
+    let mut rooms = Vec::new();
+    let mut last = None;
+    for p in players {
+        let (view, played) = p.await.unwrap();
+        // Four players: three games each, every pair once.
+        assert_eq!(played.len(), 3, "{played:?}");
+        rooms.extend(played);
+        last = Some(view);
+    }
+    rooms.sort();
+    rooms.dedup();
+    assert_eq!(rooms.len(), 6, "each game once");
+    let view = last.unwrap();
+    assert_eq!((view.round, view.rounds), (3, 3));
+    let points: f64 = view.standings.iter().map(|s| s.points).sum();
+    assert_eq!(points, 6.0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_arena_goes_on_when_the_node_running_it_is_lost_midway() {
+    let arena = Format::Arena {
+        minutes: 10,
+        streaks: false,
+    };
+    let others = ["Bình", "Chi", "Dũng"];
+    let players = losing_the_running_node(arena, &others, Pause::AfterGames(2)).await;
+    let mut places = 0;
+    let mut last = None;
+    for p in players {
+        let (view, played) = p.await.unwrap();
+        places += played.len();
+        last = Some(view);
+    }
+    let view = last.unwrap();
+    let games: u32 = view.standings.iter().map(|s| s.games).sum();
+    assert_eq!(games as usize, places, "every game played counted, once");
+    // Without streaks every game is worth two points to its winner.
+    let points: f64 = view.standings.iter().map(|s| s.points).sum();
+    assert_eq!(points, f64::from(games));
+    assert!(
+        view.standings.iter().all(|s| s.games >= 2),
+        "{:?}",
+        view.standings
+    );
 }
