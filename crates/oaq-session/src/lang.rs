@@ -61,16 +61,34 @@ impl Lang {
         }
     }
 
-    /// This language's strings.
+    /// This language's strings: the game's, and with the `server-strings` feature what the
+    /// server sends (pushes, e-mails), which the game's build leaves out.
     pub fn strings(self) -> &'static Strings {
         static TABLES: OnceLock<[Strings; 2]> = OnceLock::new();
         let tables = TABLES.get_or_init(|| {
             [
-                Strings::parse("en", include_str!("../../../assets/lang/en.ron")),
-                Strings::parse("vi", include_str!("../../../assets/lang/vi.ron")),
+                Strings::parse("en", include_str!("../../../assets/lang/en.ron"))
+                    .with_server(Lang::En),
+                Strings::parse("vi", include_str!("../../../assets/lang/vi.ron"))
+                    .with_server(Lang::Vi),
             ]
         });
         &tables[self as usize]
+    }
+
+    /// The server's own table in `lang` (pushes, e-mails).
+    #[cfg(any(test, feature = "server-strings"))]
+    fn server_table(lang: Lang) -> Strings {
+        match lang {
+            Lang::En => Strings::parse(
+                "en.server",
+                include_str!("../../../assets/lang/en.server.ron"),
+            ),
+            Lang::Vi => Strings::parse(
+                "vi.server",
+                include_str!("../../../assets/lang/vi.server.ron"),
+            ),
+        }
     }
 
     /// The text for `key`. A key missing from the table shows as itself (a test keeps the
@@ -116,6 +134,18 @@ impl Strings {
         Ok(Strings {
             table: ron::from_str(source)?,
         })
+    }
+
+    /// This table and the server's texts in the same language.
+    #[cfg(feature = "server-strings")]
+    fn with_server(mut self, lang: Lang) -> Strings {
+        self.table.extend(Lang::server_table(lang).table);
+        self
+    }
+
+    #[cfg(not(feature = "server-strings"))]
+    fn with_server(self, _: Lang) -> Strings {
+        self
     }
 
     pub fn keys(&self) -> impl Iterator<Item = &str> {
@@ -190,8 +220,16 @@ mod tests {
 
     #[test]
     fn both_tables_have_the_same_keys_and_placeholders() {
-        let en = Lang::En.strings();
-        let vi = Lang::Vi.strings();
+        let (en_server, vi_server) = (Lang::server_table(Lang::En), Lang::server_table(Lang::Vi));
+        for (en, vi) in [
+            (Lang::En.strings(), Lang::Vi.strings()),
+            (&en_server, &vi_server),
+        ] {
+            same_keys_and_placeholders(en, vi);
+        }
+    }
+
+    fn same_keys_and_placeholders(en: &Strings, vi: &Strings) {
         let en_keys: Vec<&str> = en.keys().collect();
         let vi_keys: Vec<&str> = vi.keys().collect();
         assert_eq!(en_keys, vi_keys);
@@ -215,9 +253,10 @@ mod tests {
             collect_keys(&std::path::Path::new(root).join(dir), &mut used);
         }
         assert!(used.len() > 20, "the scan found only {used:?}");
+        let server = Lang::server_table(Lang::En);
         for key in used {
             assert!(
-                Lang::En.strings().table.contains_key(&key),
+                Lang::En.strings().table.contains_key(&key) || server.table.contains_key(&key),
                 "{key} is looked up but not in the tables"
             );
         }
