@@ -100,6 +100,12 @@ pub enum Event {
     Challenged { from: String },
     /// Room `code` ended on time: we `won` or lost.
     Ended { code: String, won: bool },
+    /// Our game of `tournament` against `opponent` has begun in room `code`.
+    TournamentGame {
+        code: String,
+        tournament: String,
+        opponent: String,
+    },
 }
 
 impl Event {
@@ -131,13 +137,27 @@ impl Event {
                 tag: code.clone(),
                 url: format!("{base}/?room={code}"),
             },
+            Event::TournamentGame {
+                code,
+                tournament,
+                opponent,
+            } => PushMessage {
+                title: lang.tr("push.tournament_game").to_owned(),
+                body: lang.trf(
+                    "push.tournament_game.body",
+                    &[("tournament", tournament), ("who", opponent)],
+                ),
+                tag: code.clone(),
+                url: format!("{base}/?room={code}"),
+            },
         }
     }
 
     /// Whether `settings` want this.
     pub fn wanted(&self, settings: &NotifySettings) -> bool {
         match self {
-            Event::YourTurn { .. } => settings.your_turn,
+            // A tournament's game waiting for us is our move, as far as we are concerned.
+            Event::YourTurn { .. } | Event::TournamentGame { .. } => settings.your_turn,
             Event::Challenged { .. } => settings.challenges,
             Event::Ended { .. } => settings.ended,
         }

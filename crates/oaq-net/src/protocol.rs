@@ -252,6 +252,12 @@ pub enum ClientMessage {
         /// When it starts (ms since 1970); none: when the organiser says.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         starts_ms: Option<i64>,
+        /// It starts by itself once this many players are in.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        start_when: Option<u32>,
+        /// Players join with it (the organiser and the players invited need none).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        password: Option<String>,
     },
     #[cfg(feature = "tournaments")]
     /// Ours (organised or joined) and the public ones not over; answered by `tournaments`.
@@ -264,6 +270,16 @@ pub enum ClientMessage {
     #[cfg(feature = "tournaments")]
     JoinTournament {
         id: String,
+        /// The tournament's password, when it has one and we were not invited.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        password: Option<String>,
+    },
+    #[cfg(feature = "tournaments")]
+    /// The organiser invites a friend (`player`, an id): they are told, and join without the
+    /// password.
+    InviteToTournament {
+        id: String,
+        player: String,
     },
     #[cfg(feature = "tournaments")]
     /// Leave: before the start as if never in it; after it, withdrawn (results stand).
@@ -624,6 +640,12 @@ pub enum Notice {
     Tournament {
         view: crate::tournament::TournamentView,
     },
+    #[cfg(feature = "tournaments")]
+    /// `from` invites us to a tournament (join it with its id; no password needed).
+    TournamentInvite {
+        from: PlayerInfo,
+        line: crate::tournament::TournamentLine,
+    },
     /// Our notification settings; `push_key` is the server's VAPID public key (the
     /// `applicationServerKey` to subscribe with; empty when the server sends no pushes), and
     /// `devices` how many of ours are subscribed.
@@ -909,20 +931,36 @@ fn tournament_bounds(msg: &ClientMessage) -> Option<String> {
             name,
             clock,
             starts_ms,
+            password,
             ..
         } => {
             let chars = name.chars().count();
             let max = crate::tournament::MAX_TOURNAMENT_NAME;
+            let secret = password.as_ref().map_or(0, |p| p.chars().count());
+            let most = crate::tournament::MAX_TOURNAMENT_PASSWORD;
             if chars > max {
                 Some(format!("name: {chars} characters, at most {max}"))
+            } else if secret > most {
+                Some(format!("password: {secret} characters, at most {most}"))
             } else if starts_ms.is_some_and(|s| !(0..=MAX_STARTS_MS).contains(&s)) {
                 Some(format!("starts_ms: outside 0..={MAX_STARTS_MS}"))
             } else {
                 clock.validate().err()
             }
         }
+        ClientMessage::JoinTournament {
+            password: Some(p), ..
+        } if p.chars().count() > crate::tournament::MAX_TOURNAMENT_PASSWORD => Some(format!(
+            "password: {} characters, at most {}",
+            p.chars().count(),
+            crate::tournament::MAX_TOURNAMENT_PASSWORD
+        )),
+        ClientMessage::InviteToTournament { id, player } => [("id", id), ("player", player)]
+            .into_iter()
+            .find(|(_, text)| text.len() > MAX_TOKEN)
+            .map(|(what, text)| format!("{what}: {} bytes, at most {MAX_TOKEN}", text.len())),
         ClientMessage::Tournament { id }
-        | ClientMessage::JoinTournament { id }
+        | ClientMessage::JoinTournament { id, .. }
         | ClientMessage::LeaveTournament { id }
         | ClientMessage::PauseTournament { id, .. }
         | ClientMessage::StartTournament { id } => {

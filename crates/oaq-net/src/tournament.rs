@@ -9,6 +9,10 @@ use crate::types::{ClockSpec, PlayerInfo};
 
 /// The longest tournament name, in characters.
 pub const MAX_TOURNAMENT_NAME: usize = 40;
+/// The longest tournament password, in characters.
+pub const MAX_TOURNAMENT_PASSWORD: usize = 40;
+/// Players a tournament's organiser may invite.
+pub const INVITED_AT_MOST: usize = 200;
 /// Standings lines a tournament's page shows (the asker's own line is always among them).
 pub const STANDINGS_SHOWN: usize = 50;
 /// Tournaments a player may have organised and not yet finished.
@@ -59,6 +63,12 @@ pub struct TournamentLine {
     pub starts_ms: i64,
     /// When an arena stops pairing and ends (0 for a round robin, or before the start).
     pub ends_ms: i64,
+    /// It starts by itself once this many players are in (0: not by a number).
+    #[serde(default)]
+    pub start_when: u32,
+    /// Joining it takes a password (but for the players invited).
+    #[serde(default)]
+    pub password: bool,
 }
 
 /// One line of the standings.

@@ -1,5 +1,6 @@
 //! The server's HTTP side: `/ws` (the game's WebSocket), `/health`, `/metrics`, `/players/ID`,
 //! `/leaderboard`, `/games/CODE` (a started room's game as the game's own replay file),
+//! `/tournaments/ID/results.csv` (a tournament's standings for a spreadsheet),
 //! `/mail/confirm` and `/mail/stop` (the links in e-mails) and, with `--web DIR`, the web
 //! build's files on the same origin.
 //!
@@ -38,6 +39,7 @@ pub fn router(server: Arc<Server>, web: Option<PathBuf>) -> Router {
         .route("/players/{id}", get(player))
         .route("/leaderboard", get(leaderboard))
         .route("/games/{code}", get(game))
+        .route("/tournaments/{id}/results.csv", get(tournament_results))
         .route("/mail/confirm", get(mail_confirm))
         .route("/mail/stop", get(mail_stop_page).post(mail_stop))
         .with_state(server.clone());
@@ -240,6 +242,42 @@ async fn leaderboard(State(server): State<Arc<Server>>) -> Response {
     match server.store.leaderboard(100).await {
         Ok(players) => axum::Json(json!({ "players": players })).into_response(),
         Err(e) => store_down(e),
+    }
+}
+
+/// Tournament `id`'s results as a CSV file. The id is the tournament's code, as on the
+/// WebSocket: an id that finds nothing counts as a miss against the address, taken before the
+/// look-up (so that many requests at once cannot look up more than the limit) and given back
+/// when the tournament is there.
+async fn tournament_results(
+    State(server): State<Arc<Server>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    Path(id): Path<String>,
+) -> Response {
+    let ip = addr.ip();
+    if !server.misses.take(ip) {
+        return too_many("too many codes that do not exist: wait a minute".into());
+    }
+    let id = id.to_ascii_uppercase();
+    let not_found = || problem(StatusCode::NOT_FOUND, "no tournament by that id");
+    if id.len() != crate::tournaments::ID_LEN {
+        return not_found();
+    }
+    match crate::tournaments::results_csv(&server, &id).await {
+        Ok(Some(csv)) => {
+            server.misses.give_back(ip);
+            let disposition = format!("attachment; filename=\"tournament-{id}.csv\"");
+            let headers = [
+                (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_owned()),
+                (header::CONTENT_DISPOSITION, disposition),
+            ];
+            (headers, csv).into_response()
+        }
+        Ok(None) => not_found(),
+        Err(e) => {
+            server.misses.give_back(ip);
+            store_down(e)
+        }
     }
 }
 

@@ -82,7 +82,11 @@ impl ServerProcess {
         }
         let mut child = Command::new(server_binary())
             .args(&args)
-            .env("OAQ_LOG", "warn")
+            // Warnings only, unless a test run asks for more (`OAQ_TEST_SERVER_LOG=info`).
+            .env(
+                "OAQ_LOG",
+                std::env::var("OAQ_TEST_SERVER_LOG").unwrap_or_else(|_| "warn".into()),
+            )
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()

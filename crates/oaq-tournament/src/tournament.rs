@@ -201,6 +201,10 @@ pub struct Tournament {
     /// Pairs of players (the caller's ids, in order) who never meet: siblings, twins.
     #[serde(default)]
     pub apart: Vec<[String; 2]>,
+    /// It begins by itself once this many players are in (none: at a time, or when the
+    /// organiser says).
+    #[serde(default)]
+    pub start_when: Option<usize>,
 }
 
 impl Tournament {
@@ -214,6 +218,7 @@ impl Tournament {
             next_round_ms: None,
             floats: Vec::new(),
             apart: Vec::new(),
+            start_when: None,
         })
     }
 
@@ -254,6 +259,24 @@ impl Tournament {
             sheet: Sheet::default(),
         });
         Ok(self.entrants.len() - 1)
+    }
+
+    /// Begin by itself once `players` are in (none: not by a number), if the format allows
+    /// that many.
+    pub fn start_when(&mut self, players: Option<usize>) -> std::result::Result<(), Refused> {
+        let (least, most) = (self.min_players(), self.format.max_players());
+        if let Some(n) = players.filter(|n| !(least..=most).contains(n)) {
+            return Err(Refused::Settings(format!(
+                "this tournament starts with {least} to {most} players, not {n}"
+            )));
+        }
+        self.start_when = players;
+        Ok(())
+    }
+
+    /// Whether it is open and as many players are in as it waits for.
+    pub fn enough_joined(&self) -> bool {
+        self.phase == Phase::Open && self.start_when.is_some_and(|n| self.active().count() >= n)
     }
 
     /// The players needed to begin.
@@ -926,6 +949,27 @@ mod tests {
                 round: 2
             }
         );
+    }
+
+    #[test]
+    fn a_tournament_waiting_for_a_number_of_players_is_ready_when_they_are_in() {
+        let mut t = arena(10);
+        assert!(matches!(t.start_when(Some(1)), Err(Refused::Settings(_))));
+        assert!(matches!(
+            t.start_when(Some(2001)),
+            Err(Refused::Settings(_))
+        ));
+        assert_eq!(t.start_when, None);
+        t.start_when(Some(3)).unwrap();
+        for (i, ready) in [(0, false), (1, false), (2, true)] {
+            t.join(&i.to_string(), 1500.0).unwrap();
+            assert_eq!(t.enough_joined(), ready, "{} in", i + 1);
+        }
+        t.withdraw(2).unwrap();
+        assert!(!t.enough_joined(), "one left before the start");
+        t.join("2", 1500.0).unwrap();
+        t.start(0, MINUTE).unwrap();
+        assert!(!t.enough_joined(), "begun already");
     }
 
     #[test]

@@ -269,7 +269,8 @@ impl Conn {
             | ClientMessage::LeaveTournament { .. }
             | ClientMessage::PauseTournament { .. }
             | ClientMessage::StartTournament { .. }
-            | ClientMessage::KeepApart { .. }) => self.tournament(&me, msg).await,
+            | ClientMessage::KeepApart { .. }
+            | ClientMessage::InviteToTournament { .. }) => self.tournament(&me, msg).await,
             other => return self.people(me, other).await,
         };
         if let Err(r) = result {

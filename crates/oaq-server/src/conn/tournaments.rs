@@ -14,6 +14,10 @@ impl From<tournaments::Refused> for Refused {
         match e {
             tournaments::Refused::To(code, why) => refused(code, why),
             tournaments::Refused::Store(e) => Refused::Store(e),
+            tournaments::Refused::WrongPassword => refused(
+                ErrorCode::NotAllowed,
+                "that is not the tournament's password",
+            ),
         }
     }
 }
@@ -34,6 +38,8 @@ impl Conn {
                 format,
                 public,
                 starts_ms,
+                start_when,
+                password,
             } => {
                 // Organising counts against the address as opening a room does.
                 if let Err((code, why)) = self.may_open_room() {
@@ -47,6 +53,8 @@ impl Conn {
                     format,
                     public,
                     starts_ms,
+                    start_when,
+                    password,
                 };
                 let created = tournaments::create(&server, &me.player, child, new).await;
                 let id = created.inspect_err(|_| server.room_opens.give_back(self.addr.ip()))?;
@@ -59,10 +67,24 @@ impl Conn {
                 return Ok(());
             }
             ClientMessage::Tournament { id } => return self.show_tournament(me, &id).await,
-            ClientMessage::JoinTournament { id } => {
+            ClientMessage::JoinTournament { id, password } => {
                 let child = self.is_child(me).await?;
-                let joined = tournaments::join(&server, &id, &me.player, child).await;
+                // A password is a guess: its miss is taken before it is checked, and given
+                // back unless it was wrong.
+                let guess = password.is_some();
+                if guess && !server.misses.take(self.addr.ip()) {
+                    let why = "too many wrong codes or passwords: wait a minute";
+                    return Err(refused(ErrorCode::RateLimited, why));
+                }
+                let joined = tournaments::join(&server, &id, &me.player, child, password).await;
+                if guess && !matches!(joined, Err(tournaments::Refused::WrongPassword)) {
+                    server.misses.give_back(self.addr.ip());
+                }
                 self.miss_if_unknown(joined)?
+            }
+            ClientMessage::InviteToTournament { id, player } => {
+                let invited = tournaments::invite(&server, &id, &me.player, &player).await;
+                self.miss_if_unknown(invited)?
             }
             ClientMessage::LeaveTournament { id } => {
                 self.miss_if_unknown(tournaments::leave(&server, &id, &me.player.id).await)?

@@ -7,6 +7,8 @@
 //! ends. A node lost between choosing a pairing and opening its room leaves the pairing
 //! waiting for a room; the next runner opens it.
 
+mod results;
+
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -14,8 +16,8 @@ use oaq_net::protocol::{
     ClockSpec, ErrorCode, First, GameResult, Notice, PlayerInfo, RulesChoice, ServerMessage,
 };
 use oaq_net::tournament::{
-    Format, ORGANISED_AT_ONCE, STANDINGS_SHOWN, StandingLine, TournamentLine, TournamentStatus,
-    TournamentView,
+    Format, INVITED_AT_MOST, ORGANISED_AT_ONCE, STANDINGS_SHOWN, StandingLine, TournamentLine,
+    TournamentStatus, TournamentView,
 };
 use oaq_tournament::{Outcome, Pairing, Phase, Tournament};
 use serde::{Deserialize, Serialize};
@@ -24,6 +26,8 @@ use crate::room::registry;
 use crate::settings::now_ms;
 use crate::shared::Server;
 use crate::store::{StoreError, TournamentRow};
+
+pub use results::csv as results_csv;
 
 /// A tournament id: 8 characters of the friend codes' alphabet.
 pub const ID_LEN: usize = 8;
@@ -38,6 +42,12 @@ const TRIES: usize = 8;
 pub struct Run {
     pub tournament: Option<Tournament>,
     pub rooms: Vec<(Pairing, String)>,
+    /// The password to join with, as argon2id (none: no password).
+    #[serde(default)]
+    pub password: Option<String>,
+    /// Players the organiser invited: they join without the password.
+    #[serde(default)]
+    pub invited: Vec<String>,
 }
 
 impl Run {
@@ -66,6 +76,8 @@ impl Run {
 pub enum Refused {
     To(ErrorCode, String),
     Store(StoreError),
+    /// A password that is not the tournament's (a guess: it counts against the address).
+    WrongPassword,
 }
 
 impl From<StoreError> for Refused {
@@ -95,6 +107,8 @@ pub struct NewTournament {
     pub format: Format,
     pub public: bool,
     pub starts_ms: Option<i64>,
+    pub start_when: Option<u32>,
+    pub password: Option<String>,
 }
 
 /// A new tournament by `organiser` (who takes part in it), open until its start: its id.
@@ -125,7 +139,12 @@ pub async fn create(
         return Err(bad("a tournament needs a name".into()));
     }
     let mut tournament = Tournament::new(new.format)?;
+    tournament.start_when(new.start_when.map(|n| n as usize))?;
     tournament.join(&organiser.id, organiser.rating)?;
+    let password = match new.password.map(|p| p.trim().to_owned()) {
+        Some(p) if !p.is_empty() => Some(hashed(server, p).await?),
+        _ => None,
+    };
     let _held = server.player_locks.lock(&[organiser.id.as_str()]).await;
     if server.store.organising(&organiser.id).await? >= ORGANISED_AT_ONCE {
         let why = format!("you organise {ORGANISED_AT_ONCE} tournaments already: let one end");
@@ -134,6 +153,8 @@ pub async fn create(
     let run = Run {
         tournament: Some(tournament),
         rooms: Vec::new(),
+        password,
+        invited: Vec::new(),
     };
     for _ in 0..TRIES {
         let row = TournamentRow {
@@ -221,12 +242,70 @@ fn status_of(t: &Tournament) -> TournamentStatus {
     }
 }
 
-/// `player` joins tournament `id` (a child only a friend's, or their own).
+/// `password` as argon2id, in the hashing queue.
+async fn hashed(server: &Arc<Server>, password: String) -> Result<String, Refused> {
+    let busy = || {
+        Refused::To(
+            ErrorCode::RateLimited,
+            "many passwords at once: try again".into(),
+        )
+    };
+    server
+        .hashing
+        .run(move || crate::identity::hash_password(&password))
+        .await
+        .map_err(|_| busy())?
+        .map_err(|e| Refused::To(ErrorCode::Unavailable, e))
+}
+
+/// Whether `player` may join `run` with `password`: no password asked, the organiser, a
+/// player invited or in it already, or the right password (checked in the hashing queue).
+async fn may_join(
+    server: &Arc<Server>,
+    row: &TournamentRow,
+    player: &str,
+    password: Option<String>,
+) -> Result<(), Refused> {
+    let (run, t) = Run::of(row)?;
+    let Some(phc) = run.password else {
+        return Ok(());
+    };
+    if row.organiser == player
+        || run.invited.iter().any(|p| p == player)
+        || t.number(player).is_some()
+    {
+        return Ok(());
+    }
+    let Some(given) = password else {
+        let why = "this tournament asks for its password (or an invitation)";
+        return Err(Refused::To(ErrorCode::NotAllowed, why.into()));
+    };
+    let busy = || {
+        Refused::To(
+            ErrorCode::RateLimited,
+            "many passwords at once: try again".into(),
+        )
+    };
+    let right = server
+        .hashing
+        .run(move || crate::identity::verify_password(&given, &phc))
+        .await
+        .map_err(|_| busy())?;
+    if right {
+        Ok(())
+    } else {
+        Err(Refused::WrongPassword)
+    }
+}
+
+/// `player` joins tournament `id` (a child only a friend's, or their own), with its
+/// `password` unless invited.
 pub async fn join(
     server: &Arc<Server>,
     id: &str,
     player: &PlayerInfo,
     child: bool,
+    password: Option<String>,
 ) -> Result<(TournamentRow, Run), Refused> {
     let row = server
         .store
@@ -247,6 +326,7 @@ pub async fn join(
     {
         return Err(no_tournament());
     }
+    may_join(server, &row, &player.id, password).await?;
     let (who, rating) = (player.id.clone(), player.rating);
     change(server, id, move |_, _, t| {
         t.join(&who, rating)?;
@@ -310,6 +390,51 @@ pub async fn start(
         Ok(Entry::Unchanged)
     })
     .await
+}
+
+/// The organiser of tournament `id` invites `player`, a friend of theirs: told at once, they
+/// join without the password.
+pub async fn invite(
+    server: &Arc<Server>,
+    id: &str,
+    organiser: &PlayerInfo,
+    player: &str,
+) -> Result<(TournamentRow, Run), Refused> {
+    let row = server
+        .store
+        .tournament(id)
+        .await?
+        .ok_or_else(no_tournament)?;
+    if row.organiser != organiser.id {
+        let why = "only the organiser invites players";
+        return Err(Refused::To(ErrorCode::NotAllowed, why.into()));
+    }
+    if !server.store.are_friends(&organiser.id, player).await? {
+        let why = "you invite your friends: add them first";
+        return Err(Refused::To(ErrorCode::NoSuchPlayer, why.into()));
+    }
+    let who = player.to_owned();
+    let (row, run) = change(server, id, move |_, run, t| {
+        if t.phase == Phase::Over {
+            return Err(oaq_tournament::Refused::Over.into());
+        }
+        if !run.invited.contains(&who) {
+            if run.invited.len() >= INVITED_AT_MOST {
+                let why = format!("at most {INVITED_AT_MOST} players are invited");
+                return Err(Refused::To(ErrorCode::NotAllowed, why));
+            }
+            run.invited.push(who.clone());
+        }
+        Ok(Entry::Unchanged)
+    })
+    .await?;
+    if let Some(t) = &run.tournament {
+        let line = line_of(&row, &run, t, Some(organiser.clone()));
+        let from = organiser.clone();
+        let notice = ServerMessage::Notice(Notice::TournamentInvite { from, line });
+        server.tell(player, &notice).await;
+    }
+    Ok((row, run))
 }
 
 /// The organiser of tournament `id` keeps `players` apart (or lets them meet again).
@@ -425,7 +550,7 @@ impl Names {
             .is_some_and(|n| t.entrants[n].presence != oaq_tournament::Presence::Withdrawn);
         let organiser = self.0.get(&row.organiser).cloned();
         TournamentView {
-            line: line_of(row, &t, organiser),
+            line: line_of(row, run, &t, organiser),
             round,
             rounds,
             next_round_ms: t.next_round_ms.unwrap_or(0),
@@ -438,14 +563,20 @@ impl Names {
 async fn line(
     server: &Arc<Server>,
     row: &TournamentRow,
+    run: &Run,
     t: &Tournament,
 ) -> Result<TournamentLine, StoreError> {
     let organiser = server.store.player(&row.organiser).await?.map(|p| p.info);
-    Ok(line_of(row, t, organiser))
+    Ok(line_of(row, run, t, organiser))
 }
 
 /// The tournament as a list shows it (an organiser no longer in the store has no name).
-fn line_of(row: &TournamentRow, t: &Tournament, organiser: Option<PlayerInfo>) -> TournamentLine {
+fn line_of(
+    row: &TournamentRow,
+    run: &Run,
+    t: &Tournament,
+    organiser: Option<PlayerInfo>,
+) -> TournamentLine {
     let organiser = organiser.unwrap_or_else(|| PlayerInfo {
         id: row.organiser.clone(),
         name: String::new(),
@@ -469,6 +600,8 @@ fn line_of(row: &TournamentRow, t: &Tournament, organiser: Option<PlayerInfo>) -
         players: t.entrants.len() as u32,
         starts_ms: row.starts_ms,
         ends_ms,
+        start_when: t.start_when.unwrap_or(0) as u32,
+        password: run.password.is_some(),
     }
 }
 
@@ -482,8 +615,8 @@ pub async fn lists(
     let mut lines = (Vec::new(), Vec::new());
     for (rows, out) in [(mine, &mut lines.0), (public, &mut lines.1)] {
         for row in rows {
-            let (_, t) = Run::of(&row)?;
-            out.push(line(server, &row, &t).await?);
+            let (run, t) = Run::of(&row)?;
+            out.push(line(server, &row, &run, &t).await?);
         }
     }
     if child {
@@ -572,7 +705,8 @@ async fn step(
     let closes_ms = closes_ms(&row.clock, minute_ms);
     let (row, run) = change(server, id, |row, run, t| {
         let now = now_ms();
-        let due = t.phase == Phase::Open && row.starts_ms > 0 && now >= row.starts_ms;
+        let on_time = row.starts_ms > 0 && now >= row.starts_ms;
+        let due = (t.phase == Phase::Open && on_time) || t.enough_joined();
         if due && t.start(now, minute_ms).is_err() {
             // Too few came: it ends without games.
             t.phase = Phase::Over;
@@ -777,9 +911,16 @@ async fn open_rooms(
             Ok(Entry::Unchanged)
         })
         .await?;
-        for player in &players {
+        for (player, opponent) in players.iter().zip(players.iter().rev()) {
             let notice = ServerMessage::Notice(Notice::Paired { room: code.clone() });
             server.tell(&player.id, &notice).await;
+            // A player away hears it on their devices ("your game against An has begun").
+            let event = oaq_net::notify::Event::TournamentGame {
+                code: code.clone(),
+                tournament: row.name.clone(),
+                opponent: opponent.name.clone(),
+            };
+            server.tell_away(&player.id, event).await;
         }
     }
     Ok(!waiting.is_empty())

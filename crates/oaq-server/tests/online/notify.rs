@@ -368,3 +368,78 @@ async fn a_device_signed_out_takes_its_push_subscription_with_it() {
     let (_, _, devices) = an.notifications_after(ClientMessage::Notifications).await;
     assert_eq!(devices, 1, "the lost phone's subscription went with it");
 }
+
+/// A tournament's game by days begins while a player is away: her phone hears it, in her
+/// language, with the way to the game; the player who is connected is told in the game only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_game_reaches_a_player_away_by_push() {
+    let (endpoint, mut pushes) = push_service().await;
+    let dir = TempDir::new("notify-tournament");
+    let server = ServerProcess::sqlite(&dir, &["--push-loopback", "--tournament-tick-secs", "0.1"]);
+    let url = server.url();
+    let mut an = Client::connect(&url, "An").await;
+    let mut binh = Client::connect(&url, "Bình").await;
+    let mut chi = Client::connect(&url, "Chi").await;
+    let (_, key, _) = chi.notifications_after(ClientMessage::Notifications).await;
+    let chi_phone = device(format!("{endpoint}/chi"), 13, Lang::Vi);
+    chi.notifications_after(ClientMessage::PushSubscribe {
+        subscription: chi_phone.subscription.clone(),
+    })
+    .await;
+    let binh_phone = device(format!("{endpoint}/binh"), 17, Lang::En);
+    binh.notifications_after(ClientMessage::PushSubscribe {
+        subscription: binh_phone.subscription.clone(),
+    })
+    .await;
+    an.send(&ClientMessage::CreateTournament {
+        name: "Nhà mình".into(),
+        rules: oaq_net::protocol::RulesChoice::Preset("standard".into()),
+        clock: ClockSpec::Correspondence { days: 3 },
+        format: oaq_net::tournament::Format::RoundRobin { twice: false },
+        public: false,
+        starts_ms: None,
+        start_when: None,
+        password: None,
+    })
+    .await;
+    let id = an
+        .until(|m| match m {
+            ServerMessage::Notice(Notice::Tournament { view }) => Some(view.line.id.clone()),
+            _ => None,
+        })
+        .await;
+    for c in [&mut binh, &mut chi] {
+        c.send(&ClientMessage::JoinTournament {
+            id: id.clone(),
+            password: None,
+        })
+        .await;
+        c.until(|m| matches!(m, ServerMessage::Notice(Notice::Tournament { .. })).then_some(()))
+            .await;
+    }
+    // Chi goes; the round robin starts: its first round is Bình against Chi (An rests).
+    chi.close().await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    an.send(&ClientMessage::StartTournament { id }).await;
+    let room = binh
+        .until(|m| match m {
+            ServerMessage::Notice(Notice::Paired { room }) => Some(room.clone()),
+            _ => None,
+        })
+        .await;
+    let message = open(&next_push(&mut pushes, "chi").await, &chi_phone, &key);
+    assert_eq!(message.title, "Ván đấu giải của bạn");
+    assert!(
+        message.body.contains("Nhà mình") && message.body.contains("Bình"),
+        "{message:?}"
+    );
+    assert_eq!(
+        (message.tag.as_str(), message.url.as_str()),
+        (room.as_str(), &*format!("/?room={room}"))
+    );
+    // Bình was connected: nothing was pushed to his phone.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    while let Ok(p) = pushes.try_recv() {
+        assert_ne!(p.path, "binh", "Bình was connected");
+    }
+}

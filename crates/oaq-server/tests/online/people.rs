@@ -66,7 +66,7 @@ async fn accepted(client: &mut Client, id: &str) -> String {
 }
 
 /// Befriend `a` and `b` by `b`'s friend code; both see it.
-async fn befriend(a: &mut Client, b: &mut Client) {
+pub(super) async fn befriend(a: &mut Client, b: &mut Client) {
     let code = b.friend_code().await;
     a.send(&ClientMessage::AddFriend { code }).await;
     let mine = a.wait_relations().await;

@@ -1,6 +1,7 @@
 //! Tournaments against a real `oaq-server` with short minutes: an arena whose players are
 //! paired again as soon as their games end, until it closes and its last games finish; a round
-//! robin played round by round to its standings; a Swiss whose organiser begins each round;
+//! robin that starts by itself when its third player is in, played round by round to its
+//! standings; a Swiss whose organiser begins each round;
 //! and the refusals (a stranger's start, an id that does not exist, joining twice).
 
 use oaq_net::protocol::{ClientMessage, ClockSpec, ErrorCode, Notice, RulesChoice, ServerMessage};
@@ -25,6 +26,15 @@ async fn page(client: &mut Client) -> TournamentView {
 
 /// Organise a tournament; its page.
 async fn organise(client: &mut Client, format: Format) -> TournamentView {
+    organise_for(client, format, None).await
+}
+
+/// Organise a tournament that starts by itself once `start_when` players are in; its page.
+async fn organise_for(
+    client: &mut Client,
+    format: Format,
+    start_when: Option<u32>,
+) -> TournamentView {
     client
         .send(&ClientMessage::CreateTournament {
             name: "Lớp 4A".into(),
@@ -33,6 +43,8 @@ async fn organise(client: &mut Client, format: Format) -> TournamentView {
             format,
             public: false,
             starts_ms: None,
+            start_when,
+            password: None,
         })
         .await;
     page(client).await
@@ -57,20 +69,52 @@ struct Handover {
 enum Pause {
     /// Between a Swiss's rounds: this one over, the next not begun (an organiser's).
     AfterRound(u32),
-    /// Between two games, this many played.
+    /// At the first page once this many games were played (perhaps naming the next).
     AfterGames(usize),
 }
 
-/// Seated in `room`, resign at once as the second mover (every first mover wins).
-async fn sit_in(client: &mut Client, room: String, rooms: &mut Vec<String>) {
-    if rooms.contains(&room) {
+/// Seated in `room`, resign at once as the second mover (every first mover wins), once per
+/// connection (`done`): a resignation sent to a node lost meanwhile is sent again from the
+/// next. Refusals are not this test's business here (an organiser's early start, a
+/// resignation of a game already over). Pages that come meanwhile are kept for the caller:
+/// one may be the last of a round.
+async fn sit_in(
+    client: &mut Client,
+    room: String,
+    rooms: &mut Vec<String>,
+    done: &mut Vec<String>,
+    pages: &mut Vec<TournamentView>,
+) {
+    if done.contains(&room) {
         return;
     }
-    let seat = client
-        .join(&room)
-        .await
-        .expect("a seat in the tournament's game");
-    rooms.push(room);
+    // A join whose answer is lost with a node (the room's, killed meanwhile) is asked again.
+    let seat = loop {
+        let since = client.seen;
+        let join = ClientMessage::Join {
+            code: room.clone(),
+            since,
+        };
+        client.send(&join).await;
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(3);
+        let mut seat = None;
+        while seat.is_none() && tokio::time::Instant::now() < deadline {
+            match client.try_next(std::time::Duration::from_millis(500)).await {
+                Some(ServerMessage::Notice(Notice::Seat { code, seat: s })) if code == room => {
+                    seat = Some(s);
+                }
+                Some(ServerMessage::Notice(Notice::Tournament { view })) => pages.push(view),
+                _ => {}
+            }
+        }
+        if let Some(seat) = seat {
+            break seat.expect("a seat in the tournament's game");
+        }
+    };
+    if !rooms.contains(&room) {
+        rooms.push(room.clone());
+    }
+    done.push(room);
     if seat == 1 {
         client.send(&ClientMessage::Resign).await;
     }
@@ -85,11 +129,21 @@ async fn play_and_call_rounds(
     organiser: bool,
     mut handover: Option<Handover>,
 ) -> (TournamentView, Vec<String>) {
-    let mut rooms = Vec::new();
+    let (mut rooms, mut done, mut pages) = (Vec::new(), Vec::new(), Vec::new());
+    // The organiser's last call of a round, and when: the answer to a call is a page that may
+    // still show the round not begun, so a call is repeated no more than three times a second
+    // (the server takes 20 messages a second from a connection).
+    let mut called: Option<(u32, std::time::Instant)> = None;
     loop {
-        let view = match client.next().await {
+        // Pages kept while joining come first, in the order they came.
+        let kept = (!pages.is_empty()).then(|| pages.remove(0));
+        let msg = match kept {
+            Some(view) => ServerMessage::Notice(Notice::Tournament { view }),
+            None => client.next().await,
+        };
+        let view = match msg {
             ServerMessage::Notice(Notice::Paired { room }) => {
-                sit_in(&mut client, room, &mut rooms).await;
+                sit_in(&mut client, room, &mut rooms, &mut done, &mut pages).await;
                 continue;
             }
             ServerMessage::Notice(Notice::Tournament { view }) => view,
@@ -97,12 +151,6 @@ async fn play_and_call_rounds(
         };
         if view.line.status == TournamentStatus::Over {
             return (view, rooms);
-        }
-        let me = client.player.id.clone();
-        let mine = view.standings.iter().find(|s| s.player.id == me);
-        if let Some(room) = mine.and_then(|s| s.room.clone()) {
-            sit_in(&mut client, room, &mut rooms).await;
-            continue;
         }
         let between_rounds = view.line.status == TournamentStatus::Running
             && view.round < view.rounds
@@ -119,11 +167,23 @@ async fn play_and_call_rounds(
             let url = come_back.await.unwrap();
             let (name, token) = (client.player.name.clone(), client.token.clone());
             client = Client::connect_as(&url, &name, Some(&token)).await;
+            done.clear();
             // The page as it is now, on the new connection.
             let id = view.line.id.clone();
             client.send(&ClientMessage::Tournament { id }).await;
+            continue;
         }
-        if organiser && between_rounds {
+        let me = client.player.id.clone();
+        let mine = view.standings.iter().find(|s| s.player.id == me);
+        if let Some(room) = mine.and_then(|s| s.room.clone()) {
+            sit_in(&mut client, room, &mut rooms, &mut done, &mut pages).await;
+            continue;
+        }
+        let recently = called.is_some_and(|(round, at)| {
+            round == view.round && at.elapsed() < std::time::Duration::from_millis(300)
+        });
+        if organiser && between_rounds && !recently {
+            called = Some((view.round, std::time::Instant::now()));
             let start = ClientMessage::StartTournament { id: view.line.id };
             client.send(&start).await;
         }
@@ -156,8 +216,11 @@ async fn an_arena_pairs_again_as_games_end_until_it_closes_and_ends_with_standin
     let mut others = Vec::new();
     for name in ["Bình", "Chi", "Dũng"] {
         let mut c = Client::connect(&url, name).await;
-        c.send(&ClientMessage::JoinTournament { id: id.clone() })
-            .await;
+        c.send(&ClientMessage::JoinTournament {
+            id: id.clone(),
+            password: None,
+        })
+        .await;
         let view = page(&mut c).await;
         assert!(view.joined);
         others.push(c);
@@ -165,7 +228,10 @@ async fn an_arena_pairs_again_as_games_end_until_it_closes_and_ends_with_standin
     // Joining twice, a stranger's start and an id that is not there: refused, nothing changed.
     let twice = others[0]
         .refused(
-            ClientMessage::JoinTournament { id: id.clone() },
+            ClientMessage::JoinTournament {
+                id: id.clone(),
+                password: None,
+            },
             ErrorCode::NotAllowed,
         )
         .await;
@@ -177,6 +243,7 @@ async fn an_arena_pairs_again_as_games_end_until_it_closes_and_ends_with_standin
     assert!(stranger.contains("organiser"), "{stranger}");
     let unknown = ClientMessage::JoinTournament {
         id: "ZZZZZZZZ".into(),
+        password: None,
     };
     others[2]
         .refused(unknown, ErrorCode::NoSuchTournament)
@@ -223,18 +290,21 @@ async fn a_round_robin_is_played_round_by_round_to_its_standings() {
     let server = ServerProcess::sqlite(&dir, &["--tournament-tick-secs", "0.1"]);
     let url = server.url();
     let mut an = Client::connect(&url, "An").await;
-    let made = organise(&mut an, Format::RoundRobin { twice: false }).await;
+    // It starts by itself when its third player is in.
+    let made = organise_for(&mut an, Format::RoundRobin { twice: false }, Some(3)).await;
+    assert_eq!(made.line.start_when, 3);
     let id = made.line.id.clone();
     let mut others = Vec::new();
     for name in ["Bình", "Chi"] {
         let mut c = Client::connect(&url, name).await;
-        c.send(&ClientMessage::JoinTournament { id: id.clone() })
-            .await;
+        c.send(&ClientMessage::JoinTournament {
+            id: id.clone(),
+            password: None,
+        })
+        .await;
         page(&mut c).await;
         others.push(c);
     }
-    an.send(&ClientMessage::StartTournament { id: id.clone() })
-        .await;
     let mut players = vec![tokio::spawn(play_until_over(an))];
     players.extend(others.into_iter().map(|c| tokio::spawn(play_until_over(c))));
     let mut last = None;
@@ -254,6 +324,20 @@ async fn a_round_robin_is_played_round_by_round_to_its_standings() {
     // Berger's table for three: each moves first once, and the first mover always won.
     assert_eq!(points, [1.0, 1.0, 1.0]);
     assert!(view.standings.iter().all(|s| s.games == 2));
+    // The results for a spreadsheet: every player, with a byte-order mark for the names.
+    let (status, csv) = server.http(&format!("/tournaments/{id}/results.csv"));
+    assert_eq!(status, 200, "{csv}");
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[0],
+        "\u{feff}place,name,points,buchholz,sonneborn_berger,games,status"
+    );
+    assert_eq!(lines.len(), 4, "{csv}");
+    for name in ["An", "Bình", "Chi"] {
+        assert!(csv.contains(&format!(",{name},1,")), "{csv}");
+    }
+    let (status, _) = server.http("/tournaments/ZZZZZZZZ/results.csv");
+    assert_eq!(status, 404);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -272,8 +356,11 @@ async fn a_swiss_is_played_round_by_round_as_its_organiser_begins_them() {
     let mut others = Vec::new();
     for name in ["Bình", "Chi", "Dũng", "Em"] {
         let mut c = Client::connect(&url, name).await;
-        c.send(&ClientMessage::JoinTournament { id: id.clone() })
-            .await;
+        c.send(&ClientMessage::JoinTournament {
+            id: id.clone(),
+            password: None,
+        })
+        .await;
         page(&mut c).await;
         others.push(c);
     }
@@ -366,8 +453,11 @@ async fn losing_the_running_node(format: Format, others: &[&str], pause: Pause) 
     let mut joined = Vec::new();
     for name in others {
         let mut c = Client::connect(&two.url(), name).await;
-        c.send(&ClientMessage::JoinTournament { id: id.clone() })
-            .await;
+        c.send(&ClientMessage::JoinTournament {
+            id: id.clone(),
+            password: None,
+        })
+        .await;
         page(&mut c).await;
         joined.push(c);
     }
@@ -460,4 +550,88 @@ async fn an_arena_goes_on_when_the_node_running_it_is_lost_midway() {
         "{:?}",
         view.standings
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_with_a_password_lets_in_whoever_has_it_and_the_friends_invited() {
+    let dir = TempDir::new("tournament-password");
+    let server = ServerProcess::sqlite(&dir, &[]);
+    let url = server.url();
+    let mut an = Client::connect(&url, "An").await;
+    an.send(&ClientMessage::CreateTournament {
+        name: "Câu lạc bộ".into(),
+        rules: RulesChoice::Preset("standard".into()),
+        clock: THREE_TWO,
+        format: Format::Arena {
+            minutes: 30,
+            streaks: true,
+        },
+        public: true,
+        starts_ms: None,
+        start_when: None,
+        password: Some("  cá vàng ".into()),
+    })
+    .await;
+    let made = page(&mut an).await;
+    assert!(made.line.password, "the line says a password is asked");
+    let id = made.line.id.clone();
+    let join = |password: Option<&str>| ClientMessage::JoinTournament {
+        id: id.clone(),
+        password: password.map(str::to_owned),
+    };
+    // Without it, or with a wrong one: refused by name, and nothing changed.
+    let mut binh = Client::connect(&url, "Bình").await;
+    let none = binh.refused(join(None), ErrorCode::NotAllowed).await;
+    assert!(none.contains("password"), "{none}");
+    let wrong = binh
+        .refused(join(Some("cá bạc")), ErrorCode::NotAllowed)
+        .await;
+    assert!(wrong.contains("not the tournament's password"), "{wrong}");
+    binh.send(&ClientMessage::Tournament { id: id.clone() })
+        .await;
+    assert!(!page(&mut binh).await.joined);
+    // With it (as typed, spaces around it left out): in.
+    binh.send(&join(Some("cá vàng"))).await;
+    assert!(page(&mut binh).await.joined);
+
+    // Chi is invited once she is An's friend, and joins without it; a stranger is not.
+    let mut chi = Client::connect(&url, "Chi").await;
+    let invite = ClientMessage::InviteToTournament {
+        id: id.clone(),
+        player: chi.player.id.clone(),
+    };
+    let stranger = an.refused(invite.clone(), ErrorCode::NoSuchPlayer).await;
+    assert!(stranger.contains("friends"), "{stranger}");
+    let by_binh = binh.refused(invite.clone(), ErrorCode::NotAllowed).await;
+    assert!(by_binh.contains("organiser"), "{by_binh}");
+    super::people::befriend(&mut an, &mut chi).await;
+    an.send(&invite).await;
+    page(&mut an).await;
+    let (from, line) = chi
+        .until(|m| match m {
+            ServerMessage::Notice(Notice::TournamentInvite { from, line }) => {
+                Some((from.name.clone(), line.clone()))
+            }
+            _ => None,
+        })
+        .await;
+    assert_eq!((from.as_str(), line.id.as_str()), ("An", id.as_str()));
+    chi.send(&join(None)).await;
+    assert!(page(&mut chi).await.joined);
+
+    // Guessing passwords counts against the address, as guessing codes does.
+    let mut dung = Client::connect(&url, "Dũng").await;
+    let mut limited = false;
+    for i in 0..25 {
+        let guess = join(Some(&format!("đoán {i}")));
+        dung.send(&guess).await;
+        let code = dung
+            .until(|m| match m {
+                ServerMessage::Notice(Notice::Error { code, .. }) => Some(*code),
+                _ => None,
+            })
+            .await;
+        limited |= code == ErrorCode::RateLimited;
+    }
+    assert!(limited, "25 wrong passwords in a row from one address");
 }
