@@ -311,14 +311,19 @@ impl Cluster {
         Ok(nodes.into_iter().map(|n| n.is_some()).collect())
     }
 
-    /// Take room `code`'s write lease, waiting up to about a second for another node's.
+    /// Take room `code`'s write lease, waiting for another node's until a lost node's would
+    /// have run out.
     pub async fn lock(&self, code: &str) -> Result<Lease, String> {
         let mut conn = self.conn.clone();
         let key = format!("oaq:room:{code}:lease");
         let mut token = [0u8; 8];
         getrandom::fill(&mut token).map_err(|e| format!("randomness: {e}"))?;
         let token = format!("{}:{:016x}", self.node, u64::from_le_bytes(token));
-        for attempt in 0..100u64 {
+        // Long enough to outlast the lease of a node lost while it held one (it runs out by
+        // itself), and no longer: a wait past it means a node that keeps taking the room.
+        let deadline = tokio::time::Instant::now() + Duration::from_millis(LEASE_MS + 500);
+        let mut attempt = 0u64;
+        loop {
             let mut set = redis::cmd("SET");
             set.arg(&key).arg(&token).arg("NX").arg("PX").arg(LEASE_MS);
             match self
@@ -326,12 +331,15 @@ impl Cluster {
                 .await?
             {
                 Some(_) => return Ok(Lease { key, token }),
+                None if tokio::time::Instant::now() >= deadline => {
+                    return Err("another node holds the room; try again".into());
+                }
                 None => {
                     tokio::time::sleep(Duration::from_millis(2 + attempt.min(20))).await;
+                    attempt += 1;
                 }
             }
         }
-        Err("another node holds the room; try again".into())
     }
 
     pub async fn unlock(&self, lease: Lease) {

@@ -244,3 +244,42 @@ async fn players_on_two_nodes_each_move_through_their_own() {
     assert_eq!(clocks.len(), moves.len());
     assert!(clocks.iter().all(|c| c.iter().all(|&ms| ms > 290_000)));
 }
+
+/// A node lost while it held a room's write lease leaves the lease to run out (3 s): a join on
+/// another node waits for it rather than answering "try again".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_join_waits_out_the_lease_of_a_node_lost_while_holding_it() {
+    let pg = Postgres::start();
+    let redis = Redis::start();
+    let (db, rd) = (pg.url(), redis.url());
+    let node = ServerProcess::start(&["--database", &db, "--redis", &rd, "--node", "two"]);
+    let clock = ClockSpec::Fischer {
+        base_ms: 600_000,
+        increment_ms: 0,
+    };
+    let mut an = Client::connect(&node.url(), "An").await;
+    let code = an.create("standard", clock, First::Me, false).await;
+    // What a node SIGKILLed in the middle of writing leaves behind.
+    let client = ::redis::Client::open(rd.as_str()).unwrap();
+    let mut conn = client.get_multiplexed_async_connection().await.unwrap();
+    let _: () = ::redis::cmd("SET")
+        .arg(format!("oaq:room:{code}:lease"))
+        .arg("one:lost")
+        .arg("PX")
+        .arg(3_000)
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    let mut binh = Client::connect(&node.url(), "Bình").await;
+    let started = std::time::Instant::now();
+    assert_eq!(
+        binh.join(&code).await,
+        Some(1),
+        "seated, not told to try again"
+    );
+    assert!(
+        started.elapsed() >= std::time::Duration::from_millis(2_500),
+        "the lease was waited out, not ignored: {:?}",
+        started.elapsed()
+    );
+}
