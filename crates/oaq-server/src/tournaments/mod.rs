@@ -377,16 +377,29 @@ pub async fn start(
     player: &str,
 ) -> Result<(TournamentRow, Run), Refused> {
     let minute_ms = server.settings.tournament_minute.as_millis() as i64;
-    let who = player.to_owned();
-    change(server, id, move |row, _, t| {
-        if row.organiser != who {
-            let why = "only the organiser starts the tournament";
-            return Err(Refused::To(ErrorCode::NotAllowed, why.into()));
-        }
+    let only = "only the organiser starts the tournament";
+    as_organiser(server, id, player, only, move |t| {
         match (t.phase, t.format) {
-            (Phase::Running { .. }, Format::Swiss { .. }) => t.call_round(now_ms())?,
-            _ => t.start(now_ms(), minute_ms)?,
+            (Phase::Running { .. }, Format::Swiss { .. }) => t.call_round(now_ms()),
+            _ => t.start(now_ms(), minute_ms),
         }
+    })
+    .await
+}
+
+/// `act` on tournament `id` if `player` organises it; else refused with `only`.
+async fn as_organiser(
+    server: &Arc<Server>,
+    id: &str,
+    player: &str,
+    only: &'static str,
+    act: impl Fn(&mut Tournament) -> Result<(), oaq_tournament::Refused>,
+) -> Result<(TournamentRow, Run), Refused> {
+    change(server, id, move |row, _, t| {
+        if row.organiser != player {
+            return Err(Refused::To(ErrorCode::NotAllowed, only.into()));
+        }
+        act(t)?;
         Ok(Entry::Unchanged)
     })
     .await
@@ -445,14 +458,9 @@ pub async fn keep_apart(
     players: [String; 2],
     apart: bool,
 ) -> Result<(TournamentRow, Run), Refused> {
-    let who = organiser.to_owned();
-    change(server, id, move |row, _, t| {
-        if row.organiser != who {
-            let why = "only the organiser keeps players apart";
-            return Err(Refused::To(ErrorCode::NotAllowed, why.into()));
-        }
-        t.keep_apart(&players[0], &players[1], apart)?;
-        Ok(Entry::Unchanged)
+    let only = "only the organiser keeps players apart";
+    as_organiser(server, id, organiser, only, move |t| {
+        t.keep_apart(&players[0], &players[1], apart)
     })
     .await
 }
