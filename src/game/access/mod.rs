@@ -18,7 +18,9 @@
 //!   live region announces each move as it is played, whoever played it: "The computer sowed the
 //!   computer's pit 8 to the left, 4 stones. Picked up 3 stones from your pit 2 and went on. The
 //!   computer captured 5 stones. Two empty pits: turn over. Your move." and at the end the result
-//!   and every side's count (`speech.rs`, `announce.rs`). AccessKit's click and focus requests
+//!   and every side's count (`speech.rs`, `announce.rs`). Online news is read out as it comes:
+//!   a friend's request, a challenge, a tournament's invitation, start, rounds and winner
+//!   (`online_news.rs`). AccessKit's click and focus requests
 //!   press and focus as the keyboard does.
 //! - **The web**: AccessKit has no web adapter, so the same tree is mirrored into the page as the
 //!   canvas's fallback content (exposed to assistive technology, never drawn): `<button>`s, a
@@ -52,6 +54,7 @@ pub mod board;
 mod comfort;
 pub mod focus;
 mod names;
+mod online_news;
 pub mod speech;
 #[cfg(test)]
 mod vision;
@@ -67,6 +70,7 @@ pub(in crate::game) fn plugin(app: &mut App) {
         names::plugin,
         announce::plugin,
         board::plugin,
+        online_news::plugin,
     ));
     #[cfg(target_arch = "wasm32")]
     app.add_plugins(web_mirror::plugin);

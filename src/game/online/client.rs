@@ -144,6 +144,8 @@ pub struct Online {
     pub browsing: bool,
     /// Friends, challenges, profiles, chat.
     pub people: super::social::People,
+    /// Tournaments: the lists, the pages, an invitation.
+    pub tournaments: super::tournaments::Tournaments,
     /// A room to open in the review once its game is on the board.
     pub review_next: Option<String>,
     /// Our correspondence games and vacation, as last asked.
@@ -653,6 +655,21 @@ fn people_notice(online: &mut Online, link: &mut Link, notice: Notice) {
         | Notice::Chat { .. }
         | Notice::Reported { .. }) => {
             online.people.take(&notice, unix_ms());
+        }
+        notice @ (Notice::Tournaments { .. }
+        | Notice::Tournament { .. }
+        | Notice::TournamentInvite { .. }) => {
+            let invite = matches!(notice, Notice::TournamentInvite { .. });
+            let me = online.me.as_ref().map(|p| p.id.clone());
+            online.tournaments.take(notice, me.as_deref());
+            if let Some((from, line)) = invite
+                .then_some(online.tournaments.invite.as_ref())
+                .flatten()
+            {
+                let news =
+                    super::social::News::TournamentInvite(from.name.clone(), line.name.clone());
+                online.people.news = Some(news);
+            }
         }
         _ => {}
     }

@@ -124,6 +124,18 @@ fn press(
             GameAction::Claim => commands.trigger(Ask::Claim),
             GameAction::Rematch => commands.trigger(Ask::Rematch),
             GameAction::Review => commands.trigger(OpenReview),
+            GameAction::Tournament => {
+                let code = on_board.code.clone().unwrap_or_default();
+                if let Some(id) = online.tournaments.of_room(&code) {
+                    let open = super::people::TourAction::Open(id.to_owned());
+                    commands.trigger(super::people::Press(super::people::PeopleAction::Tour(
+                        open,
+                    )));
+                }
+                commands.trigger(Ask::Leave);
+                on_board.code = None;
+                next_screen.set(Screen::Online);
+            }
             GameAction::Leave => {
                 commands.trigger(Ask::Leave);
                 on_board.code = None;

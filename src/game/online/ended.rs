@@ -81,7 +81,11 @@ impl Ended<'_> {
     fn next_buttons(&self, r: &mut ChildSpawnerCommands, art: &Art, lang: Lang) {
         let (you, aborted) = (self.room.you, self.result.cause == EndCause::Aborted);
         let asked = you.is_some_and(|s| self.state.rematch_asked[s]);
-        if you.is_some() && !aborted && !asked {
+        // A tournament's game has no rematch: the tournament pairs again.
+        let tournament = self.online.tournaments.of_room(&self.room.code).is_some();
+        if tournament {
+            r.spawn(button(art, GameAction::Tournament, lang.tr("tour.back")));
+        } else if you.is_some() && !aborted && !asked {
             r.spawn(button(art, GameAction::Rematch, lang.tr("online.rematch")));
         }
         r.spawn(button(art, GameAction::Leave, lang.tr("online.leave")));

@@ -12,6 +12,9 @@ use crate::game::state::Files;
 use crate::net::protocol::{PlayerInfo, is_room_code};
 use crate::net::social::{CodeKind, FRIEND_CODE_LEN, LINK_CODE_LEN, is_code, normalize_code};
 
+/// A tournament's code: as long as the server makes them.
+pub const TOURNAMENT_CODE_LEN: usize = 8;
+
 /// Where the player this device was before is kept: the token, then the name, a line each.
 const PREVIOUS: &str = "online-previous.txt";
 
@@ -40,6 +43,8 @@ pub enum FromAddress {
     Friend(String),
     /// Ask whose this link code is, then the player.
     Link(String),
+    /// This tournament's page.
+    Tournament(String),
 }
 
 /// The player's answer to the offer on screen: yes (use the code) or no (forget it).
@@ -50,7 +55,8 @@ pub struct Answer(pub bool);
 #[derive(Event, Clone, Copy, Debug)]
 pub struct GoBack;
 
-/// What the query part of a page's address (`?room=K7Q2MX`, `?friend=…`, `?link=…`) asks, in
+/// What the query part of a page's address (`?room=K7Q2MX`, `?friend=…`, `?link=…`,
+/// `?tournament=…`) asks, in
 /// that order; anything that is not a code of its kind is left out.
 pub fn from_address(search: &str) -> Vec<FromAddress> {
     let value = |key: &str| {
@@ -63,9 +69,11 @@ pub fn from_address(search: &str) -> Vec<FromAddress> {
     let room = value("room=").filter(|c| is_room_code(c));
     let friend = value("friend=").filter(|c| is_code(c, FRIEND_CODE_LEN));
     let link = value("link=").filter(|c| is_code(c, LINK_CODE_LEN));
+    let tournament = value("tournament=").filter(|c| is_code(c, TOURNAMENT_CODE_LEN));
     (room.map(FromAddress::Room).into_iter())
         .chain(friend.map(FromAddress::Friend))
         .chain(link.map(FromAddress::Link))
+        .chain(tournament.map(FromAddress::Tournament))
         .collect()
 }
 
@@ -147,6 +155,11 @@ pub(super) mod tests {
             "O is not a code's"
         );
         assert_eq!(from_address(""), vec![]);
+        assert_eq!(
+            from_address("?tournament=7kq2mxab"),
+            vec![FromAddress::Tournament("7KQ2MXAB".into())]
+        );
+        assert_eq!(from_address("?tournament=7KQ2MX"), vec![], "too short");
     }
 
     pub(in crate::game::online) fn player(id: &str) -> PlayerInfo {

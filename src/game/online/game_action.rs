@@ -15,6 +15,8 @@ pub enum GameAction {
     Review,
     Rematch,
     Leave,
+    /// At the end of a tournament's game: back to its page (the next game comes by itself).
+    Tournament,
     /// At the end: ask the opponent to be friends, or challenge them to a game later.
     AddFriend,
     ChallengeLater,

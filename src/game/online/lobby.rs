@@ -497,6 +497,12 @@ fn name_row(
     }
     let games = games_label(online, lang);
     r.spawn(button(art, PeopleAction::Open(Page::Games), games));
+    let tournaments = lang.tr("tour.title");
+    r.spawn(button(
+        art,
+        PeopleAction::Open(Page::Tournaments),
+        tournaments,
+    ));
 }
 
 /// The new room's rule set, and whether it is won at a majority.

@@ -22,6 +22,7 @@ pub mod push;
 pub mod qr;
 pub mod social;
 pub mod table;
+pub mod tournaments;
 #[cfg(target_arch = "wasm32")]
 mod web_field;
 
@@ -134,7 +135,8 @@ fn open_the_link_s_room(
     open_from_address(&mut commands, &mut next_screen, &search);
 }
 
-/// What a link's address asks (`?room=`, `?friend=`, `?link=`), from the page or `--open`.
+/// What a link's address asks (`?room=`, `?friend=`, `?link=`, `?tournament=`), from the page
+/// or `--open`.
 pub fn open_from_address(
     commands: &mut Commands,
     next_screen: &mut NextState<crate::game::state::Screen>,
@@ -147,6 +149,11 @@ pub fn open_from_address(
             follow::FromAddress::Room(code) => client::Ask::Join(code),
             follow::FromAddress::Friend(code) => client::Ask::Offer(CodeKind::Friend, code),
             follow::FromAddress::Link(code) => client::Ask::Offer(CodeKind::Link, code),
+            follow::FromAddress::Tournament(id) => {
+                let open = people::TourAction::Open(id);
+                commands.trigger(people::Press(people::PeopleAction::Tour(open)));
+                continue;
+            }
         });
     }
 }

@@ -166,6 +166,7 @@ fn player_values(
                 online.notifications.as_ref().map_or(0, |n| n.devices)
             ),
         ),
+        ("data-tournament", tournament_value(online, pages)),
         (
             "data-pool",
             match &online.pool {
@@ -177,6 +178,32 @@ fn player_values(
             },
         ),
     ]
+}
+
+/// The open tournament: `ID:STATUS:JOINED:ROUND:PLACE:POINTS` (`JOINED` 1 or 0; our place and
+/// points, 0 when not in it), empty when none is open or it has not arrived.
+fn tournament_value(online: &Online, pages: &Pages) -> String {
+    let Some(view) = pages
+        .tournament
+        .as_deref()
+        .and_then(|id| online.tournaments.view(id))
+    else {
+        return String::new();
+    };
+    let me = online.me.as_ref().map(|m| m.id.as_str());
+    let mine = view
+        .standings
+        .iter()
+        .find(|s| Some(s.player.id.as_str()) == me);
+    format!(
+        "{}:{}:{}:{}:{}:{}",
+        view.line.id,
+        view.line.status.as_str(),
+        u8::from(view.joined),
+        view.round,
+        mine.map_or(0, |s| s.place),
+        mine.map_or(0.0, |s| s.points)
+    )
 }
 
 /// People: friend and link codes, friends, what waits for our answer, the last refusal, a

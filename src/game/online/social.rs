@@ -26,6 +26,8 @@ pub enum News {
     Reported,
     /// A correspondence game (its room code) waits for our move.
     YourTurn(String),
+    /// An organiser (their name) invites us to a tournament (its name).
+    TournamentInvite(String, String),
 }
 
 /// Everything social the server has told us.

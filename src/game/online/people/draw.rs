@@ -96,7 +96,7 @@ fn who_plays_page(p: &mut ChildSpawnerCommands, art: &Art, lang: crate::session:
 /// The panel's width for each page.
 fn page_width(page: Page) -> f32 {
     match page {
-        Page::Friends | Page::Games | Page::Account => 640.0,
+        Page::Friends | Page::Games | Page::Account | Page::Tournaments | Page::Tournament => 640.0,
         _ => 600.0,
     }
 }
@@ -166,6 +166,14 @@ impl Drawn<'_> {
                     ..default()
                 }
             }
+            Page::Tournament => {
+                let id = shown.pages.tournament.as_deref().unwrap_or_default();
+                let link = super::tournaments::tournament_link(settings, id);
+                Pictures {
+                    qr: (!id.is_empty()).then(|| self.qr(&link)).flatten(),
+                    ..default()
+                }
+            }
             _ => Pictures::default(),
         }
     }
@@ -227,6 +235,19 @@ impl Shown<'_> {
             }
             Page::Games => super::games::page(p, art, lang, online, narrow),
             Page::Account => super::account::page(p, art, lang, online, pages, pictures.qr, narrow),
+            Page::Tournaments => super::tournaments::list_page(p, art, lang, online, pages, narrow),
+            Page::NewTournament => {
+                super::tournaments::draft_page(p, art, lang, online, pages, self.form)
+            }
+            Page::Tournament => super::tournament::TournamentPage {
+                art,
+                lang,
+                online,
+                pages,
+                qr: pictures.qr,
+                narrow,
+            }
+            .draw(p),
         }
     }
 }

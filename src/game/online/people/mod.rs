@@ -17,6 +17,10 @@ mod notifications;
 mod offer;
 mod play_now;
 mod profile;
+mod tournament;
+mod tournaments;
+
+pub use tournaments::{Draft, Kind, TourAction};
 
 use super::client::{Ask, Online};
 use super::form::Form;
@@ -45,6 +49,12 @@ pub enum Page {
     Games,
     /// What we are notified of, on which devices, and the daily e-mail.
     Notifications,
+    /// Tournaments: ours, the public ones, one by its code.
+    Tournaments,
+    /// A new tournament's choices.
+    NewTournament,
+    /// One tournament (`Pages::tournament`).
+    Tournament,
 }
 
 /// A text field of these pages.
@@ -61,6 +71,12 @@ pub enum Entry {
     Email,
     /// The account's current password or recovery code, which changes to it need.
     Current,
+    /// A tournament's code, to open it.
+    TournamentCode,
+    /// A new tournament's name.
+    TournamentName,
+    /// A new tournament's password, or the one to join a tournament with.
+    TournamentPassword,
 }
 
 /// The pages' state while the online screen is up.
@@ -85,6 +101,16 @@ pub struct Pages {
     pub reporting: bool,
     /// What Enter in a field asked for, done with the next presses.
     pub submit: Option<PeopleAction>,
+    /// The tournament whose page is open (its id).
+    pub tournament: Option<String>,
+    /// A tournament's code typed in.
+    pub tournament_code: String,
+    /// The password typed to join the open tournament.
+    pub tournament_password: String,
+    /// A new tournament's choices.
+    pub draft: Draft,
+    /// The open tournament's link was copied.
+    pub copied: bool,
 }
 
 /// What the pages' buttons do.
@@ -137,6 +163,8 @@ pub enum PeopleAction {
     Follow(bool),
     /// Become the player this device was before again.
     GoBack,
+    /// A tournament page's button.
+    Tour(TourAction),
 }
 
 /// The notifications a player switches.
@@ -224,6 +252,8 @@ fn open(commands: &mut Commands, pages: &mut Pages, page: Page, other: Option<St
     pages.entry = Entry::None;
     pages.reporting = false;
     pages.question = None;
+    pages.copied = false;
+    pages.tournament_password.clear();
     pages.other = other.clone();
     match page {
         Page::None => {}
@@ -240,6 +270,8 @@ fn open(commands: &mut Commands, pages: &mut Pages, page: Page, other: Option<St
         Page::PlayNow => {}
         Page::Games => say(commands, ClientMessage::MyGames),
         Page::Notifications => say(commands, ClientMessage::Notifications),
+        Page::Tournaments => say(commands, ClientMessage::Tournaments),
+        Page::NewTournament | Page::Tournament => {}
     }
 }
 
@@ -312,6 +344,7 @@ fn act(
         A::Toggle(_) | A::NotifyAllOff | A::SaveEmail | A::NotifyDevice => {
             notified(action, commands, pages, prefs, online)
         }
+        A::Tour(action) => tournaments::act(action, commands, pages, form, online, prefs),
         _ => account(action, commands, pages, prefs, online, link),
     }
 }
@@ -328,6 +361,9 @@ fn navigate(action: PeopleAction, commands: &mut Commands, pages: &mut Pages) {
         PeopleAction::Back if pages.other.is_some() => open(commands, pages, Page::Friends, None),
         PeopleAction::Back if pages.page == Page::Notifications => {
             open(commands, pages, Page::Games, None)
+        }
+        PeopleAction::Back if matches!(pages.page, Page::NewTournament | Page::Tournament) => {
+            open(commands, pages, Page::Tournaments, None)
         }
         PeopleAction::Back => pages.page = Page::None,
         PeopleAction::Edit(entry) => pages.entry = entry,
@@ -642,6 +678,12 @@ fn type_text(mut keys: MessageReader<KeyboardInput>, mut pages: ResMut<Pages>) {
             Entry::Current => &mut pages.current,
             Entry::Answer => &mut pages.answer,
             Entry::Email => &mut pages.email,
+            Entry::TournamentCode => &mut pages.tournament_code,
+            Entry::TournamentName => &mut pages.draft.name,
+            Entry::TournamentPassword if pages.page == Page::NewTournament => {
+                &mut pages.draft.password
+            }
+            Entry::TournamentPassword => &mut pages.tournament_password,
             Entry::None => return,
         };
         match &key.logical_key {
@@ -653,6 +695,10 @@ fn type_text(mut keys: MessageReader<KeyboardInput>, mut pages: ResMut<Pages>) {
                     Entry::FriendCode => Some(PeopleAction::AddFriend),
                     Entry::Answer => Some(PeopleAction::AnswerParent),
                     Entry::Email => Some(PeopleAction::SaveEmail),
+                    Entry::TournamentCode => Some(PeopleAction::Tour(TourAction::Find)),
+                    Entry::TournamentPassword if pages.page == Page::Tournament => {
+                        Some(PeopleAction::Tour(TourAction::Join))
+                    }
                     _ => None,
                 };
                 match action {
@@ -664,7 +710,17 @@ fn type_text(mut keys: MessageReader<KeyboardInput>, mut pages: ResMut<Pages>) {
             Key::Character(typed) => {
                 *field = typed_into(entry, field, typed);
             }
-            Key::Space if matches!(entry, Entry::Password | Entry::Current) => field.push(' '),
+            Key::Space
+                if matches!(
+                    entry,
+                    Entry::Password
+                        | Entry::Current
+                        | Entry::TournamentName
+                        | Entry::TournamentPassword
+                ) =>
+            {
+                field.push(' ')
+            }
             _ => {}
         }
     }
@@ -709,6 +765,9 @@ pub fn typed_into(entry: Entry, field: &str, typed: &str) -> String {
             .filter(|c| !c.is_control() && !c.is_whitespace())
             .take(crate::net::notify::MAX_EMAIL)
             .collect(),
+        Entry::TournamentCode | Entry::TournamentName | Entry::TournamentPassword => {
+            tournaments::typed(entry, field, typed)
+        }
         Entry::None => field.to_owned(),
     }
 }
@@ -717,12 +776,27 @@ pub fn typed_into(entry: Entry, field: &str, typed: &str) -> String {
 fn refresh(
     mut commands: Commands,
     mut pages: ResMut<Pages>,
-    online: Res<Online>,
+    mut online: ResMut<Online>,
     time: Res<Time>,
     mut wake: ResMut<crate::game::state::Wake>,
     mut since: Local<f32>,
     mut shown_s: Local<i64>,
 ) {
+    if online.tournaments.created.is_some()
+        && let Some(id) = online.tournaments.created.take()
+    {
+        tournaments::open(&mut commands, &mut pages, id);
+    }
+    // A tournament's page counts down to its start, its next round or its end.
+    if matches!(pages.page, Page::Tournament | Page::Tournaments) {
+        let now_s = online.server_now() / 1000;
+        if now_s != *shown_s {
+            *shown_s = now_s;
+            pages.set_changed();
+        }
+        wake.bypass_change_detection()
+            .within(std::time::Duration::from_millis(500));
+    }
     // The wait in a pool counts up on screen, a second at a time.
     if pages.page == Page::PlayNow
         && let Some(pool) = &online.pool
@@ -735,14 +809,23 @@ fn refresh(
         wake.bypass_change_detection()
             .within(std::time::Duration::from_millis(250));
     }
-    if pages.page != Page::Friends {
-        *since = 0.0;
-        return;
-    }
+    let again = match pages.page {
+        Page::Friends => ClientMessage::Relations,
+        // Its players hear of each change; a visitor asks again.
+        Page::Tournament => match &pages.tournament {
+            Some(id) => ClientMessage::Tournament { id: id.clone() },
+            None => return,
+        },
+        Page::Tournaments => ClientMessage::Tournaments,
+        _ => {
+            *since = 0.0;
+            return;
+        }
+    };
     *since += time.delta_secs();
     if *since > REFRESH_S {
         *since = 0.0;
-        say(&mut commands, ClientMessage::Relations);
+        say(&mut commands, again);
     }
 }
 
@@ -817,6 +900,9 @@ pub fn news_words(news: &News, lang: Lang) -> String {
         News::ChallengeClosed => lang.tr("people.news.closed").to_owned(),
         News::Reported => lang.tr("people.news.reported").to_owned(),
         News::YourTurn(code) => lang.trf("people.news.your_turn", &[("code", code)]),
+        News::TournamentInvite(who, name) => {
+            lang.trf("tour.news.invite", &[("who", who), ("name", name)])
+        }
     }
 }
 

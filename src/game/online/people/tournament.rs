@@ -1,0 +1,320 @@
+//! One tournament's page: what it is (format, rules, clock, where it is), its code and link
+//! (a QR to scan), join or leave (with its password when it has one), a break, the organiser's
+//! start and invitations, and the standings with each game being played, to join or watch.
+
+use bevy::prelude::*;
+
+use super::kit::{centred_row, header, qr_node, wrapping_row};
+use super::tournaments::{TourAction, rules_words_of};
+use super::{Entry, Pages, PeopleAction, field_text, news_words};
+use crate::game::board::art::Art;
+use crate::game::online::client::Online;
+use crate::game::online::form::clock_label;
+use crate::game::online::tournaments::{format_words, state_words};
+use crate::game::screens::ui::{bold, button, text};
+use crate::net::tournament::{Format, Presence, StandingLine, TournamentStatus, TournamentView};
+use crate::session::Lang;
+
+/// What the page is drawn with.
+pub(super) struct TournamentPage<'a> {
+    pub art: &'a Art,
+    pub lang: Lang,
+    pub online: &'a Online,
+    pub pages: &'a Pages,
+    pub qr: Option<Handle<Image>>,
+    pub narrow: bool,
+}
+
+impl TournamentPage<'_> {
+    pub(super) fn draw(&self, p: &mut ChildSpawnerCommands) {
+        let (art, lang, online) = (self.art, self.lang, self.online);
+        let id = self.pages.tournament.as_deref().unwrap_or_default();
+        let Some(view) = online.tournaments.view(id) else {
+            header(p, art, lang, lang.tr("tour.title").to_owned());
+            super::kit::problem_line(p, art, lang, online);
+            p.spawn(text(art, lang.tr("online.connecting"), 16.0));
+            return;
+        };
+        header(p, art, lang, view.line.name.clone());
+        if let Some(news) = &online.people.news {
+            p.spawn(bold(art, news_words(news, lang), 16.0));
+        }
+        super::kit::problem_line(p, art, lang, online);
+        self.about(p, view);
+        self.code(p, view);
+        self.actions(p, view);
+        self.standings(p, view);
+    }
+
+    /// Format, rules and clock; where it is; who organises it.
+    fn about(&self, p: &mut ChildSpawnerCommands, view: &TournamentView) {
+        let (art, lang, line) = (self.art, self.lang, &view.line);
+        let rules = rules_words_of(&line.preset, lang);
+        let about = format!(
+            "{} · {rules} · {}",
+            format_words(line.format, lang),
+            clock_label(line.clock, lang)
+        );
+        p.spawn(text(art, about, 16.0));
+        let state = state_words(view, self.online.server_now(), lang);
+        let players = lang.trf("tour.players", &[("n", &line.players)]);
+        p.spawn(bold(art, format!("{state} · {players}"), 17.0));
+        let by = lang.trf("tour.by", &[("who", &line.organiser.name)]);
+        p.spawn(text(art, by, 15.0));
+    }
+
+    /// The code to read out, the link to copy, and its QR (not on a phone: the phone is the
+    /// one that scans).
+    fn code(&self, p: &mut ChildSpawnerCommands, view: &TournamentView) {
+        let (art, lang) = (self.art, self.lang);
+        if view.line.status == TournamentStatus::Over {
+            return;
+        }
+        p.spawn(wrapping_row()).with_children(|r| {
+            let code = lang.trf("tour.code_is", &[("code", &view.line.id)]);
+            r.spawn(bold(art, code, 17.0));
+            let copy = if self.pages.copied {
+                "online.copied"
+            } else {
+                "online.copy"
+            };
+            r.spawn(button(
+                art,
+                PeopleAction::Tour(TourAction::CopyLink),
+                lang.tr(copy),
+            ));
+        });
+        if let Some(qr) = self.qr.clone().filter(|_| !self.narrow) {
+            qr_node(p, qr, 120.0);
+        }
+    }
+
+    /// Join (with the password field when one is needed) or leave, a break, the organiser's
+    /// start, and friends to invite.
+    fn actions(&self, p: &mut ChildSpawnerCommands, view: &TournamentView) {
+        let (art, lang, line) = (self.art, self.lang, &view.line);
+        if line.status == TournamentStatus::Over {
+            return;
+        }
+        let me = self.online.me.as_ref().map(|m| m.id.as_str());
+        let organiser = me == Some(line.organiser.id.as_str());
+        let mine = me.and_then(|me| view.standings.iter().find(|s| s.player.id == me));
+        p.spawn(centred_row()).with_children(|r| {
+            if view.joined {
+                let tour = |a| PeopleAction::Tour(a);
+                if let Some(room) = mine.and_then(|s| s.room.clone()) {
+                    r.spawn(button(
+                        art,
+                        tour(TourAction::Play(room)),
+                        lang.tr("tour.play"),
+                    ));
+                }
+                if pausable(line.format, line.status) {
+                    let paused = mine.is_some_and(|s| s.presence == Presence::Paused);
+                    let (key, to) = if paused {
+                        ("tour.resume", false)
+                    } else {
+                        ("tour.pause", true)
+                    };
+                    r.spawn(button(art, tour(TourAction::Pause(to)), lang.tr(key)));
+                }
+                r.spawn(button(art, tour(TourAction::Leave), lang.tr("tour.leave")));
+            } else {
+                if line.password && !organiser {
+                    r.spawn(text(art, lang.tr("tour.password"), 17.0));
+                    let editing = self.pages.entry == Entry::TournamentPassword;
+                    let typed = &self.pages.tournament_password;
+                    let shown = field_text(typed, editing, true, "—");
+                    r.spawn(button(
+                        art,
+                        PeopleAction::Edit(Entry::TournamentPassword),
+                        shown,
+                    ));
+                }
+                let join = PeopleAction::Tour(TourAction::Join);
+                r.spawn(button(art, join, lang.tr("tour.join")));
+            }
+            if organiser && let Some(key) = begin_key(view) {
+                r.spawn(button(
+                    art,
+                    PeopleAction::Tour(TourAction::Begin),
+                    lang.tr(key),
+                ));
+            }
+        });
+        if organiser {
+            self.invitations(p, view);
+        }
+    }
+
+    /// The organiser's friends not in it yet, each with Invite (a few: the rest by the code).
+    fn invitations(&self, p: &mut ChildSpawnerCommands, view: &TournamentView) {
+        let (art, lang) = (self.art, self.lang);
+        let Some(relations) = &self.online.people.relations else {
+            return;
+        };
+        let inside = |id: &str| view.standings.iter().any(|s| s.player.id == id);
+        let friends: Vec<_> = relations
+            .friends
+            .iter()
+            .filter(|f| !inside(&f.player.id))
+            .take(if self.narrow { 3 } else { 6 })
+            .collect();
+        if friends.is_empty() {
+            return;
+        }
+        p.spawn(bold(art, lang.tr("tour.invite"), 17.0));
+        p.spawn(wrapping_row()).with_children(|r| {
+            for friend in friends {
+                let invite = TourAction::Invite(friend.player.id.clone());
+                r.spawn(button(
+                    art,
+                    PeopleAction::Tour(invite),
+                    friend.player.name.clone(),
+                ));
+            }
+        });
+    }
+
+    /// The standings: place, name, points, games, and the game being played.
+    fn standings(&self, p: &mut ChildSpawnerCommands, view: &TournamentView) {
+        let (art, lang) = (self.art, self.lang);
+        if view.standings.is_empty() {
+            p.spawn(text(art, lang.tr("tour.nobody"), 15.0));
+            return;
+        }
+        if view.line.status == TournamentStatus::Over {
+            podium(p, art, lang, &view.standings);
+        }
+        p.spawn(bold(art, lang.tr("tour.standings"), 18.0));
+        let me = self.online.me.as_ref().map(|m| m.id.as_str());
+        let shown = if self.narrow { 8 } else { 12 };
+        let swiss = matches!(view.line.format, Format::Swiss { .. });
+        let lines = view.standings.iter().enumerate().filter(|(i, s)| {
+            // The best lines, and ours wherever it is.
+            *i < shown || Some(s.player.id.as_str()) == me
+        });
+        for (_, line) in lines {
+            let ours = Some(line.player.id.as_str()) == me;
+            p.spawn(wrapping_row()).with_children(|r| {
+                let words = standing_words(line, swiss && !self.narrow, lang);
+                if ours {
+                    r.spawn(bold(art, words, 16.0));
+                } else {
+                    r.spawn(text(art, words, 16.0));
+                }
+                if let Some(room) = line.room.clone().filter(|_| !ours) {
+                    let watch = PeopleAction::Tour(TourAction::Watch(room));
+                    r.spawn(button(art, watch, lang.tr("tour.watch")));
+                }
+            });
+        }
+        if view.standings.len() > shown {
+            let more = view.standings.len() - shown;
+            p.spawn(text(art, lang.trf("people.more", &[("n", &more)]), 15.0));
+        }
+    }
+}
+
+/// The end: the winner, then second and third.
+fn podium(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, standings: &[StandingLine]) {
+    let at = |place: u32| {
+        let names: Vec<&str> = standings
+            .iter()
+            .filter(|s| s.place == place)
+            .map(|s| s.player.name.as_str())
+            .collect();
+        (!names.is_empty()).then(|| names.join(", "))
+    };
+    if let Some(first) = at(1) {
+        let won = lang.trf("tour.winner", &[("who", &first)]);
+        p.spawn((
+            crate::game::screens::ui::title(art, won, 26.0),
+            TextLayout::justify(Justify::Center),
+        ));
+    }
+    let rest: Vec<String> = [(2, "tour.second"), (3, "tour.third")]
+        .into_iter()
+        .filter_map(|(place, key)| at(place).map(|who| lang.trf(key, &[("who", &who)])))
+        .collect();
+    if !rest.is_empty() {
+        p.spawn((
+            bold(art, rest.join(" · "), 18.0),
+            TextLayout::justify(Justify::Center),
+        ));
+    }
+}
+
+/// Whether a player may take a break: an arena's or a Swiss's, not over.
+fn pausable(format: Format, status: TournamentStatus) -> bool {
+    !matches!(format, Format::RoundRobin { .. }) && status != TournamentStatus::Over
+}
+
+/// The organiser's button: start it while open, or begin a Swiss's next round by hand.
+fn begin_key(view: &TournamentView) -> Option<&'static str> {
+    match (view.line.status, view.line.format) {
+        (TournamentStatus::Open, _) => Some("tour.begin"),
+        (TournamentStatus::Running, Format::Swiss { .. })
+            if view.round < view.rounds && !view.standings.iter().any(|s| s.room.is_some()) =>
+        {
+            Some("tour.next_round")
+        }
+        _ => None,
+    }
+}
+
+/// A line of the standings: "1. An · 1500 · 6 pts · 3 games", with a break, a withdrawal, a
+/// streak and (for a Swiss, where there is room) the Buchholz.
+pub fn standing_words(line: &StandingLine, tie_break: bool, lang: Lang) -> String {
+    let points = lang.trf("tour.points", &[("n", &line.points)]);
+    let games = lang.trf("tour.games", &[("n", &line.games)]);
+    let mut words = format!(
+        "{}. {} · {:.0} · {points} · {games}",
+        line.place, line.player.name, line.player.rating
+    );
+    if tie_break {
+        words.push_str(&format!(" · BH {}", line.buchholz));
+    }
+    match line.presence {
+        Presence::Paused => words.push_str(&format!(" ({})", lang.tr("tour.paused"))),
+        Presence::Withdrawn => words.push_str(&format!(" ({})", lang.tr("tour.withdrawn"))),
+        Presence::Active => {}
+    }
+    if line.on_fire {
+        words.push_str(&format!(" · {}", lang.tr("tour.on_fire")));
+    }
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::protocol::PlayerInfo;
+
+    #[test]
+    fn a_standing_says_place_name_points_and_state() {
+        let line = StandingLine {
+            player: PlayerInfo {
+                id: "p".into(),
+                name: "An".into(),
+                rating: 1512.4,
+                deviation: 60.0,
+                games: 3,
+            },
+            place: 2,
+            points: 2.5,
+            buchholz: 4.0,
+            sonneborn_berger: 3.0,
+            games: 3,
+            presence: Presence::Paused,
+            on_fire: true,
+            room: None,
+        };
+        let en = standing_words(&line, true, Lang::En);
+        assert!(en.starts_with("2. An · 1512 · "), "{en}");
+        assert!(en.contains("2.5") && en.contains("BH 4"), "{en}");
+        assert!(en.contains(Lang::En.tr("tour.paused")), "{en}");
+        let vi = standing_words(&line, false, Lang::Vi);
+        assert!(!vi.contains("BH"), "{vi}");
+    }
+}
