@@ -65,6 +65,9 @@ pub(super) fn plugin(app: &mut App) {
                     .or_eager(resource_changed::<Reporting>)
                     .or_eager(resource_changed::<Shown>)
                     .or_eager(resource_changed::<Phase>)
+                    // The next game on the board while it stays up: a rematch, a tournament's
+                    // next pairing.
+                    .or_eager(resource_changed::<OnBoard>)
                     .or_eager(state_changed::<Screen>),
             ),
         )

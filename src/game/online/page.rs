@@ -202,7 +202,7 @@ fn tournament_value(online: &Online, pages: &Pages) -> String {
         u8::from(view.joined),
         view.round,
         mine.map_or(0, |s| s.place),
-        mine.map_or(0.0, |s| s.points)
+        mine.map_or(0.0, |s| s.points + 0.0)
     )
 }
 

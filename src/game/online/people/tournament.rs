@@ -197,7 +197,12 @@ impl TournamentPage<'_> {
         for (_, line) in lines {
             let ours = Some(line.player.id.as_str()) == me;
             p.spawn(wrapping_row()).with_children(|r| {
-                let words = standing_words(line, swiss && !self.narrow, lang);
+                let words = if view.line.status == TournamentStatus::Open {
+                    // No places before the first game: who is in.
+                    format!("{} · {:.0}", line.player.name, line.player.rating)
+                } else {
+                    standing_words(line, swiss && !self.narrow, lang)
+                };
                 if ours {
                     r.spawn(bold(art, words, 16.0));
                 } else {
@@ -245,9 +250,9 @@ fn podium(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, standings: &[Stan
     }
 }
 
-/// Whether a player may take a break: an arena's or a Swiss's, not over.
+/// Whether a player may take a break: in an arena or a Swiss under way.
 fn pausable(format: Format, status: TournamentStatus) -> bool {
-    !matches!(format, Format::RoundRobin { .. }) && status != TournamentStatus::Over
+    !matches!(format, Format::RoundRobin { .. }) && status == TournamentStatus::Running
 }
 
 /// The organiser's button: start it while open, or begin a Swiss's next round by hand.
@@ -266,7 +271,8 @@ fn begin_key(view: &TournamentView) -> Option<&'static str> {
 /// A line of the standings: "1. An · 1500 · 6 pts · 3 games", with a break, a withdrawal, a
 /// streak and (for a Swiss, where there is room) the Buchholz.
 pub fn standing_words(line: &StandingLine, tie_break: bool, lang: Lang) -> String {
-    let points = lang.trf("tour.points", &[("n", &line.points)]);
+    // Plus zero: a score of nothing is "0", never "-0".
+    let points = lang.trf("tour.points", &[("n", &(line.points + 0.0))]);
     let games = lang.trf("tour.games", &[("n", &line.games)]);
     let mut words = format!(
         "{}. {} · {:.0} · {points} · {games}",
@@ -313,6 +319,11 @@ mod tests {
         let en = standing_words(&line, true, Lang::En);
         assert!(en.starts_with("2. An · 1512 · "), "{en}");
         assert!(en.contains("2.5") && en.contains("BH 4"), "{en}");
+        let none = StandingLine {
+            points: -0.0,
+            ..line.clone()
+        };
+        assert!(standing_words(&none, false, Lang::En).contains(" 0 pts"));
         assert!(en.contains(Lang::En.tr("tour.paused")), "{en}");
         let vi = standing_words(&line, false, Lang::Vi);
         assert!(!vi.contains("BH"), "{vi}");

@@ -456,7 +456,7 @@ fn stepper(
 /// A choice's label, marked when it is the one chosen.
 fn chosen(label: &str, on: bool) -> String {
     if on {
-        format!("● {label}")
+        format!("• {label}")
     } else {
         label.to_owned()
     }
