@@ -129,6 +129,11 @@ fn press(
             GameAction::Review => commands.trigger(OpenReview),
             GameAction::Tournament => {
                 let code = on_board.code.clone().unwrap_or_default();
+                if online.room.as_ref().is_none_or(|r| r.code != code) {
+                    // The next pairing has come meanwhile: it takes the board, and leaving
+                    // now would leave it.
+                    continue;
+                }
                 if let Some(id) = online.tournaments.of_room(&code) {
                     let open = super::people::TourAction::Open(id.to_owned());
                     commands.trigger(super::people::Press(super::people::PeopleAction::Tour(

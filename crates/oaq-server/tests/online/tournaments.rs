@@ -1,7 +1,8 @@
 //! Tournaments against a real `oaq-server` with short minutes: an arena whose players are
 //! paired again as soon as their games end, until it closes and its last games finish; a round
 //! robin that starts by itself when its third player is in, played round by round to its
-//! standings; a Swiss whose organiser begins each round;
+//! standings; a round robin by days that waits for a player on vacation; a Swiss whose
+//! organiser begins each round;
 //! and the refusals (a stranger's start, an id that does not exist, joining twice).
 
 use oaq_net::protocol::{ClientMessage, ClockSpec, ErrorCode, Notice, RulesChoice, ServerMessage};
@@ -338,6 +339,127 @@ async fn a_round_robin_is_played_round_by_round_to_its_standings() {
     }
     let (status, _) = server.http("/tournaments/ZZZZZZZZ/results.csv");
     assert_eq!(status, 404);
+}
+
+/// The first page of tournament `id` that shows round `round` with its games' rooms.
+async fn round_begun(client: &mut Client, round: u32) -> TournamentView {
+    loop {
+        let view = page(client).await;
+        let rooms = view.standings.iter().filter(|s| s.room.is_some()).count();
+        if view.round == round && rooms == 2 {
+            return view;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_robin_by_days_waits_for_a_player_on_vacation() {
+    // A day is 4 s here.
+    const DAY_MS: u64 = 4_000;
+    let dir = TempDir::new("round-robin-days");
+    let server = ServerProcess::sqlite(
+        &dir,
+        &[
+            "--day-secs",
+            "4",
+            "--vacation-days",
+            "3",
+            "--tournament-tick-secs",
+            "0.1",
+        ],
+    );
+    let url = server.url();
+    let mut an = Client::connect(&url, "An").await;
+    an.send(&ClientMessage::CreateTournament {
+        name: "Nhà bà ngoại".into(),
+        rules: RulesChoice::Preset("standard".into()),
+        clock: ClockSpec::Correspondence { days: 1 },
+        format: Format::RoundRobin { twice: false },
+        public: false,
+        starts_ms: None,
+        start_when: Some(3),
+        password: None,
+    })
+    .await;
+    let id = page(&mut an).await.line.id;
+    let mut clients = vec![an];
+    for name in ["Bình", "Chi"] {
+        let mut c = Client::connect(&url, name).await;
+        let join = ClientMessage::JoinTournament {
+            id: id.clone(),
+            password: None,
+        };
+        c.send(&join).await;
+        page(&mut c).await;
+        clients.push(c);
+    }
+
+    // The first round: two of the three play; the one to move second takes two days off once
+    // the first has moved.
+    let view = round_begun(&mut clients[0], 1).await;
+    let playing: Vec<(usize, String)> = view
+        .standings
+        .iter()
+        .filter_map(|s| {
+            let at = clients.iter().position(|c| c.player.id == s.player.id)?;
+            Some((at, s.room.clone()?))
+        })
+        .collect();
+    let room = playing[0].1.clone();
+    let mut seats = [None, None];
+    for (at, _) in &playing {
+        let seat = clients[*at].join(&room).await.expect("a seat");
+        seats[seat] = Some(*at);
+    }
+    let (first, second) = (seats[0].unwrap(), seats[1].unwrap());
+    let mut pos = oaq_rules::Position::new(oaq_rules::presets::get("standard").unwrap().rules);
+    clients[first].move_in(&mut pos, 1).await;
+    let (games, vacation) = clients[second].vacation(2).await;
+    assert!(vacation.until_ms.is_some(), "{vacation:?}");
+    let game = games
+        .iter()
+        .find(|g| g.code == room)
+        .expect("the game in my games");
+    assert!(game.paused && game.your_turn, "{game:?}");
+    let left = game.left_ms.unwrap();
+
+    // More than a day passes: the game waits, its clock stopped, and the round with it.
+    tokio::time::sleep(std::time::Duration::from_millis(DAY_MS + 2_000)).await;
+    let (games, _) = clients[first].my_games().await;
+    let game = games.iter().find(|g| g.code == room).expect("still played");
+    assert!(game.paused && game.left_ms == Some(left), "{game:?}");
+    clients[0]
+        .send(&ClientMessage::Tournament { id: id.clone() })
+        .await;
+    let now = page(&mut clients[0]).await;
+    assert_eq!(now.round, 1, "the next round waits for the game");
+    assert!(now.standings.iter().all(|s| s.games == 0), "no result yet");
+
+    // Back from vacation, they resign; then the other two rounds are played to the end.
+    let (games, _) = clients[second].vacation(0).await;
+    assert!(games.iter().any(|g| g.code == room && !g.paused));
+    clients[second].send(&ClientMessage::Resign).await;
+    let cause = clients[first]
+        .event(|e| match e {
+            oaq_net::protocol::RoomEvent::Ended { result, .. } => Some(result.cause),
+            _ => None,
+        })
+        .await;
+    assert_eq!(cause, oaq_net::protocol::EndCause::Resign);
+    let players: Vec<_> = clients
+        .into_iter()
+        .map(|c| tokio::spawn(play_until_over(c)))
+        .collect();
+    for p in players {
+        let (view, _) = tokio::time::timeout(std::time::Duration::from_secs(60), p)
+            .await
+            .expect("the round robin ends")
+            .expect("a player");
+        assert_eq!((view.round, view.rounds), (3, 3));
+        assert!(view.standings.iter().all(|s| s.games == 2), "{view:?}");
+        let total: f64 = view.standings.iter().map(|s| s.points).sum();
+        assert_eq!(total, 3.0, "three games, each won: {view:?}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
