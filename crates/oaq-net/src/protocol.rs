@@ -258,6 +258,12 @@ pub enum ClientMessage {
         /// Players join with it (the organiser and the players invited need none).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         password: Option<String>,
+        /// Its games change no rating.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        unrated: bool,
+        /// Its players may not chat in its games (else: the preset phrases, as everywhere).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        no_chat: bool,
     },
     #[cfg(feature = "tournaments")]
     /// Ours (organised or joined) and the public ones not over; answered by `tournaments`.
@@ -446,6 +452,12 @@ pub enum RoomEvent {
         first: First,
         public: bool,
         at_ms: i64,
+        /// The game changes no rating (a tournament's choice).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        unrated: bool,
+        /// The players may not chat (a tournament's choice).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        no_chat: bool,
     },
     /// `player` took seat `seat`.
     Seated {

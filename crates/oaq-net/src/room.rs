@@ -22,6 +22,10 @@ pub struct RoomState {
     pub clock_spec: ClockSpec,
     pub first: First,
     pub public: bool,
+    /// The game changes no rating.
+    pub unrated: bool,
+    /// The players may not chat.
+    pub no_chat: bool,
     pub seats: Vec<Option<PlayerInfo>>,
     /// `order[side]`: the seat that played that side at the start.
     pub order: Vec<usize>,
@@ -61,6 +65,8 @@ impl RoomState {
             first,
             public,
             at_ms,
+            unrated,
+            no_chat,
         }) = events.first()
         else {
             return Err(BadLog("the log does not begin with `opened`".into()));
@@ -73,6 +79,8 @@ impl RoomState {
             clock_spec: *clock,
             first: *first,
             public: *public,
+            unrated: *unrated,
+            no_chat: *no_chat,
 
             seats: vec![None; players],
             order: (0..players).collect(),
@@ -411,6 +419,8 @@ mod tests {
                 first: First::Them,
                 public: false,
                 at_ms: 1_000,
+                unrated: false,
+                no_chat: false,
             },
             RoomEvent::Seated {
                 seat: 0,

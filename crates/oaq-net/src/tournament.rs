@@ -69,6 +69,12 @@ pub struct TournamentLine {
     /// Joining it takes a password (but for the players invited).
     #[serde(default)]
     pub password: bool,
+    /// Its games change no rating.
+    #[serde(default)]
+    pub unrated: bool,
+    /// Its games have no chat.
+    #[serde(default)]
+    pub no_chat: bool,
 }
 
 /// One line of the standings.

@@ -189,6 +189,8 @@ async fn wave(
             clock,
             first: First::Random,
             public: false,
+            unrated: false,
+            no_chat: false,
         };
         open_paired(server, new, &players).await?;
     }

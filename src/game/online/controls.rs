@@ -262,7 +262,7 @@ fn build(
     let told = Told::of(room, state, &online, &link, lang);
     let actions = game_actions(room, state, &told, asking.0);
     // Chat between the players (none in child mode, none for spectators).
-    let may_chat = room.you.is_some() && !online.people.child;
+    let may_chat = room.you.is_some() && !online.people.child && !state.no_chat;
     if let Some(row) = bar_row.map(|r| *r) {
         commands.entity(row).with_children(|r| {
             bar_buttons(r, &art, lang, may_chat, told.retry, actions);

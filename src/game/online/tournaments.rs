@@ -188,6 +188,8 @@ mod tests {
             ends_ms: 0,
             start_when: 0,
             password: false,
+            unrated: false,
+            no_chat: false,
         }
     }
 

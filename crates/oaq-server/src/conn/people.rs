@@ -521,6 +521,8 @@ impl Conn {
             clock: challenge.clock,
             first: First::Random,
             public: false,
+            unrated: false,
+            no_chat: false,
         };
         let room = registry::open_room(&self.server, new, &players)
             .await

@@ -45,6 +45,8 @@ impl Conn {
             clock,
             first,
             public,
+            unrated: false,
+            no_chat: false,
         };
         match registry::open_room(&self.server, room, std::slice::from_ref(&me.player)).await {
             Ok(code) => {

@@ -40,6 +40,8 @@ impl Conn {
                 starts_ms,
                 start_when,
                 password,
+                unrated,
+                no_chat,
             } => {
                 // Organising counts against the address as opening a room does.
                 if let Err((code, why)) = self.may_open_room() {
@@ -55,6 +57,8 @@ impl Conn {
                     starts_ms,
                     start_when,
                     password,
+                    unrated,
+                    no_chat,
                 };
                 let created = tournaments::create(&server, &me.player, child, new).await;
                 let id = created.inspect_err(|_| server.room_opens.give_back(self.addr.ip()))?;

@@ -476,7 +476,8 @@ impl Room {
             .iter()
             .map(|s| s.as_ref().map(|p| p.id.clone()).unwrap_or_default())
             .collect();
-        if result.cause != EndCause::Aborted && result.places.len() == ids.len() {
+        let rated = !self.state.unrated;
+        if rated && result.cause != EndCause::Aborted && result.places.len() == ids.len() {
             let mut before = Vec::new();
             for id in &ids {
                 let row = self.server.store.player(id).await?;
@@ -563,6 +564,8 @@ impl Room {
             clock: self.state.clock_spec,
             first: First::Me,
             public: false,
+            unrated: self.state.unrated,
+            no_chat: self.state.no_chat,
         };
         let code = crate::room::registry::open_room(&self.server, new, &players).await?;
         self.commit(RoomEvent::Rematch { room: code }).await?;
@@ -575,6 +578,12 @@ impl Room {
         let Some(from) = self.state.seats.get(seat).cloned().flatten() else {
             return refuse(ErrorCode::NotAllowed, "only the room's players chat");
         };
+        if self.state.no_chat {
+            return refuse(
+                ErrorCode::NotAllowed,
+                "this tournament's games have no chat",
+            );
+        }
         let store = &self.server.store;
         let message = ServerMessage::Notice(Notice::Chat {
             code: self.state.code.clone(),

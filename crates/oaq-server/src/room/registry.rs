@@ -33,6 +33,10 @@ pub struct NewRoom {
     pub clock: ClockSpec,
     pub first: First,
     pub public: bool,
+    /// No rating changes (a tournament's choice).
+    pub unrated: bool,
+    /// No chat (a tournament's choice).
+    pub no_chat: bool,
 }
 
 /// Why a room was not opened.
@@ -134,6 +138,8 @@ async fn open_unchecked(
         clock,
         first,
         public,
+        unrated,
+        no_chat,
     } = room;
     let players_n = usize::from(rules.players);
     for _attempt in 0..8 {
@@ -146,6 +152,8 @@ async fn open_unchecked(
             first,
             public,
             at_ms: now_ms(),
+            unrated,
+            no_chat,
         };
         let mut state = RoomState::from_log(std::slice::from_ref(&opened))
             .map_err(|e| StoreError::Corrupt(e.0))?;

@@ -48,6 +48,12 @@ pub struct Run {
     /// Players the organiser invited: they join without the password.
     #[serde(default)]
     pub invited: Vec<String>,
+    /// Its games change no rating.
+    #[serde(default)]
+    pub unrated: bool,
+    /// Its games have no chat.
+    #[serde(default)]
+    pub no_chat: bool,
 }
 
 impl Run {
@@ -109,6 +115,10 @@ pub struct NewTournament {
     pub starts_ms: Option<i64>,
     pub start_when: Option<u32>,
     pub password: Option<String>,
+    /// Its games change no rating.
+    pub unrated: bool,
+    /// Its games have no chat.
+    pub no_chat: bool,
 }
 
 /// A new tournament by `organiser` (who takes part in it), open until its start: its id.
@@ -155,6 +165,8 @@ pub async fn create(
         rooms: Vec::new(),
         password,
         invited: Vec::new(),
+        unrated: new.unrated,
+        no_chat: new.no_chat,
     };
     for _ in 0..TRIES {
         let row = TournamentRow {
@@ -610,6 +622,8 @@ fn line_of(
         ends_ms,
         start_when: t.start_when.unwrap_or(0) as u32,
         password: run.password.is_some(),
+        unrated: run.unrated,
+        no_chat: run.no_chat,
     }
 }
 
@@ -890,6 +904,8 @@ async fn open_rooms(
             clock: row.clock,
             first: First::Me,
             public: false,
+            unrated: run.unrated,
+            no_chat: run.no_chat,
         };
         let code = match registry::open_room(server, room, &players).await {
             Ok(code) => code,

@@ -400,6 +400,8 @@ async fn a_tournament_game_reaches_a_player_away_by_push() {
         starts_ms: None,
         start_when: None,
         password: None,
+        unrated: false,
+        no_chat: false,
     })
     .await;
     let id = an

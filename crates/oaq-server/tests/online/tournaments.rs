@@ -1,7 +1,8 @@
 //! Tournaments against a real `oaq-server` with short minutes: an arena whose players are
 //! paired again as soon as their games end, until it closes and its last games finish; a round
 //! robin that starts by itself when its third player is in, played round by round to its
-//! standings; a round robin by days that waits for a player on vacation; a Swiss whose
+//! standings; a round robin by days, unrated and without chat, that waits for a player on
+//! vacation; a Swiss whose
 //! organiser begins each round;
 //! and the refusals (a stranger's start, an id that does not exist, joining twice).
 
@@ -46,6 +47,8 @@ async fn organise_for(
             starts_ms: None,
             start_when,
             password: None,
+            unrated: false,
+            no_chat: false,
         })
         .await;
     page(client).await
@@ -379,9 +382,13 @@ async fn a_round_robin_by_days_waits_for_a_player_on_vacation() {
         starts_ms: None,
         start_when: Some(3),
         password: None,
+        unrated: true,
+        no_chat: true,
     })
     .await;
-    let id = page(&mut an).await.line.id;
+    let line = page(&mut an).await.line;
+    assert!(line.unrated && line.no_chat, "{line:?}");
+    let id = line.id;
     let mut clients = vec![an];
     for name in ["Bình", "Chi"] {
         let mut c = Client::connect(&url, name).await;
@@ -435,17 +442,29 @@ async fn a_round_robin_by_days_waits_for_a_player_on_vacation() {
     assert_eq!(now.round, 1, "the next round waits for the game");
     assert!(now.standings.iter().all(|s| s.games == 0), "no result yet");
 
-    // Back from vacation, they resign; then the other two rounds are played to the end.
+    // Back from vacation; no chat in this tournament's games; they resign, and nobody's rating
+    // changes. Then the other two rounds are played to the end.
     let (games, _) = clients[second].vacation(0).await;
     assert!(games.iter().any(|g| g.code == room && !g.paused));
+    let chat = ClientMessage::Chat {
+        phrase: oaq_net::social::Phrase::GoodLuck,
+    };
+    let why = clients[second].refused(chat, ErrorCode::NotAllowed).await;
+    assert!(why.contains("no chat"), "{why}");
     clients[second].send(&ClientMessage::Resign).await;
-    let cause = clients[first]
+    let (cause, ratings) = clients[first]
         .event(|e| match e {
-            oaq_net::protocol::RoomEvent::Ended { result, .. } => Some(result.cause),
+            oaq_net::protocol::RoomEvent::Ended {
+                result, ratings, ..
+            } => Some((result.cause, ratings.len())),
             _ => None,
         })
         .await;
-    assert_eq!(cause, oaq_net::protocol::EndCause::Resign);
+    assert_eq!(
+        (cause, ratings),
+        (oaq_net::protocol::EndCause::Resign, 0),
+        "an unrated game"
+    );
     let players: Vec<_> = clients
         .into_iter()
         .map(|c| tokio::spawn(play_until_over(c)))
@@ -692,6 +711,8 @@ async fn a_tournament_with_a_password_lets_in_whoever_has_it_and_the_friends_inv
         starts_ms: None,
         start_when: None,
         password: Some("  cá vàng ".into()),
+        unrated: false,
+        no_chat: false,
     })
     .await;
     let made = page(&mut an).await;

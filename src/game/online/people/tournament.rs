@@ -50,11 +50,19 @@ impl TournamentPage<'_> {
     fn about(&self, p: &mut ChildSpawnerCommands, view: &TournamentView) {
         let (art, lang, line) = (self.art, self.lang, &view.line);
         let rules = rules_words_of(&line.preset, lang);
-        let about = format!(
+        let mut about = format!(
             "{} · {rules} · {}",
             format_words(line.format, lang),
             clock_label(line.clock, lang)
         );
+        for (on, key) in [
+            (line.unrated, "tour.unrated"),
+            (line.no_chat, "tour.no_chat"),
+        ] {
+            if on {
+                about.push_str(&format!(" · {}", lang.tr(key)));
+            }
+        }
         p.spawn(text(art, about, 16.0));
         let state = state_words(view, self.online.server_now(), lang);
         let players = lang.trf("tour.players", &[("n", &line.players)]);

@@ -67,6 +67,10 @@ pub struct Draft {
     pub start: usize,
     pub public: bool,
     pub password: String,
+    /// Its games change ratings.
+    pub rated: bool,
+    /// Its players may say the preset phrases in its games.
+    pub chat: bool,
 }
 
 impl Default for Draft {
@@ -81,6 +85,8 @@ impl Default for Draft {
             start: 0,
             public: false,
             password: String::new(),
+            rated: true,
+            chat: true,
         }
     }
 }
@@ -124,6 +130,8 @@ impl Draft {
             starts_ms,
             start_when,
             password: (!password.is_empty()).then(|| password.to_owned()),
+            unrated: !self.rated,
+            no_chat: !self.chat,
         }
     }
 
@@ -160,6 +168,8 @@ pub enum TourAction {
     Interval(i8),
     Start(i8),
     Public,
+    Rated,
+    Chat,
     Create,
     Join,
     Leave,
@@ -198,6 +208,8 @@ pub(super) fn act(
         }
         // No public tournament in child mode: the server would refuse it.
         TourAction::Public => return pages.draft.public = !pages.draft.public && !child,
+        TourAction::Rated => return pages.draft.rated = !pages.draft.rated,
+        TourAction::Chat => return pages.draft.chat = !pages.draft.chat,
         TourAction::Create => {
             let me = online.me.as_ref().map_or("", |p| p.name.as_str());
             let now = online.server_now();
@@ -410,6 +422,20 @@ pub(super) fn draft_page(
         15.0,
     ));
     p.spawn(wrapping_row()).with_children(|r| {
+        let rated = lang.tr(if draft.rated {
+            "tour.rated"
+        } else {
+            "tour.unrated"
+        });
+        r.spawn(button(art, PeopleAction::Tour(TourAction::Rated), rated));
+        let chat = lang.tr(if draft.chat {
+            "tour.chat"
+        } else {
+            "tour.no_chat"
+        });
+        r.spawn(button(art, PeopleAction::Tour(TourAction::Chat), chat));
+    });
+    p.spawn(wrapping_row()).with_children(|r| {
         let public = lang.tr(if draft.public {
             "online.public"
         } else {
@@ -537,6 +563,8 @@ mod tests {
             start_when,
             password,
             public,
+            unrated,
+            no_chat,
             ..
         } = msg
         else {
@@ -553,6 +581,7 @@ mod tests {
         assert_eq!((starts_ms, start_when), (None, Some(8)));
         assert_eq!(password.as_deref(), Some("cá vàng"));
         assert!(!public, "private unless asked");
+        assert!(!unrated && !no_chat, "rated, with chat, unless asked");
         draft.start = 1;
         draft.kind = Kind::Arena;
         let ClientMessage::CreateTournament {
