@@ -1,11 +1,11 @@
 // A short arena between four real browsers against `oaq-server --web DIST` whose tournament
 // minute is 3 s (a 10-minute arena lasts 30 s): page A (English, desktop) makes a private arena
-// from the game's Tournaments page; B (Vietnamese, desktop), C (desktop) and D (a phone, 390 ×
-// 844) open its link, as scanning its QR does, and join; A starts it. Each game is played until
-// the second seat resigns; each page goes back to the tournament from the game's end and is
-// paired again by itself. When the arena is over every page shows the same podium. Buttons are
-// pressed where the canvas's `data-controls` says they are. Prints what it checks; screenshots
-// in the output.
+// without chat from the game's Tournaments page; B (Vietnamese, desktop), C (desktop) and D (a
+// phone, 390 × 844) open its link, as scanning its QR does, and join; A starts it. Each game is
+// played until the second seat resigns; each page goes back to the tournament from the game's
+// end and is paired again by itself. When the arena is over every page shows the same podium.
+// Buttons are pressed where the canvas's `data-controls` says they are. Prints what it checks;
+// screenshots in the output.
 //
 // OAQ_NPM=DIR_WITH_NODE_MODULES node tests/web/tournament.mjs DIST_DIR OUT_DIR OAQ_SERVER_BINARY
 
@@ -47,13 +47,16 @@ try {
     await press(a, "Tour(Length(-1))");
     await a.waitForTimeout(400);
   }
-  await a.waitForTimeout(300);
+  // No chat in its games.
+  await press(a, "Tour(Chat)");
+  await a.waitForTimeout(400);
   await a.shot("new-a.png");
   await press(a, "Tour(Create)");
   await until(a, "data-page", (v) => v === "tournament");
   await until(a, "data-tournament", (v) => v.includes(":open:1:"));
   const { id } = await tournamentOf(a);
   check(/^[A-Z2-9]{8}$/.test(id), `A's new arena opened on its page, joined, code ${id}`);
+  check((await a.attr("data-controls")).includes("Tour(Begin)"), "A, its organiser, may start it");
   await a.shot("open-a.png");
 
   // B, C and D open its link (D on a phone) and join.
@@ -81,6 +84,7 @@ try {
   const games = new Set();
   const deadline = Date.now() + 120_000;
   let shotPlaying = false;
+  let chatShown = false;
   const seen = new Map();
   const started = Date.now();
   for (;;) {
@@ -97,12 +101,13 @@ try {
       }
       if (screen !== "playing") continue;
       if (phase === "playing" && room) games.add(room);
+      if (phase === "playing" && (await p.attr("data-controls")).includes("Chat@")) chatShown = true;
       if (phase === "playing" && you === "1") {
         if (!shotPlaying && p === others[2]) {
           await p.shot("playing-d-phone.png");
           shotPlaying = true;
         }
-        await press(p, exactly("Resign"), 2).catch(() => {});
+        await press(p, exactly("Resign"), 2).catch(async () => console.log(`     ${pages.indexOf(p)}: no Resign in ${await p.attr("data-controls")} (${await p.attr("data-overlay")}, ${await p.attr("data-page")})`));
         await press(p, exactly("ResignYes"), 2).catch(() => {});
       } else if (phase === "ended") {
         await press(p, exactly("Tournament"), 2).catch(() => {});
@@ -111,6 +116,7 @@ try {
     await a.waitForTimeout(300);
   }
   check(games.size >= 2, `the arena paired its players again and again (${games.size} games)`);
+  check(!chatShown, "no game of a tournament without chat showed Chat");
 
   // The podium, the same on every page.
   const finals = await Promise.all(pages.map(tournamentOf));

@@ -66,8 +66,10 @@ pub(super) fn plugin(app: &mut App) {
                     .or_eager(resource_changed::<Shown>)
                     .or_eager(resource_changed::<Phase>)
                     // The next game on the board while it stays up: a rematch, a tournament's
-                    // next pairing.
+                    // next pairing. Taking the board enters the screen again, which makes a new
+                    // bar (its buttons go into that one).
                     .or_eager(resource_changed::<OnBoard>)
+                    .or_eager(any_match_filter::<Added<HudRow>>)
                     .or_eager(state_changed::<Screen>),
             ),
         )
