@@ -2,6 +2,9 @@
 # Makes the README's pictures (docs/images/*.png) with the game's own `--screenshot`, under Xvfb
 # with Mesa's software renderer, then shrinks them to a palette with pngquant.
 # Needs: xvfb (`.ci/deps` installs it) and pngquant (`sudo apt-get install pngquant`).
+# The two tournament pictures come from the browser test's screenshots instead (a tournament
+# takes four players): `tests/web/tournament.mjs`'s four-in-a.png and podium-b-vi.png, shrunk to
+# 960 × 540 (`convert -resize 960x540`) and to a palette (`pngquant 64`).
 # Usage: docs/screenshots.sh [--no-build]   (builds the game and the server in debug first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
