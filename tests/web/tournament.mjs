@@ -1,11 +1,11 @@
 // A short arena between four real browsers against `oaq-server --web DIST` whose tournament
 // minute is 3 s (a 10-minute arena lasts 30 s): page A (English, desktop) makes a private arena
 // without chat from the game's Tournaments page; B (Vietnamese, desktop), C (desktop) and D (a
-// phone, 390 × 844) open its link, as scanning its QR does, and join; A starts it. Each game is
-// played until the second seat resigns; each page goes back to the tournament from the game's
-// end and is paired again by itself. When the arena is over every page shows the same podium.
-// Buttons are pressed where the canvas's `data-controls` says they are. Prints what it checks;
-// screenshots in the output.
+// phone, 390 × 844) open its link, as scanning its QR does, and join; A keeps B and C apart
+// (siblings) and starts it. Each game is played until the second seat resigns; each page goes
+// back to the tournament from the game's end and is paired again by itself. When the arena is
+// over every page shows the same podium. Buttons are pressed where the canvas's `data-controls`
+// says they are. Prints what it checks; screenshots in the output.
 //
 // OAQ_NPM=DIR_WITH_NODE_MODULES node tests/web/tournament.mjs DIST_DIR OUT_DIR OAQ_SERVER_BINARY
 
@@ -76,12 +76,23 @@ try {
   await others[2].shot("joined-d-phone-vi.png");
   await until(a, "data-controls", (c) => c.includes("Tour(Begin)"));
   await a.shot("four-in-a.png");
+  // B and C are siblings: A keeps them apart, choosing both in the standings.
+  const [bId, cId] = [await others[0].attr("data-player"), await others[1].attr("data-player")];
+  await press(a, "Tour(ChooseApart)");
+  await press(a, `Tour(Apart("${bId}"))`);
+  await a.waitForTimeout(400);
+  await press(a, `Tour(Apart("${cId}"))`);
+  await until(a, "data-controls", (c) => c.includes("Tour(ChooseApart)") && !c.includes("Tour(Apart("));
+  await a.waitForTimeout(400);
+  await a.shot("kept-apart-a.png");
   await press(a, "Tour(Begin)");
 
   // Everyone plays until the arena is over: the second seat resigns each game, then goes back
   // to the tournament's page, where the next pairing finds it.
   const pages = [a, ...others];
   const games = new Set();
+  // Who sat in each room, by page.
+  const seated = new Map();
   const deadline = Date.now() + 120_000;
   let shotPlaying = false;
   let chatShown = false;
@@ -100,7 +111,10 @@ try {
         seen.set(p, now);
       }
       if (screen !== "playing") continue;
-      if (phase === "playing" && room) games.add(room);
+      if (phase === "playing" && room) {
+        games.add(room);
+        seated.set(room, new Set([...(seated.get(room) ?? []), pages.indexOf(p)]));
+      }
       if (phase === "playing" && (await p.attr("data-controls")).includes("Chat@")) chatShown = true;
       if (phase === "playing" && you === "1") {
         if (!shotPlaying && p === others[2]) {
@@ -117,6 +131,8 @@ try {
   }
   check(games.size >= 2, `the arena paired its players again and again (${games.size} games)`);
   check(!chatShown, "no game of a tournament without chat showed Chat");
+  const siblings = [...seated.values()].filter((s) => s.has(1) && s.has(2)).length;
+  check(siblings === 0, `B and C, kept apart, never met (${seated.size} rooms seen)`);
 
   // The podium, the same on every page.
   const finals = await Promise.all(pages.map(tournamentOf));

@@ -111,6 +111,10 @@ pub struct Pages {
     pub draft: Draft,
     /// The open tournament's link was copied.
     pub copied: bool,
+    /// The organiser is choosing two players to keep apart: those chosen so far (ids).
+    pub apart: Option<Vec<String>>,
+    /// The last two players kept apart (names), to say so.
+    pub kept_apart: Option<(String, String)>,
 }
 
 /// What the pages' buttons do.
@@ -253,6 +257,8 @@ fn open(commands: &mut Commands, pages: &mut Pages, page: Page, other: Option<St
     pages.reporting = false;
     pages.question = None;
     pages.copied = false;
+    pages.apart = None;
+    pages.kept_apart = None;
     pages.tournament_password.clear();
     pages.other = other.clone();
     match page {

@@ -151,8 +151,38 @@ impl TournamentPage<'_> {
             }
         });
         if organiser {
+            self.keeping_apart(p, view);
             self.invitations(p, view);
         }
+    }
+
+    /// The organiser keeps two players from meeting (siblings): a button, then a choice of two
+    /// in the standings; an arena's or a Swiss's, with four players at least.
+    fn keeping_apart(&self, p: &mut ChildSpawnerCommands, view: &TournamentView) {
+        let (art, lang, pages) = (self.art, self.lang, self.pages);
+        let pairs = !matches!(view.line.format, Format::RoundRobin { .. });
+        if !pairs || view.standings.len() < 4 {
+            return;
+        }
+        if let Some((a, b)) = &pages.kept_apart {
+            let said = lang.trf("tour.kept_apart", &[("a", a), ("b", b)]);
+            p.spawn(text(art, said, 15.0));
+        }
+        p.spawn(wrapping_row()).with_children(|r| {
+            let (key, help) = match &pages.apart {
+                None => ("tour.apart", None),
+                Some(chosen) => ("online.cancel", Some(chosen.len())),
+            };
+            r.spawn(button(
+                art,
+                PeopleAction::Tour(TourAction::ChooseApart),
+                lang.tr(key),
+            ));
+            if let Some(n) = help {
+                let words = lang.trf("tour.apart.choose", &[("n", &(2 - n))]);
+                r.spawn(text(art, words, 15.0));
+            }
+        });
     }
 
     /// The organiser's friends not in it yet, each with Invite (a few: the rest by the code).
@@ -216,7 +246,15 @@ impl TournamentPage<'_> {
                 } else {
                     r.spawn(text(art, words, 16.0));
                 }
-                if let Some(room) = line.room.clone().filter(|_| !ours) {
+                let choosing = self.pages.apart.as_ref();
+                if choosing.is_some_and(|c| !c.contains(&line.player.id)) {
+                    let choose = TourAction::Apart(line.player.id.clone());
+                    r.spawn(button(
+                        art,
+                        PeopleAction::Tour(choose),
+                        lang.tr("tour.choose"),
+                    ));
+                } else if let Some(room) = line.room.clone().filter(|_| !ours) {
                     let watch = PeopleAction::Tour(TourAction::Watch(room));
                     r.spawn(button(art, watch, lang.tr("tour.watch")));
                 }

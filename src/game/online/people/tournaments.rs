@@ -177,6 +177,10 @@ pub enum TourAction {
     /// The organiser starts it now (a Swiss once begun: its next round).
     Begin,
     Invite(String),
+    /// Begin (or stop) choosing two players to keep apart.
+    ChooseApart,
+    /// One of the two players to keep apart (an id).
+    Apart(String),
     Watch(String),
     Play(String),
     /// Copy the link to the open tournament.
@@ -234,6 +238,14 @@ pub(super) fn act(
             paused,
         },
         TourAction::Begin => ClientMessage::StartTournament { id: open_id },
+        TourAction::ChooseApart => {
+            pages.apart = pages.apart.is_none().then(Vec::new);
+            return;
+        }
+        TourAction::Apart(player) => match apart(pages, online, &open_id, player) {
+            Some(msg) => msg,
+            None => return,
+        },
         TourAction::Invite(player) => ClientMessage::InviteToTournament {
             id: open_id,
             player,
@@ -253,6 +265,27 @@ pub(super) fn act(
         }
     };
     say(commands, msg);
+}
+
+/// A player chosen to keep apart: the message once two are chosen (the names kept to say so).
+fn apart(pages: &mut Pages, online: &Online, id: &str, player: String) -> Option<ClientMessage> {
+    let chosen = pages.apart.as_mut()?;
+    if !chosen.contains(&player) {
+        chosen.push(player);
+    }
+    let [a, b] = <[String; 2]>::try_from(chosen.clone()).ok()?;
+    pages.apart = None;
+    let name = |p: &str| {
+        let view = online.tournaments.view(id);
+        let line = view.and_then(|v| v.standings.iter().find(|s| s.player.id == p));
+        line.map_or(String::new(), |s| s.player.name.clone())
+    };
+    pages.kept_apart = Some((name(&a), name(&b)));
+    Some(ClientMessage::KeepApart {
+        id: id.to_owned(),
+        players: [a, b],
+        apart: true,
+    })
 }
 
 /// Open tournament `id`'s page and ask for it.
