@@ -652,6 +652,36 @@ mod tests {
     }
 
     #[test]
+    fn two_players_chosen_are_kept_apart_once_both_are() {
+        let mut pages = Pages {
+            apart: Some(Vec::new()),
+            ..Pages::default()
+        };
+        let online = Online::default();
+        assert_eq!(apart(&mut pages, &online, "T", "a".into()), None);
+        assert_eq!(
+            apart(&mut pages, &online, "T", "a".into()),
+            None,
+            "the same twice"
+        );
+        let msg = apart(&mut pages, &online, "T", "b".into());
+        assert_eq!(
+            msg,
+            Some(ClientMessage::KeepApart {
+                id: "T".into(),
+                players: ["a".into(), "b".into()],
+                apart: true
+            })
+        );
+        assert_eq!(pages.apart, None, "the choice is over");
+        assert_eq!(
+            apart(&mut pages, &online, "T", "c".into()),
+            None,
+            "not choosing"
+        );
+    }
+
+    #[test]
     fn fields_take_what_their_tournament_allows() {
         assert_eq!(typed(Entry::TournamentCode, "7kq2", "-mxab9z"), "7KQ2MXAB");
         let long = "x".repeat(60);
