@@ -7,6 +7,8 @@ pub use oaq_tournament::{Format, Presence};
 
 use crate::types::{ClockSpec, PlayerInfo};
 
+/// A tournament's id (its code, of the codes' alphabet), in characters.
+pub const TOURNAMENT_ID_LEN: usize = 8;
 /// The longest tournament name, in characters.
 pub const MAX_TOURNAMENT_NAME: usize = 40;
 /// The longest tournament password, in characters.

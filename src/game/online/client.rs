@@ -659,17 +659,13 @@ fn people_notice(online: &mut Online, link: &mut Link, notice: Notice) {
         notice @ (Notice::Tournaments { .. }
         | Notice::Tournament { .. }
         | Notice::TournamentInvite { .. }) => {
-            let invite = matches!(notice, Notice::TournamentInvite { .. });
-            let me = online.me.as_ref().map(|p| p.id.clone());
-            online.tournaments.take(notice, me.as_deref());
-            if let Some((from, line)) = invite
-                .then_some(online.tournaments.invite.as_ref())
-                .flatten()
-            {
+            if let Notice::TournamentInvite { from, line } = &notice {
                 let news =
                     super::social::News::TournamentInvite(from.name.clone(), line.name.clone());
                 online.people.news = Some(news);
             }
+            let me = online.me.as_ref().map(|p| p.id.clone());
+            online.tournaments.take(notice, me.as_deref());
         }
         _ => {}
     }

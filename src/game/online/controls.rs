@@ -101,6 +101,17 @@ fn opponent(online: &Online, on_board: &OnBoard) -> Option<String> {
         .and_then(|(_, p)| p.as_ref().map(|p| p.id.clone()))
 }
 
+/// Leave the room on the board for the online screen.
+fn leave_board(
+    commands: &mut Commands,
+    on_board: &mut OnBoard,
+    next_screen: &mut NextState<Screen>,
+) {
+    commands.trigger(Ask::Leave);
+    on_board.code = None;
+    next_screen.set(Screen::Online);
+}
+
 #[allow(clippy::too_many_arguments)]
 fn press(
     mut commands: Commands,
@@ -142,14 +153,10 @@ fn press(
                         open,
                     )));
                 }
-                commands.trigger(Ask::Leave);
-                on_board.code = None;
-                next_screen.set(Screen::Online);
+                leave_board(&mut commands, &mut on_board, &mut next_screen);
             }
             GameAction::Leave => {
-                commands.trigger(Ask::Leave);
-                on_board.code = None;
-                next_screen.set(Screen::Online);
+                leave_board(&mut commands, &mut on_board, &mut next_screen);
             }
             GameAction::AddFriend => {
                 if let Some(player) = opponent(&online, &on_board) {

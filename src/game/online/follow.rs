@@ -12,9 +12,6 @@ use crate::game::state::Files;
 use crate::net::protocol::{PlayerInfo, is_room_code};
 use crate::net::social::{CodeKind, FRIEND_CODE_LEN, LINK_CODE_LEN, is_code, normalize_code};
 
-/// A tournament's code: as long as the server makes them.
-pub const TOURNAMENT_CODE_LEN: usize = 8;
-
 /// Where the player this device was before is kept: the token, then the name, a line each.
 const PREVIOUS: &str = "online-previous.txt";
 
@@ -69,7 +66,8 @@ pub fn from_address(search: &str) -> Vec<FromAddress> {
     let room = value("room=").filter(|c| is_room_code(c));
     let friend = value("friend=").filter(|c| is_code(c, FRIEND_CODE_LEN));
     let link = value("link=").filter(|c| is_code(c, LINK_CODE_LEN));
-    let tournament = value("tournament=").filter(|c| is_code(c, TOURNAMENT_CODE_LEN));
+    let tournament =
+        value("tournament=").filter(|c| is_code(c, crate::net::tournament::TOURNAMENT_ID_LEN));
     (room.map(FromAddress::Room).into_iter())
         .chain(friend.map(FromAddress::Friend))
         .chain(link.map(FromAddress::Link))

@@ -105,7 +105,28 @@ pub fn format_words(format: Format, lang: Lang) -> String {
 /// "Starts in 4 min", "Open: the organiser starts it", "Round 2 of 5", "Ends in 12 min", "Over".
 pub fn state_words(view: &TournamentView, now_ms: i64, lang: Lang) -> String {
     let line = &view.line;
-    let left = |at: i64| crate::net::correspondence::time_words((at - now_ms).max(0), lang);
+    let playing_rounds = line.status == TournamentStatus::Running && line.ends_ms == 0;
+    if !playing_rounds || view.round == 0 {
+        return line_state_words(line, now_ms, lang);
+    }
+    let round = lang.trf("tour.round", &[("n", &view.round), ("of", &view.rounds)]);
+    if view.next_round_ms > now_ms {
+        let left = time_left(view.next_round_ms, now_ms, lang);
+        let next = lang.trf("tour.next_in", &[("time", &left)]);
+        format!("{round} · {next}")
+    } else {
+        round
+    }
+}
+
+/// The time from `now_ms` to `at_ms`, in words.
+fn time_left(at_ms: i64, now_ms: i64, lang: Lang) -> String {
+    crate::net::correspondence::time_words((at_ms - now_ms).max(0), lang)
+}
+
+/// Where a tournament is as its line alone tells: "Under way" where a page would give the round.
+fn line_state_words(line: &TournamentLine, now_ms: i64, lang: Lang) -> String {
+    let left = |at: i64| time_left(at, now_ms, lang);
     match line.status {
         TournamentStatus::Open if line.starts_ms > 0 => {
             lang.trf("tour.starts_in", &[("time", &left(line.starts_ms))])
@@ -117,36 +138,15 @@ pub fn state_words(view: &TournamentView, now_ms: i64, lang: Lang) -> String {
         TournamentStatus::Running if line.ends_ms > 0 => {
             lang.trf("tour.ends_in", &[("time", &left(line.ends_ms))])
         }
-        TournamentStatus::Running if view.round == 0 => lang.tr("tour.begun").to_owned(),
-        TournamentStatus::Running => {
-            let round = lang.trf("tour.round", &[("n", &view.round), ("of", &view.rounds)]);
-            if view.next_round_ms > now_ms {
-                let next = lang.trf("tour.next_in", &[("time", &left(view.next_round_ms))]);
-                format!("{round} · {next}")
-            } else {
-                round
-            }
-        }
+        TournamentStatus::Running => lang.tr("tour.begun").to_owned(),
         TournamentStatus::Over => lang.tr("tour.over").to_owned(),
     }
 }
 
 /// A line of a list: "Lớp 4A · Arena · 30 min · 12 players · Starts in 4 min".
 pub fn line_words(line: &TournamentLine, now_ms: i64, lang: Lang) -> String {
-    let view = TournamentView {
-        line: line.clone(),
-        round: 0,
-        rounds: 0,
-        next_round_ms: 0,
-        standings: Vec::new(),
-        joined: false,
-    };
     let players = lang.trf("tour.players", &[("n", &line.players)]);
-    let state = match line.status {
-        // A list does not know the round: "Under way" says enough.
-        TournamentStatus::Running if line.ends_ms == 0 => lang.tr("tour.begun").to_owned(),
-        _ => state_words(&view, now_ms, lang),
-    };
+    let state = line_state_words(line, now_ms, lang);
     format!(
         "{} · {} · {players} · {state}",
         line.name,

@@ -30,7 +30,7 @@ use crate::store::{StoreError, TournamentRow};
 pub use results::csv as results_csv;
 
 /// A tournament id: 8 characters of the friend codes' alphabet.
-pub const ID_LEN: usize = 8;
+pub const ID_LEN: usize = oaq_net::tournament::TOURNAMENT_ID_LEN;
 /// Tournaments a list shows at most, of each kind.
 const LISTED: i64 = 30;
 /// Tries at writing a change back before giving up (others kept writing first).

@@ -202,6 +202,7 @@ pub(super) fn plugin(app: &mut App) {
         (
             press,
             type_text,
+            open_created,
             refresh,
             draw::build.run_if(
                 state_changed::<Screen>
@@ -744,11 +745,11 @@ fn take_current(pages: &mut Pages) -> Option<String> {
 pub fn typed_into(entry: Entry, field: &str, typed: &str) -> String {
     let chars = field.chars().chain(typed.chars());
     match entry {
-        Entry::FriendCode | Entry::Code => {
-            let most = if entry == Entry::FriendCode {
-                FRIEND_CODE_LEN
-            } else {
-                RECOVERY_CODE_LEN
+        Entry::FriendCode | Entry::Code | Entry::TournamentCode => {
+            let most = match entry {
+                Entry::FriendCode => FRIEND_CODE_LEN,
+                Entry::TournamentCode => crate::net::tournament::TOURNAMENT_ID_LEN,
+                _ => RECOVERY_CODE_LEN,
             };
             normalize_code(&chars.collect::<String>())
                 .chars()
@@ -771,8 +772,13 @@ pub fn typed_into(entry: Entry, field: &str, typed: &str) -> String {
             .filter(|c| !c.is_control() && !c.is_whitespace())
             .take(crate::net::notify::MAX_EMAIL)
             .collect(),
-        Entry::TournamentCode | Entry::TournamentName | Entry::TournamentPassword => {
-            tournaments::typed(entry, field, typed)
+        Entry::TournamentName | Entry::TournamentPassword => {
+            let most = if entry == Entry::TournamentName {
+                crate::net::tournament::MAX_TOURNAMENT_NAME
+            } else {
+                crate::net::tournament::MAX_TOURNAMENT_PASSWORD
+            };
+            chars.filter(|c| !c.is_control()).take(most).collect()
         }
         Entry::None => field.to_owned(),
     }
@@ -782,22 +788,19 @@ pub fn typed_into(entry: Entry, field: &str, typed: &str) -> String {
 fn refresh(
     mut commands: Commands,
     mut pages: ResMut<Pages>,
-    mut online: ResMut<Online>,
+    online: Res<Online>,
+    prefs: Res<Prefs>,
     time: Res<Time>,
     mut wake: ResMut<crate::game::state::Wake>,
     mut since: Local<f32>,
     mut shown_s: Local<i64>,
+    mut shown_countdown: Local<String>,
 ) {
-    if online.tournaments.created.is_some()
-        && let Some(id) = online.tournaments.created.take()
-    {
-        tournaments::open(&mut commands, &mut pages, id);
-    }
-    // A tournament's page counts down to its start, its next round or its end.
-    if matches!(pages.page, Page::Tournament | Page::Tournaments) {
-        let now_s = online.server_now() / 1000;
-        if now_s != *shown_s {
-            *shown_s = now_s;
+    // A tournament's page counts down to its start, its next round or its end: drawn again
+    // when its words change (each minute, each second in the last one).
+    if let Some(words) = tournaments::countdown(&pages, &online, prefs.lang()) {
+        if words != *shown_countdown {
+            *shown_countdown = words;
             pages.set_changed();
         }
         wake.bypass_change_detection()
@@ -832,6 +835,15 @@ fn refresh(
     if *since > REFRESH_S {
         *since = 0.0;
         say(&mut commands, again);
+    }
+}
+
+/// The tournament just made: its page opens.
+fn open_created(mut commands: Commands, mut pages: ResMut<Pages>, mut online: ResMut<Online>) {
+    if online.tournaments.created.is_some()
+        && let Some(id) = online.tournaments.created.take()
+    {
+        tournaments::open(&mut commands, &mut pages, id);
     }
 }
 
@@ -932,5 +944,19 @@ mod tests {
         assert_eq!(typed_into(Entry::Answer, "5", "6x7"), "567");
         assert_eq!(typed_into(Entry::Password, "mật", " khẩu\n"), "mật khẩu");
         assert_eq!(field_text("abc", false, true, ""), "•••");
+    }
+
+    #[test]
+    fn fields_take_what_their_tournament_allows() {
+        assert_eq!(
+            typed_into(Entry::TournamentCode, "7kq2", "-mxab9z"),
+            "7KQ2MXAB"
+        );
+        let long = "x".repeat(60);
+        assert_eq!(
+            typed_into(Entry::TournamentName, "", &long).chars().count(),
+            40
+        );
+        assert_eq!(typed_into(Entry::TournamentName, "Lớp ", "4A\n"), "Lớp 4A");
     }
 }

@@ -9,15 +9,12 @@ use super::kit::{centred_row, header, wrapping_row};
 use super::{Entry, Page, Pages, PeopleAction, field_text, news_words, say};
 use crate::game::board::art::Art;
 use crate::game::online::client::{Ask, Online};
-use crate::game::online::follow::TOURNAMENT_CODE_LEN;
 use crate::game::online::form::{Form, clock_label};
-use crate::game::online::tournaments::{format_words, line_words};
+use crate::game::online::tournaments::{format_words, line_words, state_words};
 use crate::game::screens::ui::{bold, button, small_button, text};
 use crate::net::protocol::ClientMessage;
 use crate::net::social::normalize_code;
-use crate::net::tournament::{
-    Format, MAX_TOURNAMENT_NAME, MAX_TOURNAMENT_PASSWORD, TournamentLine,
-};
+use crate::net::tournament::{Format, MAX_TOURNAMENT_NAME, TournamentLine};
 use crate::rules::presets;
 use crate::session::Lang;
 
@@ -288,6 +285,28 @@ fn apart(pages: &mut Pages, online: &Online, id: &str, player: String) -> Option
     })
 }
 
+/// The words of the tournament pages that change with the clock (each tournament's state),
+/// when one of those pages is open.
+pub(super) fn countdown(pages: &Pages, online: &Online, lang: Lang) -> Option<String> {
+    let now = online.server_now();
+    let tournaments = &online.tournaments;
+    match pages.page {
+        Page::Tournament => {
+            let view = pages
+                .tournament
+                .as_deref()
+                .and_then(|id| tournaments.view(id));
+            Some(view.map_or(String::new(), |v| state_words(v, now, lang)))
+        }
+        Page::Tournaments => {
+            let (mine, public) = tournaments.lists.as_ref()?;
+            let lines = mine.iter().chain(public).map(|l| line_words(l, now, lang));
+            Some(lines.collect::<Vec<_>>().join("\n"))
+        }
+        _ => None,
+    }
+}
+
 /// Open tournament `id`'s page and ask for it.
 pub(super) fn open(commands: &mut Commands, pages: &mut Pages, id: String) {
     super::open(commands, pages, Page::Tournament, None);
@@ -300,7 +319,7 @@ pub(super) fn open(commands: &mut Commands, pages: &mut Pages, id: String) {
 /// The code typed: its page opens once it has its length; else its field does.
 fn find(commands: &mut Commands, pages: &mut Pages) {
     let code = normalize_code(&pages.tournament_code);
-    if code.len() != TOURNAMENT_CODE_LEN {
+    if code.len() != crate::net::tournament::TOURNAMENT_ID_LEN {
         pages.entry = Entry::TournamentCode;
         return;
     }
@@ -554,26 +573,6 @@ pub(super) fn rules_words_of(preset: &str, lang: Lang) -> String {
     presets::get(preset).map_or(preset.to_owned(), |p| lang.pick(&p.name).to_owned())
 }
 
-/// What a tournament page's field takes: a code in capitals, a name or password as typed.
-pub(super) fn typed(entry: Entry, field: &str, typed: &str) -> String {
-    let chars = field.chars().chain(typed.chars());
-    match entry {
-        Entry::TournamentCode => normalize_code(&chars.collect::<String>())
-            .chars()
-            .filter(|&c| c.is_ascii() && crate::net::protocol::CODE_ALPHABET.contains(&(c as u8)))
-            .take(TOURNAMENT_CODE_LEN)
-            .collect(),
-        Entry::TournamentName => chars
-            .filter(|c| !c.is_control())
-            .take(MAX_TOURNAMENT_NAME)
-            .collect(),
-        _ => chars
-            .filter(|c| !c.is_control())
-            .take(MAX_TOURNAMENT_PASSWORD)
-            .collect(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -679,13 +678,5 @@ mod tests {
             None,
             "not choosing"
         );
-    }
-
-    #[test]
-    fn fields_take_what_their_tournament_allows() {
-        assert_eq!(typed(Entry::TournamentCode, "7kq2", "-mxab9z"), "7KQ2MXAB");
-        let long = "x".repeat(60);
-        assert_eq!(typed(Entry::TournamentName, "", &long).chars().count(), 40);
-        assert_eq!(typed(Entry::TournamentName, "Lớp ", "4A\n"), "Lớp 4A");
     }
 }
