@@ -1,12 +1,20 @@
 // Quick pairing in real browsers against `oaq-server --web DIST` with short waves: pages A and
 // B press Play now at 3+2 and are paired into one room, whose game both boards show; page C,
 // alone in the pool, is offered the computer after a wave, takes it, and plays an unrated game
-// against it on its own board. Buttons are pressed where the canvas's `data-controls` says.
+// against it on its own board. Then a bot: made over HTTP and played by `oaq-bot` (beside the
+// server's binary) with the built-in engine; page D, in Vietnamese, asks for a bot of about its
+// rating at 3+2 and plays it to the end, the bot's name shown with its mark, and the game rated.
+// Buttons are pressed where the canvas's `data-controls` says.
 // Prints what it checks; screenshots in the output.
 //
 // OAQ_NPM=DIR_WITH_NODE_MODULES node tests/web/pool.mjs DIST_DIR OUT_DIR OAQ_SERVER_BINARY
 
-import { CHROMIUM, openPage, press, toOnline, until, setUp, startServer } from "./pages.mjs";
+import { spawn } from "node:child_process";
+import { dirname, join } from "node:path";
+
+import {
+  CHROMIUM, openPage, playFirstLegal, press, toOnline, until, setUp, startServer,
+} from "./pages.mjs";
 
 const { dist, out, serverBinary, chromium } = await setUp("pool");
 
@@ -62,6 +70,55 @@ try {
   await until(c, "data-pool", (v) => v === "");
   check(true, `C plays the computer at level ${level} on its own board, out of the pool`);
   await c.shot("computer.png");
+
+  // A bot of about D's rating.
+  const made = await (await fetch(`${base}api/bot/new`, {
+    method: "POST",
+    body: JSON.stringify({ name: "Robo", login: "robo-bot", password: "a bot's password" }),
+  })).json();
+  check(made.player?.bot === true && made.token?.startsWith("oaqbot_"), "a bot is made over HTTP");
+  const bot = spawn(join(dirname(serverBinary), "oaq-bot"), [
+    "play", "--server", base.replace(/\/$/, ""), "--token", made.token, "--engine", "builtin:easy",
+    "--stop-after", "1",
+  ], { stdio: ["ignore", "pipe", "inherit"] });
+  let botSaid = "";
+  bot.stdout.on("data", (chunk) => { botSaid += chunk; });
+  const botDone = new Promise((done) => bot.once("exit", done));
+  for (let i = 0; ; i++) {
+    const bots = await (await fetch(`${base}api/bots`)).json();
+    if (bots.online.some((b) => b.name === "Robo")) break;
+    if (i > 100) throw new Error("the bot never came online");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const d = await open("D", "(seen_intro: true, child: Some(false), language: vi, name: \"Dũng\")");
+  await toOnline(d, base);
+  await press(d, "Open(PlayNow)");
+  await until(d, "data-page", (v) => v === "playnow");
+  await d.shot("play-now-bot.png");
+  await press(d, "PlayBot(1)");
+  await d.until('[data-screen="playing"][data-room-phase="playing"]', 30);
+  const players = await d.attr("data-players");
+  check(players.split(",").includes("BOT Robo"), `D plays the bot, shown with its mark (${players})`);
+  await d.shot("bot-game.png");
+  let moves = 0;
+  for (let i = 0; i < 600; i++) {
+    if ((await d.attr("data-room-phase")) === "ended") break;
+    if ((await d.attr("data-human")) === "1" && (await d.attr("data-phase")) === "waiting") {
+      const ply = await d.attr("data-ply");
+      await playFirstLegal(d);
+      await until(d, "data-ply", (v) => v !== ply, 20);
+      moves++;
+    } else {
+      await d.waitForTimeout(200);
+    }
+  }
+  const result = await until(d, "data-result", (v) => v !== "", 30);
+  check(moves > 0, `D played the bot to the end (${moves} moves of D's, ${result})`);
+  await d.shot("bot-game-over.png");
+  await botDone;
+  check(/game [A-Z0-9]{6} over: \{/.test(botSaid), `oaq-bot played it to the end: ${botSaid.trim()}`);
+  const board = (await (await fetch(`${base}api/bots`)).json()).leaderboard;
+  check(board.length === 1 && board[0].games === 1, "the game was rated: the bot is on the bots' leaderboard");
 } catch (e) {
   console.log(`FAIL ${e.stack ?? e}`);
   failed = true;

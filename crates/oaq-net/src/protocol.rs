@@ -239,6 +239,23 @@ pub enum ClientMessage {
     },
     /// The top players, and where the asker stands.
     Leaderboard,
+    /// Turn this player into a bot, for good: it needs a sign-in name, no rated game yet and
+    /// no child mode. Answered by `bot_token` (the API's token, shown once).
+    BecomeBot,
+    /// A bot's new API token (the old one stops working at once, its streams close);
+    /// `revoke`: no token at all until the next. Answered by `bot_token`.
+    BotToken {
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        revoke: bool,
+    },
+    /// The bots online now and the bots' leaderboard; answered by `bots`.
+    Bots,
+    /// Challenge the online bot nearest our rating (that takes these rules and clock, as its
+    /// program decides); answered by `challenges`.
+    PlayBot {
+        rules: RulesChoice,
+        clock: ClockSpec,
+    },
     #[cfg(feature = "tournaments")]
     /// Organise a tournament of `format` (its numbers checked by the server); answered by
     /// `tournament`, its page.
@@ -264,6 +281,9 @@ pub enum ClientMessage {
         /// Its players may not chat in its games (else: the preset phrases, as everywhere).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         no_chat: bool,
+        /// Bots may join it (else only people).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        bots: bool,
     },
     #[cfg(feature = "tournaments")]
     /// Ours (organised or joined) and the public ones not over; answered by `tournaments`.
@@ -673,6 +693,21 @@ pub enum Notice {
     },
     /// The top players by rating (rated games only), and the asker as the server has them now,
     /// with their place from 1 (`null` before a rated game).
+    /// A bot's API token (`None`: revoked, none works now).
+    BotToken {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        token: Option<String>,
+    },
+    /// The bots whose program is connected now, nearest the asker's rating first, and the
+    /// bots' own leaderboard.
+    Bots {
+        online: Vec<PlayerInfo>,
+        leaderboard: Vec<PlayerInfo>,
+    },
+    /// A game of ours ended (sent to bots, for their event stream).
+    GameFinished {
+        code: String,
+    },
     Leaderboard {
         players: Vec<PlayerInfo>,
         you: PlayerInfo,
@@ -877,7 +912,9 @@ impl ClientMessage {
                     .filter(|&t| t > MAX_THINK_MS)
                     .map(|t| format!("think_ms: {t} is outside 0..={MAX_THINK_MS}"))
             }),
-            ClientMessage::Create { clock, .. } => clock.validate().err(),
+            ClientMessage::Create { clock, .. } | ClientMessage::PlayBot { clock, .. } => {
+                clock.validate().err()
+            }
             ClientMessage::SetNotifications { settings } => {
                 (settings.email.len() > crate::notify::MAX_EMAIL).then(|| {
                     format!(

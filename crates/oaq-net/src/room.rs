@@ -159,6 +159,7 @@ impl RoomState {
                 rating: 0.0,
                 deviation: 0.0,
                 games: 0,
+                bot: false,
             });
         RoomSummary {
             code: self.code.clone(),
@@ -406,6 +407,7 @@ mod tests {
             rating: 1500.0,
             deviation: 350.0,
             games: 0,
+            bot: false,
         }
     }
 

@@ -77,6 +77,9 @@ pub struct TournamentLine {
     /// Its games have no chat.
     #[serde(default)]
     pub no_chat: bool,
+    /// Bots may join it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bots: bool,
 }
 
 /// One line of the standings.

@@ -138,4 +138,27 @@ pub struct PlayerInfo {
     pub rating: f64,
     pub deviation: f64,
     pub games: u64,
+    /// A program playing through the bot API (shown with its BOT mark wherever its name is).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
+}
+
+impl PlayerInfo {
+    /// The name as lists show it: a bot's with its mark before it.
+    ///
+    /// ```
+    /// # use oaq_net::protocol::PlayerInfo;
+    /// let mut p = PlayerInfo { id: "x".into(), name: "Lan".into(), rating: 1500.0,
+    ///     deviation: 350.0, games: 0, bot: false };
+    /// assert_eq!(p.shown_name(), "Lan");
+    /// p.bot = true;
+    /// assert_eq!(p.shown_name(), "BOT Lan");
+    /// ```
+    pub fn shown_name(&self) -> String {
+        if self.bot {
+            format!("BOT {}", self.name)
+        } else {
+            self.name.clone()
+        }
+    }
 }

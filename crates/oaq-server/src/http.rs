@@ -42,6 +42,7 @@ pub fn router(server: Arc<Server>, web: Option<PathBuf>) -> Router {
         .route("/tournaments/{id}/results.csv", get(tournament_results))
         .route("/mail/confirm", get(mail_confirm))
         .route("/mail/stop", get(mail_stop_page).post(mail_stop))
+        .merge(crate::api::router())
         .with_state(server.clone());
     let router = router.layer(axum::middleware::from_fn_with_state(
         server.clone(),
@@ -229,7 +230,7 @@ async fn player(State(server): State<Arc<Server>>, Path(id): Path<String>) -> Re
     };
     let (recent, rank) = match (
         server.store.recent_games(&id, 20).await,
-        server.store.rank(row.rating.rating).await,
+        server.store.rank(row.rating.rating, row.info.bot).await,
     ) {
         (Ok(recent), Ok(rank)) => (recent, rank),
         (Err(e), _) | (_, Err(e)) => return store_down(e),
@@ -239,7 +240,7 @@ async fn player(State(server): State<Arc<Server>>, Path(id): Path<String>) -> Re
 }
 
 async fn leaderboard(State(server): State<Arc<Server>>) -> Response {
-    match server.store.leaderboard(100).await {
+    match server.store.leaderboard(100, false).await {
         Ok(players) => axum::Json(json!({ "players": players })).into_response(),
         Err(e) => store_down(e),
     }

@@ -9,6 +9,9 @@ use tokio::sync::{Notify, mpsc};
 
 use crate::mailbox::Frame;
 
+/// The device name of the bot API's streams in the hub: a bot's token revoked signs out these.
+pub const BOT_API: &str = "bot-api";
+
 /// One connection of a player.
 pub struct Member {
     pub conn: u64,

@@ -39,7 +39,7 @@ pub struct SignedIn {
 }
 
 /// `n` random bytes from the OS, as lowercase hex.
-fn random_hex(n: usize) -> String {
+pub fn random_hex(n: usize) -> String {
     let mut bytes = vec![0u8; n];
     // The OS's generator failing is the machine failing; nothing sensible goes on without it.
     getrandom::fill(&mut bytes).unwrap_or_else(|e| panic!("the OS's random numbers: {e}"));
@@ -165,6 +165,7 @@ pub async fn sign_in(
         rating: crate::ratings::shown(rating.rating),
         deviation: crate::ratings::shown(rating.deviation),
         games: 0,
+        bot: false,
     };
     Ok(SignedIn {
         player: info,

@@ -26,6 +26,9 @@
 //! and how often: `docs/security.md`.
 
 pub mod accept;
+pub mod api;
+pub mod bot;
+pub mod challenges;
 pub mod cluster;
 pub mod conn;
 pub mod digest;
@@ -41,6 +44,7 @@ pub mod moderation;
 pub mod notify;
 pub mod pool;
 pub mod ratings;
+pub mod refused;
 pub mod room;
 pub mod settings;
 pub mod shared;

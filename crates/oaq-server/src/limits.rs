@@ -423,3 +423,60 @@ mod tests {
         assert_eq!(conns.count(), 0, "every slot given back");
     }
 }
+
+/// Things open per key (a bot's streams), each at most `cap`: one is taken and counted in the
+/// same step, and given back when its guard is dropped.
+#[derive(Default)]
+pub struct KeyedCounts {
+    open: Mutex<HashMap<String, usize>>,
+}
+
+/// One thing open under a key; dropping it counts it out.
+pub struct CountGuard {
+    owner: Arc<KeyedCounts>,
+    key: String,
+}
+
+impl KeyedCounts {
+    /// One more open under `key`, unless `cap` are.
+    pub fn open(self: &Arc<Self>, key: &str, cap: usize) -> Option<CountGuard> {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let n = open.entry(key.to_owned()).or_default();
+        if *n >= cap {
+            return None;
+        }
+        *n += 1;
+        Some(CountGuard {
+            owner: self.clone(),
+            key: key.to_owned(),
+        })
+    }
+}
+
+impl Drop for CountGuard {
+    fn drop(&mut self) {
+        let mut open = self.owner.open.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = open.get_mut(&self.key) {
+            *n -= 1;
+            if *n == 0 {
+                open.remove(&self.key);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod counts_tests {
+    use super::*;
+
+    #[test]
+    fn a_key_holds_at_most_its_cap_and_gets_them_back() {
+        let counts = Arc::new(KeyedCounts::default());
+        let a = counts.open("bot", 2).unwrap();
+        let _b = counts.open("bot", 2).unwrap();
+        assert!(counts.open("bot", 2).is_none());
+        assert!(counts.open("other", 2).is_some());
+        drop(a);
+        assert!(counts.open("bot", 2).is_some());
+    }
+}

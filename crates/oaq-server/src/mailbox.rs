@@ -38,6 +38,9 @@ impl ConnRef {
     }
 }
 
+/// The ply of a move sent without one (the bot API's `move` without `?ply=`): the turn now.
+pub const THIS_PLY: u32 = u32::MAX;
+
 /// What a seated player (or anyone in the room) asks for.
 #[derive(Debug)]
 pub enum Action {
@@ -76,6 +79,13 @@ pub enum Command {
         conn: u64,
         action: Action,
     },
+    /// `player` acts in their seat without being in the room (the bot API's requests);
+    /// answered with the refusal, if any.
+    ActAs {
+        player: String,
+        action: Action,
+        reply: oneshot::Sender<ActReply>,
+    },
     /// An event another node wrote (cluster fan-out).
     Remote(Sequenced),
     /// The fan-out was lost for a while: read what the log has that this node has not seen.
@@ -96,6 +106,10 @@ pub enum Command {
     },
     Stop,
 }
+
+/// How a room answers [`Command::ActAs`]: done, or refused with a code, what is wrong and
+/// (for an illegal move) the legal moves.
+pub type ActReply = Result<(), (ErrorCode, String, Option<Vec<String>>)>;
 
 #[derive(Clone)]
 pub struct RoomHandle {

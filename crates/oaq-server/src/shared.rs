@@ -23,6 +23,9 @@ pub const HASHING_QUEUE: usize = 32;
 /// Sign-in names one player may try to set a minute (each costs a password's hash, and a taken
 /// name is said to be taken only after it).
 pub const LOGIN_TRIES_PER_MINUTE: f64 = 5.0;
+/// The bot API's requests a minute per bot (a move, an answer, a stream opened), with a burst
+/// of as many: a bot in a dozen bullet games at once moves a few times a second.
+pub const BOT_REQUESTS_PER_MINUTE: f64 = 600.0;
 
 /// Counts for `/health` and the load test.
 #[derive(Default)]
@@ -56,6 +59,9 @@ pub struct Server {
     pub hashing: BoundedQueue,
     /// Held while a player's caps are checked and the room they count is opened.
     pub player_locks: KeyedLocks,
+    /// The bot API's requests per bot, and its streams open here per bot.
+    pub bot_requests: KeyedBuckets<String>,
+    pub bot_streams: Arc<crate::limits::KeyedCounts>,
     /// The addresses each player's devices signed in from lately (on this node): a sign-in
     /// name's limit on wrong passwords holds strangers back, not the owner at home.
     pub known: crate::hub::KnownAddresses,
@@ -101,6 +107,8 @@ impl Server {
             login_tries: KeyedBuckets::new(LOGIN_TRIES_PER_MINUTE),
             hashing: BoundedQueue::new(HASHING_AT_ONCE, HASHING_QUEUE),
             player_locks: KeyedLocks::default(),
+            bot_requests: KeyedBuckets::new(BOT_REQUESTS_PER_MINUTE),
+            bot_streams: Default::default(),
             known: Default::default(),
             hub,
             misses: AddressBuckets::new(settings.misses_per_minute),

@@ -406,6 +406,7 @@ impl Client {
                 rating: 0.0,
                 deviation: 0.0,
                 games: 0,
+                bot: false,
             },
             token: String::new(),
             seen: None,

@@ -8,7 +8,7 @@ use super::client::{Online, Room};
 use super::game_action::GameAction;
 use crate::game::board::art::Art;
 use crate::game::screens::ui::{self, button, panel, row, text};
-use crate::net::protocol::{EndCause, GameResult};
+use crate::net::protocol::{EndCause, GameResult, PlayerInfo};
 use crate::net::room::RoomState;
 use crate::session::Lang;
 
@@ -126,9 +126,10 @@ pub(super) fn name_of(state: &RoomState, seat: usize, you: Option<usize>, lang: 
     if Some(seat) == you {
         return lang.tr("who.you").to_owned();
     }
-    state.seats[seat]
-        .as_ref()
-        .map_or_else(|| lang.tr("who.opponent").to_owned(), |p| p.name.clone())
+    state.seats[seat].as_ref().map_or_else(
+        || lang.tr("who.opponent").to_owned(),
+        PlayerInfo::shown_name,
+    )
 }
 
 /// A row of buttons, centred and wrapping.

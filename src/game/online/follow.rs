@@ -167,6 +167,7 @@ pub(super) mod tests {
             rating: 1500.0,
             deviation: 350.0,
             games: 0,
+            bot: false,
         }
     }
 

@@ -20,6 +20,7 @@ use super::link::{Link, LinkState};
 use super::lobby::OnlineAction;
 use super::people::{Pages, PeopleAction};
 use super::push::PushDevice;
+use crate::net::protocol::PlayerInfo;
 use crate::net::room;
 
 /// What was last written, so that an unchanged attribute is not written again.
@@ -75,7 +76,8 @@ fn publish(
 }
 
 /// The connection and the room: `data-link`, `data-room`, `data-room-phase`, `data-you`,
-/// `data-clocks`, `data-result`, `data-chat`.
+/// `data-clocks`, `data-result`, `data-chat`, `data-players` (the names as shown, a bot's with
+/// its mark).
 fn room_values(
     online: &Online,
     link: &Link,
@@ -108,7 +110,7 @@ fn room_values(
         let lang = prefs.lang();
         let who = state
             .and_then(|s| s.seats.get(said.seat).cloned().flatten())
-            .map_or(String::new(), |p| p.name);
+            .map_or(String::new(), |p| p.shown_name());
         lang.trf(
             "chat.said",
             &[
@@ -129,6 +131,13 @@ fn room_values(
         ("data-clocks", clocks),
         ("data-result", result),
         ("data-chat", chat),
+        (
+            "data-players",
+            state.map_or(String::new(), |s| {
+                let names = s.seats.iter().flatten().map(PlayerInfo::shown_name);
+                names.collect::<Vec<_>>().join(",")
+            }),
+        ),
     ]
 }
 

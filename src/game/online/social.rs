@@ -74,7 +74,7 @@ impl People {
                 self.outgoing = outgoing.clone();
             }
             Notice::Challenged { challenge } => {
-                self.news = Some(News::Challenged(challenge.from.name.clone()));
+                self.news = Some(News::Challenged(challenge.from.shown_name()));
                 self.incoming.retain(|c| c.id != challenge.id);
                 self.incoming.insert(0, challenge.clone());
             }
@@ -168,6 +168,7 @@ mod tests {
             rating: 1500.0,
             deviation: 350.0,
             games: 0,
+            bot: false,
         }
     }
 

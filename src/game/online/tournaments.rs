@@ -167,6 +167,7 @@ mod tests {
             rating: 1500.0,
             deviation: 80.0,
             games: 0,
+            bot: false,
         }
     }
 
@@ -190,6 +191,7 @@ mod tests {
             password: false,
             unrated: false,
             no_chat: false,
+            bots: false,
         }
     }
 

@@ -19,22 +19,7 @@ use crate::store::StoreError;
 /// Devices one player may have signed in at once.
 const MAX_DEVICES: u64 = 50;
 
-/// How an account message went wrong.
-pub(super) enum Refused {
-    To(ErrorCode, String),
-    Store(StoreError),
-}
-
-/// A refusal with its code and what is wrong.
-pub(super) fn refused(code: ErrorCode, why: impl Into<String>) -> Refused {
-    Refused::To(code, why.into())
-}
-
-impl From<StoreError> for Refused {
-    fn from(e: StoreError) -> Self {
-        Refused::Store(e)
-    }
-}
+pub(super) use crate::refused::{Refused, refused};
 
 impl Conn {
     pub(super) fn refused(&self, refusal: Refused) {
@@ -481,7 +466,7 @@ fn busy() -> Refused {
 }
 
 /// An argon2id string of no password anyone has, checked when a name does not exist.
-fn dummy() -> String {
+pub(crate) fn dummy() -> String {
     static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     DUMMY
         .get_or_init(|| identity::hash_password("no one's password").unwrap_or_default())

@@ -18,6 +18,9 @@ use oaq_net::protocol::{
 use tokio::sync::{Notify, mpsc};
 
 mod account;
+mod bots;
+pub(crate) use account::dummy;
+pub use bots::new_bot_token;
 pub(crate) mod correspondence;
 mod notify;
 mod pairing;
@@ -262,6 +265,10 @@ impl Conn {
             }
             ClientMessage::MyGames => self.my_games(&me).await,
             ClientMessage::Vacation { days } => self.vacation(&me, days).await,
+            msg @ (ClientMessage::BecomeBot
+            | ClientMessage::BotToken { .. }
+            | ClientMessage::Bots
+            | ClientMessage::PlayBot { .. }) => self.bots(&me, msg).await,
             msg @ (ClientMessage::CreateTournament { .. }
             | ClientMessage::Tournaments
             | ClientMessage::Tournament { .. }
@@ -284,6 +291,13 @@ impl Conn {
         self.server.store.is_child(&me.player.id, now_ms()).await
     }
 
+    /// Whether the player is a bot now (read from the store: it may have become one on
+    /// another connection).
+    async fn is_bot(&self, me: &ConnRef) -> Result<bool, crate::store::StoreError> {
+        let row = self.server.store.player(&me.player.id).await?;
+        Ok(row.is_some_and(|r| r.info.bot))
+    }
+
     /// The top 50, and the asker as they stand now (their rating changes with every game).
     async fn leaderboard(&mut self) {
         let Some(me) = self.me.as_ref().map(|m| m.player.id.clone()) else {
@@ -291,13 +305,13 @@ impl Conn {
         };
         let store = &self.server.store;
         let answer = async {
-            let players = store.leaderboard(50).await?;
+            let players = store.leaderboard(50, false).await?;
             let row = store.player(&me).await?;
             let you = match row {
                 Some(row) => row,
                 None => return Ok(None),
             };
-            let rank = store.rank(you.rating.rating).await?;
+            let rank = store.rank(you.rating.rating, you.info.bot).await?;
             let place = (you.info.games > 0).then_some(rank as u64 + 1);
             Ok::<_, crate::store::StoreError>(Some((players, you.info, place)))
         }

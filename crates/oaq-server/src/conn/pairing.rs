@@ -25,6 +25,12 @@ impl Conn {
         if let Some(row) = self.server.store.player(&player.id).await? {
             player = row.info;
         }
+        if player.bot {
+            return Err(refused(
+                ErrorCode::NotAllowed,
+                "bots are not paired with people: they play by challenges",
+            ));
+        }
         let paired_last = crate::waves::join(&self.server, self.id, player, &rules, clock)
             .await
             .map_err(|e| refused(ErrorCode::Unavailable, e))?;

@@ -2,12 +2,9 @@
 //! game's end), blocks, challenges and reports. What another player may see or do stops at a
 //! block either way, and a player in child mode makes friends only by code.
 
-use oaq_net::protocol::{
-    ClientMessage, ClockSpec, ErrorCode, First, Notice, RulesChoice, ServerMessage,
-};
+use oaq_net::protocol::{ClientMessage, ClockSpec, ErrorCode, Notice, RulesChoice, ServerMessage};
 use oaq_net::social::{
-    CHALLENGE_MS, Challenge, CodeKind, FRIEND_CODE_LEN, Friend, Profile, Relations, ReportReason,
-    is_code, normalize_code,
+    CodeKind, FRIEND_CODE_LEN, Friend, Profile, Relations, ReportReason, is_code, normalize_code,
 };
 
 use super::Conn;
@@ -21,13 +18,7 @@ use crate::store::{Asked, Report, StoreError};
 /// Rated games a profile lists (and its graph draws).
 const PROFILE_GAMES: usize = 200;
 
-/// Refusals name no ids: players read them, and an id means nothing to a person.
-fn no_player() -> Refused {
-    refused(
-        ErrorCode::NoSuchPlayer,
-        "that player is not there, or not for you to see",
-    )
-}
+use crate::challenges::no_player;
 
 /// A room that could not be opened, as the player hears it.
 pub(super) fn open_refused(e: registry::OpenRefused) -> Refused {
@@ -382,7 +373,7 @@ impl Conn {
         self.relations(me).await
     }
 
-    async fn challenges(&mut self, me: &ConnRef) -> Result<(), Refused> {
+    pub(super) async fn challenges(&mut self, me: &ConnRef) -> Result<(), Refused> {
         let store = &self.server.store;
         let now = now_ms();
         let incoming = store.challenges(&me.player.id, true, now).await?;
@@ -401,83 +392,7 @@ impl Conn {
         rules: &RulesChoice,
         clock: ClockSpec,
     ) -> Result<(), Refused> {
-        let (preset, rules) = rules
-            .resolve()
-            .map_err(|e| refused(ErrorCode::BadMessage, e))?;
-        if rules.players != 2 {
-            return Err(refused(
-                ErrorCode::BadMessage,
-                "rules: a challenge is between two players",
-            ));
-        }
-        clock
-            .validate()
-            .map_err(|e| refused(ErrorCode::BadMessage, e))?;
-        if player == me.player.id {
-            return Err(refused(
-                ErrorCode::NotAllowed,
-                "you cannot challenge yourself",
-            ));
-        }
-        let store = &self.server.store;
-        let friends = store.are_friends(&me.player.id, player).await?;
-        let now = now_ms();
-        let children =
-            store.is_child(&me.player.id, now).await? || store.is_child(player, now).await?;
-        let may = friends || (!children && store.played_together(&me.player.id, player).await?);
-        if !may || store.blocked_between(&me.player.id, player).await? {
-            return Err(refused(
-                ErrorCode::NoSuchPlayer,
-                "that player is not among your friends or past opponents",
-            ));
-        }
-        // The cap is counted and the challenge written under the player's lock: two sent at
-        // once cannot both pass it.
-        let _held = self
-            .server
-            .player_locks
-            .lock(&[me.player.id.as_str()])
-            .await;
-        let (waiting, already) = store.challenges_from(&me.player.id, player, now).await?;
-        if already {
-            return Err(refused(
-                ErrorCode::NotAllowed,
-                "your challenge to them is waiting for an answer",
-            ));
-        }
-        let cap = self.server.settings.challenges_per_player;
-        if waiting >= cap {
-            return Err(refused(
-                ErrorCode::NotAllowed,
-                format!("{cap} of your challenges are waiting: cancel one first"),
-            ));
-        }
-        let (Some(from), Some(to)) = (
-            store.player(&me.player.id).await?,
-            store.player(player).await?,
-        ) else {
-            return Err(no_player());
-        };
-        let challenge = Challenge {
-            id: identity::new_id(),
-            from: from.info,
-            to: to.info,
-            preset,
-            rules,
-            clock,
-            expires_ms: now + CHALLENGE_MS,
-        };
-        store.add_challenge(&challenge, now).await?;
-        self.server
-            .tell(
-                player,
-                &ServerMessage::Notice(Notice::Challenged { challenge }),
-            )
-            .await;
-        let event = oaq_net::notify::Event::Challenged {
-            from: me.player.name.clone(),
-        };
-        self.server.tell_away(player, event).await;
+        crate::challenges::send(&self.server, &me.player, player, rules, clock).await?;
         self.challenges(me).await
     }
 
@@ -487,70 +402,17 @@ impl Conn {
         id: &str,
         accept: bool,
     ) -> Result<(), Refused> {
-        let store = &self.server.store;
-        let gone = || {
-            refused(
-                ErrorCode::NoSuchPlayer,
-                "that challenge is no longer open (answered, cancelled or expired)",
-            )
-        };
-        let challenge = match store.challenge(id, now_ms()).await? {
-            Some(c) if c.to.id == me.player.id => c,
-            _ => return Err(gone()),
-        };
-        if accept {
-            // Refused before the challenge is used up: the player can finish a game first.
-            let players = [challenge.to.clone(), challenge.from.clone()];
-            registry::may_open(&self.server, challenge.clock, false, &players)
-                .await
-                .map_err(open_refused)?;
-        }
-        // Only one answer takes it (two devices answering at once).
-        if !store.take_challenge(id).await? {
-            return Err(gone());
-        }
-        if !accept {
-            let closed = ServerMessage::Notice(Notice::ChallengeClosed { id: id.to_owned() });
-            self.server.tell(&challenge.from.id, &closed).await;
+        if crate::challenges::answer(&self.server, &me.player, id, accept)
+            .await?
+            .is_none()
+        {
             return self.challenges(me).await;
         }
-        let players = [challenge.from.clone(), challenge.to.clone()];
-        let new = registry::NewRoom {
-            preset: challenge.preset.clone(),
-            rules: challenge.rules,
-            clock: challenge.clock,
-            first: First::Random,
-            public: false,
-            unrated: false,
-            no_chat: false,
-        };
-        let room = registry::open_room(&self.server, new, &players)
-            .await
-            .map_err(open_refused)?;
-        let accepted = ServerMessage::Notice(Notice::ChallengeAccepted {
-            id: id.to_owned(),
-            room,
-        });
-        self.server.tell(&challenge.from.id, &accepted).await;
-        self.server.tell(&me.player.id, &accepted).await;
         Ok(())
     }
 
     async fn cancel_challenge(&mut self, me: &ConnRef, id: &str) -> Result<(), Refused> {
-        let store = &self.server.store;
-        let challenge = match store.challenge(id, now_ms()).await? {
-            Some(c) if c.from.id == me.player.id => c,
-            _ => {
-                return Err(refused(
-                    ErrorCode::NoSuchPlayer,
-                    "that challenge of yours is no longer open",
-                ));
-            }
-        };
-        if store.take_challenge(id).await? {
-            let closed = ServerMessage::Notice(Notice::ChallengeClosed { id: id.to_owned() });
-            self.server.tell(&challenge.to.id, &closed).await;
-        }
+        crate::challenges::cancel(&self.server, &me.player, id).await?;
         self.challenges(me).await
     }
 

@@ -28,6 +28,12 @@ impl Conn {
         clock
             .validate()
             .map_err(|e| refused(ErrorCode::BadMessage, e))?;
+        if self.is_bot(me).await? {
+            return Err(refused(
+                ErrorCode::NotAllowed,
+                "bots play by challenges (the bot API), not in rooms of their own",
+            ));
+        }
         if public && self.is_child(me).await? {
             return Err(refused(
                 ErrorCode::NotAllowed,

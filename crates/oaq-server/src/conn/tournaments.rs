@@ -42,6 +42,7 @@ impl Conn {
                 password,
                 unrated,
                 no_chat,
+                bots,
             } => {
                 // Organising counts against the address as opening a room does.
                 if let Err((code, why)) = self.may_open_room() {
@@ -59,6 +60,7 @@ impl Conn {
                     password,
                     unrated,
                     no_chat,
+                    bots,
                 };
                 let created = tournaments::create(&server, &me.player, child, new).await;
                 let id = created.inspect_err(|_| server.room_opens.give_back(self.addr.ip()))?;

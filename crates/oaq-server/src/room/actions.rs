@@ -113,6 +113,14 @@ impl Room {
                 "child mode: rooms open to everyone are not for children; play friends by their code",
             );
         }
+        // A bot sits only where a challenge, a rematch or a tournament seated it: never in a
+        // room open to people who did not choose to play bots.
+        if held.is_none() && seat.is_some() && self.is_bot(&conn.player.id).await? {
+            return refuse(
+                ErrorCode::NotAllowed,
+                "bots play by challenges (the bot API), not in rooms of their own",
+            );
+        }
         // A new seat counts against the player's caps, checked under their lock and written
         // before it is let go, so seats taken at once in several rooms cannot all pass.
         let _held = match (held, seat) {
@@ -165,6 +173,11 @@ impl Room {
             .await?;
         }
         Ok(())
+    }
+
+    async fn is_bot(&self, player: &str) -> Result<bool, crate::store::StoreError> {
+        let row = self.server.store.player(player).await?;
+        Ok(row.is_some_and(|r| r.info.bot))
     }
 
     /// Whether `conn`'s player and a player seated here block one another.
@@ -270,6 +283,56 @@ impl Room {
         if let Err(r) = result {
             self.refused(&reply_to, r);
         }
+    }
+
+    /// `player` acts in their seat from outside the room (the bot API).
+    pub(super) async fn act_as(
+        &mut self,
+        player: &str,
+        action: Action,
+    ) -> crate::mailbox::ActReply {
+        let Some(seat) = self.state.seat_of_player(player) else {
+            self.server.metrics.refused(ErrorCode::NotAllowed);
+            let why = format!("you are not playing in room {}", self.state.code);
+            return Err((ErrorCode::NotAllowed, why, None));
+        };
+        let result = match self.lease().await {
+            Ok(lease) => {
+                // The turn as the lease left it (another node may have written meanwhile).
+                let action = match action {
+                    Action::Move {
+                        ply: crate::mailbox::THIS_PLY,
+                        mv,
+                        think_ms,
+                    } => Action::Move {
+                        ply: self.state.turn(),
+                        mv,
+                        think_ms,
+                    },
+                    other => other,
+                };
+                let result = self.act_for(seat, action).await;
+                self.release(lease).await;
+                result
+            }
+            Err(r) => Err(r),
+        };
+        result.map_err(|refusal| self.refusal_text(refusal))
+    }
+
+    /// A refusal counted, as its code, its words and the legal moves when it has them.
+    fn refusal_text(&self, refusal: Refusal) -> (ErrorCode, String, Option<Vec<String>>) {
+        let (code, message, legal) = match refusal {
+            Refusal::To(code, message) => (code, message, None),
+            Refusal::Legal(message, legal) => (ErrorCode::IllegalMove, message, Some(legal)),
+            Refusal::Store(e) => {
+                tracing::error!(room = %self.state.code, "store: {e}");
+                let why = "the server could not store this; nothing changed: try again";
+                (ErrorCode::Unavailable, why.to_owned(), None)
+            }
+        };
+        self.server.metrics.refused(code);
+        (code, message, legal)
     }
 
     async fn act_for(&mut self, seat: usize, action: Action) -> Decided {
@@ -505,6 +568,13 @@ impl Room {
             &stored,
         )
         .await?;
+        // A bot's event stream says its game is over.
+        let finished = ServerMessage::Notice(Notice::GameFinished {
+            code: self.state.code.clone(),
+        });
+        for player in self.state.seats.iter().flatten().filter(|p| p.bot) {
+            self.server.tell(&player.id, &finished).await;
+        }
         if on_time {
             // A game by days ended on time: each player away hears of it.
             for (seat, id) in ids.iter().enumerate() {
@@ -623,25 +693,11 @@ impl Room {
     }
 
     pub(super) fn refused(&self, conn: &ConnRef, refusal: Refusal) {
-        self.server.metrics.refused(match &refusal {
-            Refusal::To(code, _) => *code,
-            Refusal::Legal(..) => ErrorCode::IllegalMove,
-            Refusal::Store(_) => ErrorCode::Unavailable,
-        });
-        match refusal {
-            Refusal::To(code, message) => conn.error(code, message),
-            Refusal::Legal(message, legal) => conn.reply(&ServerMessage::Notice(Notice::Error {
-                code: ErrorCode::IllegalMove,
-                message,
-                legal: Some(legal),
-            })),
-            Refusal::Store(e) => {
-                tracing::error!(room = %self.state.code, "store: {e}");
-                conn.error(
-                    ErrorCode::Unavailable,
-                    "the server could not store this; nothing changed: try again",
-                );
-            }
-        }
+        let (code, message, legal) = self.refusal_text(refusal);
+        conn.reply(&ServerMessage::Notice(Notice::Error {
+            code,
+            message,
+            legal,
+        }));
     }
 }

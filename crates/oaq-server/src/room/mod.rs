@@ -112,6 +112,14 @@ impl Room {
                 Command::Leave { conn, switching } => self.leave(conn, true, switching).await,
                 Command::Gone { conn } => self.leave(conn, false, false).await,
                 Command::Act { conn, action } => self.act(conn, action).await,
+                Command::ActAs {
+                    player,
+                    action,
+                    reply,
+                } => {
+                    let answer = self.act_as(&player, action).await;
+                    let _ = reply.send(answer);
+                }
                 Command::Remote(ev) => self.remote(ev).await,
                 Command::CatchUp => {
                     if let Err(e) = self.sync_from_store().await {

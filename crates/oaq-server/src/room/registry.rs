@@ -65,6 +65,15 @@ impl std::fmt::Display for OpenRefused {
     }
 }
 
+impl From<OpenRefused> for crate::refused::Refused {
+    fn from(e: OpenRefused) -> Self {
+        match e {
+            OpenRefused::Store(e) => crate::refused::Refused::Store(e),
+            other => crate::refused::refused(ErrorCode::NotAllowed, other.to_string()),
+        }
+    }
+}
+
 impl From<OpenRefused> for super::Refusal {
     fn from(e: OpenRefused) -> Self {
         match e {

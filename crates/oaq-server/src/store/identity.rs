@@ -78,7 +78,7 @@ impl Store {
     pub async fn account_by_token(&self, token_hash: &str) -> StoreResult<Option<Account>> {
         let row = sqlx::query(
             "SELECT p.id, p.name, p.rating, p.deviation, p.volatility, p.games, d.id, p.child, \
-             p.banned, p.name_locked FROM devices d JOIN players p ON p.id = d.player \
+             p.banned, p.name_locked, p.bot FROM devices d JOIN players p ON p.id = d.player \
              WHERE d.token_hash = $1",
         )
         .bind(token_hash)

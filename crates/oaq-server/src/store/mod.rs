@@ -13,6 +13,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::ratings::Rating;
 
+mod bots;
 mod challenges;
 mod correspondence;
 mod friends;
@@ -23,6 +24,7 @@ mod people;
 mod profiles;
 mod safety;
 mod tournaments;
+pub use bots::NotABot;
 pub use correspondence::VacationRow;
 pub use friends::Asked;
 pub use identity::{Account, Private};
@@ -67,6 +69,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "tournaments",
         include_str!("migrations/0007_tournaments.sql"),
     ),
+    (8, "bots", include_str!("migrations/0008_bots.sql")),
 ];
 
 /// A storage failure, said plainly (the database's own message is kept for the log).
@@ -335,7 +338,7 @@ impl Store {
 
     pub async fn player(&self, id: &str) -> StoreResult<Option<PlayerRow>> {
         let row = sqlx::query(
-            "SELECT id, name, rating, deviation, volatility, games FROM players WHERE id = $1",
+            "SELECT id, name, rating, deviation, volatility, games, bot FROM players WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -352,14 +355,15 @@ impl Store {
         Ok(())
     }
 
-    /// The top players by rating, with at least one rated game.
-    pub async fn leaderboard(&self, limit: i64) -> StoreResult<Vec<PlayerInfo>> {
+    /// The top players by rating, with at least one rated game: people, or (`bots`) bots.
+    pub async fn leaderboard(&self, limit: i64, bots: bool) -> StoreResult<Vec<PlayerInfo>> {
         let rows = sqlx::query(
-            "SELECT id, name, rating, deviation, volatility, games FROM players \
-             WHERE games > 0 AND child = 0 AND banned = 0 \
+            "SELECT id, name, rating, deviation, volatility, games, bot FROM players \
+             WHERE games > 0 AND child = 0 AND banned = 0 AND bot = $2 \
              ORDER BY rating DESC, games DESC, id LIMIT $1",
         )
         .bind(limit)
+        .bind(i64::from(bots))
         .fetch_all(&self.pool)
         .await?;
         rows.into_iter()
@@ -367,12 +371,17 @@ impl Store {
             .collect()
     }
 
-    /// How many rated players are above `rating` (a place on the leaderboard, from 0).
-    pub async fn rank(&self, rating: f64) -> StoreResult<i64> {
-        let row = sqlx::query("SELECT COUNT(*) FROM players WHERE games > 0 AND child = 0 AND banned = 0 AND rating > $1",)
-            .bind(rating)
-            .fetch_one(&self.pool)
-            .await?;
+    /// How many rated players are above `rating` on the leaderboard of people, or (`bots`) of
+    /// bots: a place, from 0.
+    pub async fn rank(&self, rating: f64, bots: bool) -> StoreResult<i64> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) FROM players WHERE games > 0 AND child = 0 AND banned = 0 \
+             AND bot = $2 AND rating > $1",
+        )
+        .bind(rating)
+        .bind(i64::from(bots))
+        .fetch_one(&self.pool)
+        .await?;
         Ok(row.try_get::<i64, _>(0)?)
     }
 
@@ -566,6 +575,8 @@ pub(super) fn player_row(row: sqlx::any::AnyRow) -> StoreResult<PlayerRow> {
             rating: crate::ratings::shown(rating.rating),
             deviation: crate::ratings::shown(rating.deviation),
             games: row.try_get::<i64, _>(5)? as u64,
+            // Read by name: some queries add columns of their own after the player's.
+            bot: row.try_get::<i64, _>("bot")? != 0,
         },
         rating,
     })

@@ -8,16 +8,16 @@ use oaq_net::protocol::PlayerInfo;
 
 /// The player columns of the queries below (as `player_row` reads them), written out in each
 /// so that every query stays a constant.
-pub(super) const FRIENDS: &str = "SELECT p.id, p.name, p.rating, p.deviation, p.volatility, p.games \
+pub(super) const FRIENDS: &str = "SELECT p.id, p.name, p.rating, p.deviation, p.volatility, p.games, p.bot \
      FROM friends f JOIN players p ON p.id = f.other \
      WHERE f.player = $1 AND f.state = 'friends' ORDER BY p.name, p.id LIMIT 500";
-pub(super) const INCOMING: &str = "SELECT p.id, p.name, p.rating, p.deviation, p.volatility, p.games \
+pub(super) const INCOMING: &str = "SELECT p.id, p.name, p.rating, p.deviation, p.volatility, p.games, p.bot \
      FROM friends f JOIN players p ON p.id = f.player \
      WHERE f.other = $1 AND f.state = 'asked' ORDER BY f.since_ms DESC LIMIT 100";
-pub(super) const OUTGOING: &str = "SELECT p.id, p.name, p.rating, p.deviation, p.volatility, p.games \
+pub(super) const OUTGOING: &str = "SELECT p.id, p.name, p.rating, p.deviation, p.volatility, p.games, p.bot \
      FROM friends f JOIN players p ON p.id = f.other \
      WHERE f.player = $1 AND f.state = 'asked' ORDER BY f.since_ms DESC LIMIT 100";
-pub(super) const BLOCKED: &str = "SELECT p.id, p.name, p.rating, p.deviation, p.volatility, p.games \
+pub(super) const BLOCKED: &str = "SELECT p.id, p.name, p.rating, p.deviation, p.volatility, p.games, p.bot \
      FROM blocks b JOIN players p ON p.id = b.other \
      WHERE b.player = $1 ORDER BY b.at_ms DESC LIMIT 500";
 pub(super) const CHALLENGES_TO: &str = "SELECT c.id, c.preset, c.rules, c.clock, c.expires_ms, \

@@ -54,6 +54,9 @@ pub struct Run {
     /// Its games have no chat.
     #[serde(default)]
     pub no_chat: bool,
+    /// Bots may join it.
+    #[serde(default)]
+    pub bots: bool,
 }
 
 impl Run {
@@ -119,6 +122,8 @@ pub struct NewTournament {
     pub unrated: bool,
     /// Its games have no chat.
     pub no_chat: bool,
+    /// Bots may join it.
+    pub bots: bool,
 }
 
 /// A new tournament by `organiser` (who takes part in it), open until its start: its id.
@@ -167,6 +172,7 @@ pub async fn create(
         invited: Vec::new(),
         unrated: new.unrated,
         no_chat: new.no_chat,
+        bots: new.bots,
     };
     for _ in 0..TRIES {
         let row = TournamentRow {
@@ -279,6 +285,17 @@ async fn may_join(
     password: Option<String>,
 ) -> Result<(), Refused> {
     let (run, t) = Run::of(row)?;
+    if !run.bots && t.number(player).is_none() {
+        let bot = server
+            .store
+            .player(player)
+            .await?
+            .is_some_and(|p| p.info.bot);
+        if bot {
+            let why = "this tournament is for people: its organiser did not let bots in";
+            return Err(Refused::To(ErrorCode::NotAllowed, why.into()));
+        }
+    }
     let Some(phc) = run.password else {
         return Ok(());
     };
@@ -603,6 +620,7 @@ fn line_of(
         rating: 0.0,
         deviation: 0.0,
         games: 0,
+        bot: false,
     });
     let ends_ms = match (t.phase, t.format) {
         (Phase::Running { ends_ms, .. }, Format::Arena { .. }) => ends_ms,
@@ -624,6 +642,7 @@ fn line_of(
         password: run.password.is_some(),
         unrated: run.unrated,
         no_chat: run.no_chat,
+        bots: run.bots,
     }
 }
 

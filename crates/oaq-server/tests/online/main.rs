@@ -3,6 +3,7 @@
 //! of the protocol.
 
 mod bad_input;
+mod bots;
 mod correspondence;
 mod faults;
 mod hostile;

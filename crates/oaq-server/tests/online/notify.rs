@@ -402,6 +402,7 @@ async fn a_tournament_game_reaches_a_player_away_by_push() {
         password: None,
         unrated: false,
         no_chat: false,
+        bots: false,
     })
     .await;
     let id = an

@@ -833,6 +833,7 @@ async fn rows_are_capped(url: &str) {
         rating: 1500.0,
         deviation: 350.0,
         games: 0,
+        bot: false,
     };
     let challenge = |id: &str, expires_ms| oaq_net::social::Challenge {
         id: id.into(),

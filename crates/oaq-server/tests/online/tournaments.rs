@@ -49,6 +49,7 @@ async fn organise_for(
             password: None,
             unrated: false,
             no_chat: false,
+            bots: false,
         })
         .await;
     page(client).await
@@ -384,6 +385,7 @@ async fn a_round_robin_by_days_waits_for_a_player_on_vacation() {
         password: None,
         unrated: true,
         no_chat: true,
+        bots: false,
     })
     .await;
     let line = page(&mut an).await.line;
@@ -713,6 +715,7 @@ async fn a_tournament_with_a_password_lets_in_whoever_has_it_and_the_friends_inv
         password: Some("  cá vàng ".into()),
         unrated: false,
         no_chat: false,
+        bots: false,
     })
     .await;
     let made = page(&mut an).await;

@@ -98,7 +98,7 @@ fn challenges_to_us(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, people:
                 art,
                 lang.trf(
                     "people.challenge.from",
-                    &[("who", &c.from.name), ("game", &game)],
+                    &[("who", &c.from.shown_name()), ("game", &game)],
                 ),
                 16.0,
             ));
@@ -218,7 +218,7 @@ fn ours_waiting(
                 art,
                 lang.trf(
                     "people.challenge.to",
-                    &[("who", &c.to.name), ("game", &game)],
+                    &[("who", &c.to.shown_name()), ("game", &game)],
                 ),
                 15.0,
             ));

@@ -151,6 +151,8 @@ pub enum PeopleAction {
     /// Wait in the pool of `POOLS[i]` (the form's rule set when it has pools).
     Pool(usize),
     LeavePool,
+    /// Challenge the online bot nearest our rating, on the clock `POOLS[i]`.
+    PlayBot(usize),
     /// Play the computer at this level while nobody is there to pair with.
     PlayComputer(u8),
     /// Open a game of ours by its room code.
@@ -586,6 +588,12 @@ fn playing(action: PeopleAction, commands: &mut Commands, pages: &mut Pages, for
             }
         }
         PeopleAction::LeavePool => say(commands, ClientMessage::LeavePool),
+        PeopleAction::PlayBot(i) => {
+            if let Some(&clock) = crate::net::pool::POOLS.get(i) {
+                let rules = RulesChoice::Preset(play_now::pool_rules(form).to_owned());
+                say(commands, ClientMessage::PlayBot { rules, clock });
+            }
+        }
         PeopleAction::PlayComputer(level) => {
             // Out of the pool, and an unrated game on this device against the computer.
             say(commands, ClientMessage::LeavePool);

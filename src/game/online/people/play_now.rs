@@ -55,6 +55,16 @@ pub(super) fn page(
                 ));
             }
         });
+        // Bots are strangers' programs: not for a child.
+        if !online.people.child {
+            p.spawn(text(art, lang.tr("play.now.bots"), 16.0));
+            p.spawn(centred_row()).with_children(|r| {
+                for (i, clock) in POOLS.iter().enumerate() {
+                    let label = lang.trf("play.now.bot", &[("clock", &clock_label(*clock, lang))]);
+                    r.spawn(button(art, PeopleAction::PlayBot(i), label));
+                }
+            });
+        }
         return;
     };
     let waited = ((unix_ms() - pool.since_ms).max(0) / 1000).to_string();

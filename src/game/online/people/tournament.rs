@@ -237,7 +237,7 @@ impl TournamentPage<'_> {
             p.spawn(wrapping_row()).with_children(|r| {
                 let words = if view.line.status == TournamentStatus::Open {
                     // No places before the first game: who is in.
-                    format!("{} · {:.0}", line.player.name, line.player.rating)
+                    format!("{} · {:.0}", line.player.shown_name(), line.player.rating)
                 } else {
                     standing_words(line, swiss && !self.narrow, lang)
                 };
@@ -322,7 +322,9 @@ pub fn standing_words(line: &StandingLine, tie_break: bool, lang: Lang) -> Strin
     let games = lang.trf("tour.games", &[("n", &line.games)]);
     let mut words = format!(
         "{}. {} · {:.0} · {points} · {games}",
-        line.place, line.player.name, line.player.rating
+        line.place,
+        line.player.shown_name(),
+        line.player.rating
     );
     if tie_break {
         words.push_str(&format!(" · BH {}", line.buchholz));
@@ -352,6 +354,7 @@ mod tests {
                 rating: 1512.4,
                 deviation: 60.0,
                 games: 3,
+                bot: false,
             },
             place: 2,
             points: 2.5,

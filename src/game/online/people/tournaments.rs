@@ -129,6 +129,7 @@ impl Draft {
             password: (!password.is_empty()).then(|| password.to_owned()),
             unrated: !self.rated,
             no_chat: !self.chat,
+            bots: false,
         }
     }
 

@@ -1,0 +1,226 @@
+//! The bot API: HTTP on the same server for programs that play as bots (`docs/bot-api.md`).
+//! A bot's requests carry its token (`Authorization: Bearer ...`); its event stream and game
+//! streams are NDJSON, one JSON object a line, with an empty line every few seconds to keep
+//! them open. Every refusal is JSON with the protocol's code:
+//! `{"error": {"code": "not_your_turn", "message": "it is not your turn"}}`.
+//!
+//! Limits: a wrong token counts as a missed code against the address (taken before the token
+//! is looked up, given back when it is right); each bot has [`BOT_REQUESTS_PER_MINUTE`]
+//! requests a minute, [`EVENT_STREAMS`] event streams and [`GAME_STREAMS`] game streams open
+//! on a node; a request body is at most the protocol's frame. A token revoked, replaced or
+//! banned closes the bot's streams on every node at once, and each stream checks its token
+//! again every [`RECHECK`] all the same.
+//!
+//! [`BOT_REQUESTS_PER_MINUTE`]: crate::shared::BOT_REQUESTS_PER_MINUTE
+
+mod account;
+mod actions;
+mod events;
+mod game;
+mod stream;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::{HeaderMap, StatusCode, header, request::Parts};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use oaq_net::protocol::{ErrorCode, PlayerInfo};
+use serde_json::json;
+
+use crate::refused::Refused;
+use crate::shared::Server;
+
+/// Event streams one bot may have open on a node (a program reconnecting may overlap its old
+/// one for a moment).
+pub const EVENT_STREAMS: usize = 2;
+/// Game streams one bot may have open on a node: the games it plays at once.
+pub const GAME_STREAMS: usize = 32;
+/// An empty line this often keeps a stream open through proxies and tells the program the
+/// server is there.
+pub const KEEP_ALIVE: Duration = Duration::from_secs(5);
+/// How often a stream checks that its token still works (a revocation that another node's
+/// message did not bring).
+pub const RECHECK: Duration = Duration::from_secs(30);
+
+/// The bot API's routes (under `/api`).
+pub fn router() -> Router<Arc<Server>> {
+    Router::new()
+        .route("/api/account", get(actions::account))
+        .route("/api/bot/new", post(account::new_bot))
+        .route("/api/bot/token", post(account::token))
+        .route("/api/bots", get(actions::bots))
+        .route("/api/stream/event", get(events::stream))
+        .route("/api/bot/game/stream/{code}", get(game::stream))
+        .route("/api/bot/game/{code}/move/{mv}", post(actions::play))
+        .route("/api/bot/game/{code}/resign", post(actions::resign))
+        .route("/api/bot/game/{code}/draw/{answer}", post(actions::draw))
+        .route("/api/bot/game/{code}/claim-victory", post(actions::claim))
+        .route("/api/bot/game/{code}/chat", post(actions::chat))
+        .route("/api/challenge/{player}", post(actions::challenge))
+        .route("/api/challenge/{id}/{answer}", post(actions::answer))
+}
+
+/// A refusal as the API sends it: an HTTP status for the code, and the JSON body.
+pub struct ApiError {
+    code: ErrorCode,
+    message: String,
+    legal: Option<Vec<String>>,
+}
+
+impl ApiError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            code,
+            message: message.into(),
+            legal: None,
+        }
+    }
+
+    fn status(&self) -> StatusCode {
+        match self.code {
+            ErrorCode::BadCredentials => StatusCode::UNAUTHORIZED,
+            ErrorCode::Banned | ErrorCode::NotAllowed => StatusCode::FORBIDDEN,
+            ErrorCode::NoSuchRoom | ErrorCode::NoSuchPlayer | ErrorCode::NoSuchTournament => {
+                StatusCode::NOT_FOUND
+            }
+            ErrorCode::NotYourTurn | ErrorCode::StalePly | ErrorCode::RoomFull => {
+                StatusCode::CONFLICT
+            }
+            ErrorCode::IllegalMove | ErrorCode::BadMessage | ErrorCode::UnsupportedProtocol => {
+                StatusCode::BAD_REQUEST
+            }
+            ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+}
+
+impl From<Refused> for ApiError {
+    fn from(r: Refused) -> Self {
+        match r {
+            Refused::To(code, message) => ApiError::new(code, message),
+            Refused::Store(e) => store_down(e),
+        }
+    }
+}
+
+impl From<crate::store::StoreError> for ApiError {
+    fn from(e: crate::store::StoreError) -> Self {
+        store_down(e)
+    }
+}
+
+fn store_down(e: impl std::fmt::Display) -> ApiError {
+    tracing::error!("store: {e}");
+    ApiError::new(
+        ErrorCode::Unavailable,
+        "the server could not reach its store; nothing changed: try again",
+    )
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let mut error = json!({ "code": self.code, "message": self.message });
+        if let Some(legal) = self.legal {
+            error["legal"] = json!(legal);
+        }
+        let mut response = (status, axum::Json(json!({ "error": error }))).into_response();
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            let wait = header::HeaderValue::from_static("60");
+            response.headers_mut().insert(header::RETRY_AFTER, wait);
+        }
+        response
+    }
+}
+
+/// The bot a request comes from, by its token, charged one request.
+pub struct Bot {
+    pub info: PlayerInfo,
+    pub addr: SocketAddr,
+    /// The token's hash, to check it again while a stream is open.
+    pub token_hash: String,
+}
+
+impl FromRequestParts<Arc<Server>> for Bot {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, server: &Arc<Server>) -> Result<Bot, ApiError> {
+        let ConnectInfo(addr) = ConnectInfo::<SocketAddr>::from_request_parts(parts, server)
+            .await
+            .map_err(|_| ApiError::new(ErrorCode::Unavailable, "no client address"))?;
+        let token = bearer(&parts.headers)?;
+        let ip = addr.ip();
+        // A wrong token is a guess: counted before the look-up, so that many at once cannot
+        // all pass, and given back when it is right.
+        if !server.misses.take(ip) {
+            return Err(ApiError::new(
+                ErrorCode::RateLimited,
+                "too many wrong tokens or codes from your address: wait a minute",
+            ));
+        }
+        let token_hash = crate::identity::hash_token(token);
+        let row = server.store.bot_by_token(&token_hash).await?;
+        let Some(row) = row else {
+            return Err(ApiError::new(
+                ErrorCode::BadCredentials,
+                "this token is not a bot's (revoked, replaced, or never made)",
+            ));
+        };
+        server.misses.give_back(ip);
+        if !server.bot_requests.take_key(row.info.id.clone()) {
+            return Err(ApiError::new(
+                ErrorCode::RateLimited,
+                format!(
+                    "more than {} requests a minute from this bot: wait a minute",
+                    crate::shared::BOT_REQUESTS_PER_MINUTE
+                ),
+            ));
+        }
+        Ok(Bot {
+            info: row.info,
+            addr,
+            token_hash,
+        })
+    }
+}
+
+/// The token of `Authorization: Bearer TOKEN`.
+fn bearer(headers: &HeaderMap) -> Result<&str, ApiError> {
+    let missing = || {
+        ApiError::new(
+            ErrorCode::BadCredentials,
+            "no token: send `Authorization: Bearer TOKEN` (the token your bot was given)",
+        )
+    };
+    let value = headers.get(header::AUTHORIZATION).ok_or_else(missing)?;
+    let text = value.to_str().map_err(|_| missing())?;
+    let token = text
+        .strip_prefix("Bearer ")
+        .or_else(|| text.strip_prefix("bearer "))
+        .ok_or_else(missing)?
+        .trim();
+    if token.is_empty() || token.len() > oaq_net::protocol::MAX_TOKEN {
+        return Err(missing());
+    }
+    Ok(token)
+}
+
+/// A room code from a path, upper-cased, or the refusal a wrong one gets (a miss against the
+/// address, as on the WebSocket).
+fn room_code(server: &Server, bot: &Bot, code: &str) -> Result<String, ApiError> {
+    let code = code.trim().to_ascii_uppercase();
+    if code.len() > oaq_net::protocol::MAX_TOKEN || !oaq_net::protocol::is_room_code(&code) {
+        server.misses.take(bot.addr.ip());
+        return Err(ApiError::new(
+            ErrorCode::NoSuchRoom,
+            "not a room code (six letters and digits)",
+        ));
+    }
+    Ok(code)
+}
