@@ -27,6 +27,7 @@ const check = (ok, what) => {
   if (!ok) failed = true;
 };
 const errors = [];
+let bot = null;
 const desktop = { viewport: { width: 1280, height: 720 } };
 const open = (name, settings) => openPage(browser, name, desktop, { out, errors, settings });
 
@@ -77,7 +78,7 @@ try {
     body: JSON.stringify({ name: "Robo", login: "robo-bot", password: "a bot's password" }),
   })).json();
   check(made.player?.bot === true && made.token?.startsWith("oaqbot_"), "a bot is made over HTTP");
-  const bot = spawn(join(dirname(serverBinary), "oaq-bot"), [
+  bot = spawn(join(dirname(serverBinary), "oaq-bot"), [
     "play", "--server", base.replace(/\/$/, ""), "--token", made.token, "--engine", "builtin:easy",
     "--stop-after", "1",
   ], { stdio: ["ignore", "pipe", "inherit"] });
@@ -96,7 +97,13 @@ try {
   await until(d, "data-page", (v) => v === "playnow");
   await d.shot("play-now-bot.png");
   await press(d, "PlayBot(1)");
-  await d.until('[data-screen="playing"][data-room-phase="playing"]', 30);
+  try {
+    await d.until('[data-screen="playing"][data-room-phase="playing"]', 30);
+  } catch (e) {
+    await d.shot("bot-not-begun.png");
+    const problem = await d.attr("data-problem");
+    throw new Error(`no game with the bot (problem: ${problem}; the bot: ${botSaid.trim()}): ${e}`);
+  }
   const players = await d.attr("data-players");
   check(players.split(",").includes("BOT Robo"), `D plays the bot, shown with its mark (${players})`);
   await d.shot("bot-game.png");
@@ -123,6 +130,7 @@ try {
   console.log(`FAIL ${e.stack ?? e}`);
   failed = true;
 } finally {
+  bot?.kill();
   await browser.close();
   await stop();
 }

@@ -128,6 +128,8 @@ pub struct Online {
     token: Option<String>,
     pub lobby: Vec<RoomSummary>,
     pub leaderboard: Option<Board>,
+    /// The bots: those whose program is connected now, and their own leaderboard.
+    pub bots: Option<(Vec<PlayerInfo>, Vec<PlayerInfo>)>,
     pub room: Option<Room>,
     pub problem: Option<Problem>,
     /// The server speaks another protocol: no point retrying until the game is updated.
@@ -598,6 +600,10 @@ fn people_notice(online: &mut Online, link: &mut Link, notice: Notice) {
             }
         }
         Notice::MyGames { games, vacation } => online.my_games = Some((games, vacation)),
+        Notice::Bots {
+            online: connected,
+            leaderboard,
+        } => online.bots = Some((connected, leaderboard)),
         Notice::Notifications {
             settings,
             push_key,

@@ -226,6 +226,7 @@ fn act(
             form.board = !form.board;
             if form.board {
                 commands.trigger(Ask::Leaderboard);
+                commands.trigger(Ask::Say(crate::net::protocol::ClientMessage::Bots));
             }
         }
     }
@@ -674,11 +675,40 @@ fn leaderboard(p: &mut ChildSpawnerCommands, art: &Art, online: &Online, lang: L
             p.spawn(bold(art, yours, 18.0));
         }
     }
+    bots_board(p, art, online, lang);
     p.spawn(button(
         art,
         OnlineAction::Leaderboard,
         lang.tr("online.back"),
     ));
+}
+
+/// The bots' own leaderboard (five shown, each with its mark), and how many are online: people
+/// and programs are rated on one scale but ranked apart.
+fn bots_board(p: &mut ChildSpawnerCommands, art: &Art, online: &Online, lang: Lang) {
+    let Some((connected, board)) = &online.bots else {
+        return;
+    };
+    if board.is_empty() && connected.is_empty() {
+        return;
+    }
+    p.spawn(bold(
+        art,
+        lang.trf("online.bots", &[("n", &connected.len())]),
+        18.0,
+    ));
+    for (i, bot) in board.iter().take(5).enumerate() {
+        let line = lang.trf(
+            "online.leaderboard.line",
+            &[
+                ("place", &(i + 1)),
+                ("name", &bot.shown_name()),
+                ("rating", &format!("{:.0}", bot.rating)),
+                ("games", &bot.games),
+            ],
+        );
+        p.spawn(text(art, line, 16.0));
+    }
 }
 
 /// A field's text, with a caret while it is being typed in.

@@ -347,9 +347,12 @@ fn act(
         | A::StartReport
         | A::Report(..)
         | A::AddOpponent(_) => friendly(action, commands, pages, form),
-        A::Pool(_) | A::LeavePool | A::PlayComputer(_) | A::OpenGame(_) | A::Vacation(_) => {
-            playing(action, commands, pages, form)
-        }
+        A::Pool(_)
+        | A::LeavePool
+        | A::PlayBot(_)
+        | A::PlayComputer(_)
+        | A::OpenGame(_)
+        | A::Vacation(_) => playing(action, commands, pages, form),
         A::Toggle(_) | A::NotifyAllOff | A::SaveEmail | A::NotifyDevice => {
             notified(action, commands, pages, prefs, online)
         }

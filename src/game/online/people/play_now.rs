@@ -55,11 +55,13 @@ pub(super) fn page(
                 ));
             }
         });
-        // Bots are strangers' programs: not for a child.
+        // Bots are strangers' programs: not for a child. Games by days are a bot's own choice
+        // (most decline them): not offered here.
         if !online.people.child {
             p.spawn(text(art, lang.tr("play.now.bots"), 16.0));
             p.spawn(centred_row()).with_children(|r| {
-                for (i, clock) in POOLS.iter().enumerate() {
+                let live = POOLS.iter().enumerate().filter(|(_, c)| c.days().is_none());
+                for (i, clock) in live {
                     let label = lang.trf("play.now.bot", &[("clock", &clock_label(*clock, lang))]);
                     r.spawn(button(art, PeopleAction::PlayBot(i), label));
                 }
