@@ -18,6 +18,7 @@ mod actions;
 mod events;
 mod game;
 mod stream;
+mod tournaments;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -62,6 +63,7 @@ pub fn router() -> Router<Arc<Server>> {
         .route("/api/bot/game/{code}/chat", post(actions::chat))
         .route("/api/challenge/{player}", post(actions::challenge))
         .route("/api/challenge/{id}/{answer}", post(actions::answer))
+        .route("/api/tournament/{id}/{what}", post(tournaments::act))
 }
 
 /// A refusal as the API sends it: an HTTP status for the code, and the JSON body.

@@ -74,6 +74,9 @@ struct PlayArgs {
     /// Stop after this many games.
     #[arg(long)]
     stop_after: Option<u32>,
+    /// Join this tournament at the start (its organiser must let bots in).
+    #[arg(long)]
+    tournament: Option<String>,
     /// Challenge this player (an id) when there is no game; with --rules and --clock.
     #[arg(long)]
     challenge: Option<String>,
@@ -123,6 +126,7 @@ fn config(args: PlayArgs) -> Result<Config, String> {
             accept: Default::default(),
             games: 4,
             challenge: None,
+            tournament: None,
             stop_after: None,
         },
     };
@@ -137,6 +141,9 @@ fn config(args: PlayArgs) -> Result<Config, String> {
     }
     if let Some(games) = args.games {
         config.games = games.into();
+    }
+    if args.tournament.is_some() {
+        config.tournament = args.tournament;
     }
     if args.stop_after.is_some() {
         config.stop_after = args.stop_after;

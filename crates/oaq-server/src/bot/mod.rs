@@ -91,6 +91,9 @@ pub struct Config {
     pub games: usize,
     #[serde(default)]
     pub challenge: Option<Challenge>,
+    /// A tournament to join at the start (one whose organiser lets bots in).
+    #[serde(default)]
+    pub tournament: Option<String>,
     /// Stop after this many games finished (none: play on).
     #[serde(default)]
     pub stop_after: Option<u32>,
@@ -155,6 +158,13 @@ pub async fn play(config: Config) -> Result<(), String> {
         .map_err(|e| format!("{}: {e}", config.server))?;
     let name = account["player"]["name"].as_str().unwrap_or("?").to_owned();
     println!("playing as {name} on {}", config.server);
+    if let Some(id) = &config.tournament {
+        let joined = api
+            .call("POST", &format!("/api/tournament/{id}/join"), None)
+            .await;
+        joined.map_err(|e| format!("joining tournament {id}: {e}"))?;
+        println!("in tournament {id}");
+    }
     let bot = Arc::new(Bot {
         api,
         config,

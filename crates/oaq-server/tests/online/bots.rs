@@ -491,3 +491,98 @@ async fn a_bot_goes_on_through_another_node_when_its_node_is_killed() {
         "{moves_a}"
     );
 }
+
+/// A tournament takes bots only when its organiser lets them in: refused otherwise; let in,
+/// two bots join through the API, the organiser steps out before the start, and the arena
+/// pairs the bots, whose `oaq-bot`s get the game on their event streams and play it out.
+#[tokio::test(flavor = "multi_thread")]
+async fn bots_join_a_tournament_only_when_its_organiser_lets_them() {
+    use oaq_net::tournament::Format;
+    let dir = TempDir::new("bots-tournament");
+    let server = ServerProcess::sqlite(
+        &dir,
+        &[
+            "--tournament-minute-secs",
+            "3",
+            "--tournament-tick-secs",
+            "0.2",
+        ],
+    );
+    let mut an = Client::connect(&server.url(), "An").await;
+    let organise = |bots: bool, start_when: Option<u32>| ClientMessage::CreateTournament {
+        name: "Máy đấu máy".into(),
+        rules: RulesChoice::Preset("basic".into()),
+        clock: ClockSpec::Fischer {
+            base_ms: 60_000,
+            increment_ms: 1_000,
+        },
+        format: Format::Arena {
+            minutes: 10,
+            streaks: false,
+        },
+        public: false,
+        starts_ms: None,
+        start_when,
+        password: None,
+        unrated: false,
+        no_chat: false,
+        bots,
+    };
+    an.send(&organise(false, None)).await;
+    let people_only = tournament_page(&mut an).await.line.id;
+    an.send(&organise(true, Some(2))).await;
+    let with_bots = tournament_page(&mut an).await;
+    assert!(with_bots.line.bots);
+    an.send(&ClientMessage::LeaveTournament {
+        id: with_bots.line.id.clone(),
+    })
+    .await;
+    assert!(
+        !tournament_page(&mut an).await.joined,
+        "the organiser steps out"
+    );
+
+    let mut bots = Vec::new();
+    for (name, login) in [("Xe", "xe-bot"), ("Yen", "yen-bot")] {
+        let (_, token) = new_bot(&server, name, login).await;
+        let robot = api(&server, &token);
+        let refused = robot
+            .call("POST", &format!("/api/tournament/{people_only}/join"), None)
+            .await;
+        assert_eq!(refused_code(refused), (403, "not_allowed".into()));
+        let unknown = robot
+            .call("POST", "/api/tournament/ZZZZZZZZ/join", None)
+            .await;
+        assert_eq!(refused_code(unknown), (404, "no_such_tournament".into()));
+        // `--tournament` joins it through the API as the program starts.
+        let id = with_bots.line.id.as_str();
+        let args = [
+            "--engine",
+            "builtin:easy",
+            "--stop-after",
+            "1",
+            "--tournament",
+            id,
+        ];
+        let playing = oaq_bot(&server, &token, &args);
+        bots.push(playing);
+    }
+    for playing in bots {
+        let out = finished(playing, Duration::from_secs(120)).await;
+        assert!(
+            out.contains(" over: {") && !out.contains("resigned"),
+            "{out}"
+        );
+    }
+}
+
+/// The next tournament page a client gets.
+async fn tournament_page(client: &mut Client) -> oaq_net::tournament::TournamentView {
+    client
+        .until(|m| match m {
+            ServerMessage::Notice(Notice::Tournament { view }) => Some(view.clone()),
+            ServerMessage::Notice(Notice::Error { message, .. }) => panic!("{message}"),
+            _ => None,
+        })
+        .await
+}

@@ -58,6 +58,7 @@ impl TournamentPage<'_> {
         for (on, key) in [
             (line.unrated, "tour.unrated"),
             (line.no_chat, "tour.no_chat"),
+            (line.bots, "tour.bots"),
         ] {
             if on {
                 about.push_str(&format!(" · {}", lang.tr(key)));

@@ -68,6 +68,8 @@ pub struct Draft {
     pub rated: bool,
     /// Its players may say the preset phrases in its games.
     pub chat: bool,
+    /// Bots (programs) may join it.
+    pub bots: bool,
 }
 
 impl Default for Draft {
@@ -84,6 +86,7 @@ impl Default for Draft {
             password: String::new(),
             rated: true,
             chat: true,
+            bots: false,
         }
     }
 }
@@ -129,7 +132,7 @@ impl Draft {
             password: (!password.is_empty()).then(|| password.to_owned()),
             unrated: !self.rated,
             no_chat: !self.chat,
-            bots: false,
+            bots: self.bots,
         }
     }
 
@@ -168,6 +171,7 @@ pub enum TourAction {
     Public,
     Rated,
     Chat,
+    Bots,
     Create,
     Join,
     Leave,
@@ -212,6 +216,7 @@ pub(super) fn act(
         TourAction::Public => return pages.draft.public = !pages.draft.public && !child,
         TourAction::Rated => return pages.draft.rated = !pages.draft.rated,
         TourAction::Chat => return pages.draft.chat = !pages.draft.chat,
+        TourAction::Bots => return pages.draft.bots = !pages.draft.bots,
         TourAction::Create => {
             let me = online.me.as_ref().map_or("", |p| p.name.as_str());
             let now = online.server_now();
@@ -487,6 +492,12 @@ pub(super) fn draft_page(
             "tour.no_chat"
         });
         r.spawn(button(art, PeopleAction::Tour(TourAction::Chat), chat));
+        let bots = lang.tr(if draft.bots {
+            "tour.bots"
+        } else {
+            "tour.people_only"
+        });
+        r.spawn(button(art, PeopleAction::Tour(TourAction::Bots), bots));
     });
     p.spawn(wrapping_row()).with_children(|r| {
         let public = lang.tr(if draft.public {
@@ -598,6 +609,7 @@ mod tests {
             public,
             unrated,
             no_chat,
+            bots,
             ..
         } = msg
         else {
@@ -615,14 +627,20 @@ mod tests {
         assert_eq!(password.as_deref(), Some("cá vàng"));
         assert!(!public, "private unless asked");
         assert!(!unrated && !no_chat, "rated, with chat, unless asked");
+        assert!(!bots, "people only unless asked");
         draft.start = 1;
         draft.kind = Kind::Arena;
+        draft.bots = true;
         let ClientMessage::CreateTournament {
-            starts_ms, format, ..
+            starts_ms,
+            format,
+            bots,
+            ..
         } = draft.message(&Form::default(), "An", 1_000, Lang::En)
         else {
             panic!("not a creation");
         };
+        assert!(bots, "bots let in when asked");
         assert_eq!(starts_ms, Some(1_000 + 5 * 60_000));
         assert!(format.checked().is_ok(), "{format:?}");
     }
