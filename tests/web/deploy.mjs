@@ -169,6 +169,35 @@ try {
   }, wasm);
   check(probe.cache === "public, max-age=31536000, immutable" && probe.type === "application/wasm",
     `${wasm} is kept for a year (${probe.cache}, ${probe.type})`);
+
+  // The bot API through the proxy: a stream's line passes as it comes, not held in nginx's
+  // buffers (the server asks with X-Accel-Buffering), within the page's own origin.
+  const botStream = await first.evaluate(async () => {
+    const made = async (name) => (await fetch("/api/bot/new", {
+      method: "POST",
+      body: JSON.stringify({ name, login: `${name.toLowerCase()}-bot`, password: "a bot's password" }),
+    })).json();
+    const [a, b] = [await made("Deploy"), await made("Proxy")];
+    const stream = await fetch("/api/stream/event", { headers: { authorization: `Bearer ${b.token}` } });
+    const reader = stream.body.getReader();
+    const start = performance.now();
+    await fetch(`/api/challenge/${b.player.id}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${a.token}` },
+      body: JSON.stringify({ rules: "basic", clock: "untimed" }),
+    });
+    let text = "";
+    const deadline = new Promise((r) => setTimeout(() => r({ done: true }), 10000));
+    while (!text.includes("challenge")) {
+      const { value, done } = await Promise.race([reader.read(), deadline]);
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    reader.cancel();
+    return { ms: Math.round(performance.now() - start), text: text.trim(), type: stream.headers.get("content-type") };
+  });
+  check(botStream.type === "application/x-ndjson" && botStream.text.includes('"type":"challenge"'),
+    `a bot's event stream through nginx: the challenge line came after ${botStream.ms} ms`);
   await first.until('[data-screen="title"]', 240);
   check(await first.evaluate(() => window.isSecureContext), "the page is a secure context");
   const worker = await first.evaluate(() => Promise.race([

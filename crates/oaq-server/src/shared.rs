@@ -26,6 +26,8 @@ pub const LOGIN_TRIES_PER_MINUTE: f64 = 5.0;
 /// The bot API's requests a minute per bot (a move, an answer, a stream opened), with a burst
 /// of as many: a bot in a dozen bullet games at once moves a few times a second.
 pub const BOT_REQUESTS_PER_MINUTE: f64 = 600.0;
+/// Chat phrases a minute per bot, with a burst of as many.
+pub const BOT_CHATS_PER_MINUTE: f64 = 6.0;
 
 /// Counts for `/health` and the load test.
 #[derive(Default)]
@@ -61,6 +63,8 @@ pub struct Server {
     pub player_locks: KeyedLocks,
     /// The bot API's requests per bot, and its streams open here per bot.
     pub bot_requests: KeyedBuckets<String>,
+    /// A bot's chat phrases (its requests are many; its words to a person are few).
+    pub bot_chats: KeyedBuckets<String>,
     pub bot_streams: Arc<crate::limits::KeyedCounts>,
     /// The addresses each player's devices signed in from lately (on this node): a sign-in
     /// name's limit on wrong passwords holds strangers back, not the owner at home.
@@ -108,6 +112,7 @@ impl Server {
             hashing: BoundedQueue::new(HASHING_AT_ONCE, HASHING_QUEUE),
             player_locks: KeyedLocks::default(),
             bot_requests: KeyedBuckets::new(BOT_REQUESTS_PER_MINUTE),
+            bot_chats: KeyedBuckets::new(BOT_CHATS_PER_MINUTE),
             bot_streams: Default::default(),
             known: Default::default(),
             hub,

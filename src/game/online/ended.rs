@@ -77,15 +77,17 @@ impl Ended<'_> {
         ))
     }
 
-    /// Rematch (unless asked already or aborted), leave, review.
+    /// Rematch (unless asked already, aborted, or against a bot), leave, review.
     fn next_buttons(&self, r: &mut ChildSpawnerCommands, art: &Art, lang: Lang) {
         let (you, aborted) = (self.room.you, self.result.cause == EndCause::Aborted);
         let asked = you.is_some_and(|s| self.state.rematch_asked[s]);
-        // A tournament's game has no rematch: the tournament pairs again.
+        // A tournament's game has no rematch: the tournament pairs again. Nor a bot's: its
+        // program plays the games it is challenged to (Play now offers another).
         let tournament = self.online.tournaments.of_room(&self.room.code).is_some();
+        let bot = self.state.seats.iter().flatten().any(|p| p.bot);
         if tournament {
             r.spawn(button(art, GameAction::Tournament, lang.tr("tour.back")));
-        } else if you.is_some() && !aborted && !asked {
+        } else if you.is_some() && !aborted && !asked && !bot {
             r.spawn(button(art, GameAction::Rematch, lang.tr("online.rematch")));
         }
         r.spawn(button(art, GameAction::Leave, lang.tr("online.leave")));

@@ -170,6 +170,15 @@ pub async fn chat(
     bytes: Bytes,
 ) -> Result<Response, ApiError> {
     let ChatBody { phrase } = body(&bytes)?;
+    if !server.bot_chats.take_key(bot.info.id.clone()) {
+        return Err(ApiError::new(
+            ErrorCode::RateLimited,
+            format!(
+                "more than {} chat phrases a minute from this bot",
+                crate::shared::BOT_CHATS_PER_MINUTE
+            ),
+        ));
+    }
     act(&server, &bot, &code, Action::Chat(phrase)).await
 }
 

@@ -93,10 +93,13 @@ impl Stream {
         let body = futures_util::stream::unfold(body, |mut body| async move {
             body.recv().await.map(|line| (line, body))
         });
+        // nginx passes each line on as it comes, instead of buffering the stream.
+        let unbuffered = header::HeaderName::from_static("x-accel-buffering");
         let response = (
             [
                 (header::CONTENT_TYPE, "application/x-ndjson"),
                 (header::CACHE_CONTROL, "no-store"),
+                (unbuffered, "no"),
             ],
             Body::from_stream(body),
         )

@@ -253,6 +253,24 @@ async fn a_person_plays_a_bot_of_about_their_rating() {
         .await;
     assert_eq!(got.id, id);
     assert!(got.from.bot, "the challenge shows the bot's mark");
+
+    // The bot's phrases after the game reach Lan, six a minute at most.
+    let chat = json!({ "phrase": "good_game" });
+    let path = format!("/api/bot/game/{room}/chat");
+    for _ in 0..6 {
+        robot.call("POST", &path, Some(&chat)).await.unwrap();
+    }
+    let (status, code) = refused_code(robot.call("POST", &path, Some(&chat)).await);
+    assert_eq!((status, code.as_str()), (429, "rate_limited"));
+    let said = lan
+        .until(|m| match m {
+            ServerMessage::Notice(Notice::Chat { code, phrase, .. }) if *code == room => {
+                Some(*phrase)
+            }
+            _ => None,
+        })
+        .await;
+    assert_eq!(said, oaq_net::social::Phrase::GoodGame);
 }
 
 /// A program that dies, one that answers nonsense and one that stalls: each game is resigned
@@ -398,14 +416,48 @@ async fn a_revoked_token_closes_the_streams_and_refusals_are_typed() {
     let fresh = api(&server, fresh["token"].as_str().unwrap());
     assert!(fresh.call("GET", "/api/account", None).await.is_ok());
 
-    // Wrong tokens are guesses: past the address's allowance, even a right one waits.
-    let guesser = api(&server, "oaqbot_guess");
-    let mut limited = false;
-    for _ in 0..30 {
-        let (status, _) = refused_code(guesser.call("GET", "/api/account", None).await);
-        limited |= status == 429;
+    // A body past a frame's size is refused by its size.
+    let big = json!({ "phrase": "x".repeat(20_000) });
+    let (status, code) = refused_code(
+        fresh
+            .call("POST", "/api/bot/game/K7Q2MX/chat", Some(&big))
+            .await,
+    );
+    assert_eq!((status, code.as_str()), (413, "too_large"));
+
+    // Six event streams asked at once: two open (the cap, taken as it is checked), the others
+    // refused; closing them frees their places.
+    let asked = (0..6).map(|_| fresh.stream("/api/stream/event"));
+    let answers = futures_util::future::join_all(asked).await;
+    let open: Vec<_> = answers.iter().filter(|a| a.is_ok()).collect();
+    assert_eq!(open.len(), 2, "two event streams at most");
+    for refused in answers.iter().filter_map(|a| a.as_ref().err()) {
+        assert_eq!(refused.code(), Some("rate_limited"), "{refused}");
     }
-    assert!(limited, "wrong tokens are limited per address");
+    drop(answers);
+    let mut again = None;
+    for _ in 0..100 {
+        if let Ok(lines) = fresh.stream("/api/stream/event").await {
+            again = Some(lines);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(again.is_some(), "a stream closed gives its place back");
+
+    // Wrong tokens are guesses, taken before the look-up: thirty at once from one address,
+    // and no more than the address's allowance (20 a minute, a few spent above) are looked up.
+    let guesser = api(&server, "oaqbot_guess");
+    let guesses = (0..30).map(|_| guesser.call("GET", "/api/account", None));
+    let statuses: Vec<u16> = futures_util::future::join_all(guesses)
+        .await
+        .into_iter()
+        .map(|r| refused_code(r).0)
+        .collect();
+    let looked_up = statuses.iter().filter(|&&s| s == 401).count();
+    let limited = statuses.iter().filter(|&&s| s == 429).count();
+    assert_eq!(looked_up + limited, 30, "{statuses:?}");
+    assert!(looked_up <= 20 && limited >= 10, "{statuses:?}");
     let (status, code) = refused_code(fresh.call("GET", "/api/account", None).await);
     assert_eq!((status, code.as_str()), (429, "rate_limited"));
 }
