@@ -638,3 +638,28 @@ async fn tournament_page(client: &mut Client) -> oaq_net::tournament::Tournament
         })
         .await
 }
+
+/// An operator bans a bot as any player: its open stream closes within seconds, and its token
+/// finds nothing after.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_operators_ban_closes_a_bots_streams() {
+    let dir = TempDir::new("bots-ban");
+    let server = ServerProcess::sqlite(&dir, &[]);
+    let (bot, token) = new_bot(&server, "Spammy", "spammy-bot").await;
+    let robot = api(&server, &token);
+    let mut events = robot.stream("/api/stream/event").await.unwrap();
+    let db = dir.path().join("oaq.sqlite3");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_oaq-server"))
+        .args(["admin", "--database", db.to_str().unwrap(), "ban", &bot.id])
+        .output()
+        .expect("oaq-server admin runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ended = tokio::time::timeout(Duration::from_secs(15), events.next()).await;
+    assert!(matches!(ended, Ok(None)), "the stream closed: {ended:?}");
+    let (status, code) = refused_code(robot.call("GET", "/api/account", None).await);
+    assert_eq!((status, code.as_str()), (401, "bad_credentials"));
+}
