@@ -6,20 +6,24 @@
 //! The modules are layered: each imports only those listed above it (`.ci/layers` checks it).
 //! - [`settings`], [`limits`], [`ratings`], [`metrics`], [`mailbox`]: plain types and the
 //!   bounds of a server; [`hub`]: who is connected here, by player.
-//! - [`store`] (SQLite or PostgreSQL) and [`identity`] (guests and their tokens).
+//! - [`store`] (SQLite or PostgreSQL) and [`identity`] (guests and their tokens);
+//!   [`refused`]: a request's typed refusal, however it came.
 //! - [`cluster`]: the other nodes, through Redis (room ownership, write leases, fan-out).
 //! - [`notify`]: the push and mail senders; [`pool`]: who waits in the pools, and the pairing.
 //! - [`shared`]: what every part of a running server shares.
 //! - [`room`]: one task per room, deciding, writing and fanning out its events; its
-//!   [`room::registry`] opens and finds rooms.
+//!   [`room::registry`] opens and finds rooms. [`challenges`]: who may challenge whom, and a
+//!   challenge accepted opening its room.
 //! - [`waves`]: the pools' waves, which open rooms; [`digest`]: the daily e-mail's task.
 //! - [`conn`]: one WebSocket connection; its social messages in `conn::people` and
 //!   `conn::account`. [`moderation`]: operators' actions and how every node follows them.
+//! - [`api`]: the bot API, HTTP for programs playing as bots (`docs/bot-api.md`).
 //! - [`accept`]: the accept loop with its per-address caps and deadlines; [`http`]: the
 //!   routes; [`serve`] puts it all together.
 //!
 //! [`loadtest`] and [`hostile`] are clients of their own: one measures a server under load,
-//! the other tries it with every kind of bad input.
+//! the other tries it with every kind of bad input. [`bot`] is `oaq-bot`, the bot API's
+//! client.
 //!
 //! How to run it (flags, databases, nodes, HTTP routes) and how it works (a room as its log,
 //! clocks, the store, several nodes, limits, notifications): `docs/server.md`. Who may do what,
