@@ -29,8 +29,9 @@
 //! # Plugin order
 //!
 //! [`plugin`] adds everything but Bevy's own plugins, each folder importing only those before
-//! it: `state` (the resources, events, phases and [`GameSet`]s every plugin shares) ← `board`
-//! (the layout, the art drawn at start-up, the board, its pebbles, the text on it) ← `play`
+//! it: `trace` (a first visit's steps on the browser's performance timeline) ← `state` (the
+//! resources, events, phases and [`GameSet`]s every plugin shares) ← `board` (the layout, the
+//! art drawn at start-up, the board, its pebbles, the text on it) ← `play`
 //! (input, the turn, the animation, the computer, clocks, hints, sound, lights) ← `platform`
 //! (saving and loading, idle frames, the browser's page hooks and files) ← `screens` (title,
 //! menu, bar and message line, review, puzzles, lesson, dialogs, the UI helpers) ← `online`
@@ -41,8 +42,8 @@
 //!
 //! What each screen does, the options and the keys: `docs/game.md`.
 
-// Lower folders never import higher ones: state ← board ← play ← platform ← screens ← online
-// ← access (`.ci/layers` checks it).
+// Lower folders never import higher ones: trace ← state ← board ← play ← platform ← screens
+// ← online ← access (`.ci/layers` checks it).
 pub mod access;
 mod board;
 pub mod online;
@@ -51,6 +52,7 @@ mod play;
 mod screens;
 pub mod start;
 pub mod state;
+pub mod trace;
 
 // The paths the tests and the binary use.
 pub use board::{layout, pebbles, safe_area, wood};
@@ -96,6 +98,7 @@ pub fn plugin(app: &mut App) {
     // One plugin per folder, in the order data flows; what runs before what is said by the
     // `GameSet`s and each system's own ordering, not by this order.
     app.add_plugins((
+        trace::plugin,
         board::plugin,
         play::plugin,
         platform::plugin,

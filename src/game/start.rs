@@ -67,6 +67,7 @@ pub fn app(start: Start) -> App {
         plugins.disable::<bevy::log::LogPlugin>()
     };
     app.add_plugins(plugins);
+    super::trace::mark("bevy-plugins-added");
     app.add_plugins(bevy_tweening::TweeningPlugin);
     app.insert_resource(Prefs(start.settings));
     app.insert_resource(start.launch);

@@ -104,6 +104,9 @@ try {
   console.log(`while a move animates: ${await frameRate(page)}`);
   const after = await page.screenshot({ path: join(out, "after-move.png") });
   check(!before.equals(after), "the board changed on screen");
+  // The move's sounds through the page's Web Audio, running once the player has clicked.
+  const sound = (await attribute("data-sound")) ?? "";
+  check(/^running:[1-9]/.test(sound), `the move is heard through the page's audio (${sound})`);
 
   // Play on: wait for the computer's reply, then sow from the first pit that takes a move.
   const yourTurn = '#game[data-human="1"][data-phase="waiting"]';

@@ -1,8 +1,9 @@
 // The deployment players meet: nginx from Debian's packages in front of `oaq-server --web`,
 // with the repository's own configuration (deploy/nginx/o-an-quan.conf), HTTPS with a
 // certificate made here, on loopback. A phone-sized page on a throttled network (Chromium's
-// network emulation: 10 Mbit/s with 40 ms, then Lighthouse's mobile 1.6 Mbit/s with 150 ms) opens
-// a room link on its first visit, joins and plays over wss:// against a second page. Checks the
+// network emulation: 10 Mbit/s with 40 ms, then Lighthouse's mobile 1.6 Mbit/s with 150 ms) and
+// a phone's CPU (this machine's slowed 4×) opens a room link on its first visit, joins and plays
+// over wss:// against a second page; the first visit's steps are printed as a table. Checks the
 // bytes a first visit puts on the wire before the board is playable against a budget (they are
 // the same each run), that every file is downloaded once (nginx's log: the service worker
 // takes what the page fetched from the HTTP cache), that the page sends brotli and the
@@ -34,6 +35,29 @@ const repository = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 // challenges, chat: 3.53 MiB, about 1 % more), 3.65 since the game talks to its thinking
 // worker (3.60 MiB: the accessibility tree's mirror and the worker's client filled the rest).
 const BUDGET = 3.65 * 1048576;
+// How much slower than this machine's the phone's CPU is (Lighthouse's mobile profile: 4).
+const CPU_SLOWDOWN = 4;
+// A first visit's steps, as the page (navigation and resource timing, its `oaq:` marks) and the
+// game (`game::trace`, `online::timeline`) put them on the performance timeline.
+const STEPS = [
+  ["the page's HTML arrived", "page"],
+  ["the .wasm's first byte", "wasm-first-byte"],
+  ["the .wasm downloaded (compiled as it streamed)", "wasm-downloaded"],
+  ["compiled and instantiated: the game's main runs", "main"],
+  ["Bevy's plugins added (the renderer, windows, text, UI)", "bevy-plugins-added"],
+  ["the art drawn (while the game's plugins are added)", "art-drawn"],
+  ["the app built", "app-built"],
+  ["start-up systems run", "startup-done"],
+  ["the first update", "first-update"],
+  ["the canvas sized", "canvas-sized"],
+  ["the first frame drawn", "first-frame-drawn"],
+  ["the third frame drawn", "frame-3-drawn"],
+  ["the fonts arrived", "fonts-loaded"],
+  ["the WebSocket open", "socket-open"],
+  ["the server's welcome", "welcomed"],
+  ["a seat in the room", "seated"],
+  ["the board playable", "playable"],
+];
 const PROFILES = [
   { name: "4G, 10 Mbit/s and 40 ms", down: 10e6, up: 5e6, latency: 40 },
   { name: "slow 4G (Lighthouse's mobile), 1.6 Mbit/s and 150 ms", down: 1.6e6, up: 0.75e6, latency: 150 },
@@ -47,6 +71,37 @@ const check = (ok, what) => {
   if (!ok) failed = true;
 };
 const errors = [];
+
+/// The first visit's steps on `page`'s timeline: [step, ms since navigation began or null].
+async function timeline(page) {
+  const at = await page.evaluate(() => {
+    const marks = Object.fromEntries(performance.getEntriesByType("mark")
+      .filter((m) => m.name.startsWith("oaq:"))
+      .map((m) => [m.name.slice(4), m.startTime]));
+    const navigation = performance.getEntriesByType("navigation")[0];
+    const wasm = performance.getEntriesByType("resource").find((e) => e.name.endsWith(".wasm"));
+    return { ...marks, page: navigation?.responseEnd, "wasm-first-byte": wasm?.responseStart };
+  });
+  return STEPS.map(([step, key]) => [step, at[key] ?? null]);
+}
+
+/// The steps of every profile's first visit as a Markdown table: each step's time and what it
+/// took after the one before.
+function printTimeline(results) {
+  if (results.length === 0) return;
+  const s = (ms) => (ms === null ? "–" : `${(ms / 1000).toFixed(2)} s`);
+  console.log(`\nA first visit, step by step (CPU slowed ${CPU_SLOWDOWN}×): at (after the step before)`);
+  console.log(`| step | ${results.map((r) => r.profile).join(" | ")} |`);
+  console.log(`|---|${results.map(() => "---").join("|")}|`);
+  STEPS.forEach(([step], i) => {
+    const cells = results.map(({ trace }) => {
+      const at = trace[i][1];
+      const before = trace.slice(0, i).map(([, t]) => t).filter((t) => t !== null).pop() ?? 0;
+      return at === null ? "–" : `${s(at)} (${s(at - before)})`;
+    });
+    console.log(`| ${step} | ${cells.join(" | ")} |`);
+  });
+}
 
 /// A port free on loopback now.
 const freePort = () => new Promise((ready) => {
@@ -227,6 +282,8 @@ try {
     });
     const cdp = await phone.context().newCDPSession(phone);
     await cdp.send("Network.enable");
+    // A phone's CPU: this machine's slowed four times, as Lighthouse's mobile profile does.
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: CPU_SLOWDOWN });
     await cdp.send("Network.emulateNetworkConditions", {
       offline: false, latency: profile.latency,
       downloadThroughput: profile.down / 8, uploadThroughput: profile.up / 8,
@@ -254,8 +311,11 @@ try {
     const seconds = (Date.now() - started) / 1000;
     const bytes = wire;
     console.log(`  fetched: ${sizes.join(", ")}`);
+    const trace = await timeline(phone);
     await a.until('[data-screen="playing"][data-room-phase="playing"]', 30);
-    results.push({ profile: profile.name, seconds, bytes });
+    results.push({ profile: profile.name, seconds, bytes, trace });
+    check(trace.every(([, at]) => at !== null),
+      `${profile.name}: every step of the first visit is on the page's timeline`);
     console.log(`${profile.name}: a room link to a playable board in ${seconds.toFixed(1)} s, `
       + `${bytes} bytes (${(bytes / 1048576).toFixed(2)} MiB) on the wire; `
       + `first paint (the loading screen) at ${(firstPaint / 1000).toFixed(2)} s`);
@@ -325,4 +385,5 @@ try {
 for (const r of results) {
   console.log(`| ${r.profile} | ${r.seconds.toFixed(1)} s | ${(r.bytes / 1048576).toFixed(2)} MiB |`);
 }
+printTimeline(results);
 process.exit(failed ? 1 : 0);

@@ -108,11 +108,73 @@ pub(super) fn plugin(app: &mut App) {
             assets.load("fonts/BeVietnamPro-Bold.ttf"),
         ]
     };
-    let art = load(&mut world.resource_mut::<Assets<Image>>(), fonts);
-    app.insert_resource(art);
+    let mut later = Later::default();
+    let art = load(
+        &mut world.resource_mut::<Assets<Image>>(),
+        fonts,
+        &mut later,
+    );
+    crate::game::trace::mark("art-drawn");
+    app.insert_resource(art).insert_resource(later);
+    app.add_systems(Update, (mark_fonts_loaded, draw_later));
 }
 
-fn load(images: &mut Assets<Image>, [font, bold, display]: [Handle<Font>; 3]) -> Art {
+/// Pictures only the 3-player board shows, drawn once the first frames are out (one a frame)
+/// instead of before the first: a phone's first visit waits for less. Until then their
+/// handles hold a clear pixel.
+#[derive(Resource, Default)]
+struct Later(Vec<(Handle<Image>, fn() -> Image)>);
+
+impl Later {
+    /// A handle for the picture `draw` makes, drawn later.
+    fn add(&mut self, images: &mut Assets<Image>, draw: fn() -> Image) -> Handle<Image> {
+        let clear = Image::new_fill(
+            Extent3d::default(),
+            TextureDimension::D2,
+            &[0, 0, 0, 0],
+            TextureFormat::Rgba8UnormSrgb,
+            RenderAssetUsages::RENDER_WORLD,
+        );
+        let handle = images.add(clear);
+        self.0.push((handle.clone(), draw));
+        handle
+    }
+}
+
+/// Frames left alone before the later pictures: the first screen's.
+const FRAMES_BEFORE_LATER: u32 = 3;
+
+fn draw_later(mut later: ResMut<Later>, mut images: ResMut<Assets<Image>>, mut frames: Local<u32>) {
+    if later.0.is_empty() {
+        return;
+    }
+    *frames += 1;
+    if *frames <= FRAMES_BEFORE_LATER {
+        return;
+    }
+    let (handle, draw) = later.0.remove(0);
+    // The handle is held by `Art` for good: it cannot have been dropped.
+    let _ = images.insert(&handle, draw());
+}
+
+/// The fonts arrive from the network on the web: the text waits for them.
+fn mark_fonts_loaded(art: Res<Art>, assets: Res<AssetServer>, mut marked: Local<bool>) {
+    if !*marked
+        && art
+            .fonts()
+            .iter()
+            .all(|f| assets.is_loaded_with_dependencies(*f))
+    {
+        crate::game::trace::mark("fonts-loaded");
+        *marked = true;
+    }
+}
+
+fn load(
+    images: &mut Assets<Image>,
+    [font, bold, display]: [Handle<Font>; 3],
+    later: &mut Later,
+) -> Art {
     let (pit_size, half_moon) = (layout::PIT, layout::MANDARIN_PIT);
     let glow_of = |size: Vec2, radius: f32| glow(size, radius);
     Art {
@@ -120,7 +182,9 @@ fn load(images: &mut Assets<Image>, [font, bold, display]: [Handle<Font>; 3]) ->
         mandarin: images.add(stone(128, art::MANDARIN, 0.16)),
         mat: images.add(mat(96)),
         tray: images.add(tray(Layout::new(2).store_size(), Light::TOP_LEFT)),
-        tray3: images.add(tray(Layout::new(3).store_size(), Light::TOP_LEFT)),
+        tray3: later.add(images, || {
+            tray(Layout::new(3).store_size(), Light::TOP_LEFT)
+        }),
         tray_right: images.add(tray(Layout::new(2).store_size(), Light::TOP_RIGHT)),
         pit_right: images.add(pit(
             128,
@@ -132,10 +196,10 @@ fn load(images: &mut Assets<Image>, [font, bold, display]: [Handle<Font>; 3]) ->
         board_right: images.add(wood(Light::TOP_RIGHT)),
         pit_glow: images.add(glow_of(Vec2::splat(pit_size), PIT_RADIUS)),
         mandarin_glow: images.add(glow_of(half_moon, half_moon.x / 2.0)),
-        round_glow: images.add(glow_of(Vec2::splat(116.0), 58.0)),
+        round_glow: later.add(images, || glow(Vec2::splat(116.0), 58.0)),
         row_glow: images.add(glow_of(layout::ROW_GLOW, 26.0)),
         store_glow: images.add(glow_of(Layout::new(2).store_size(), 20.0)),
-        store_glow3: images.add(glow_of(Layout::new(3).store_size(), 30.0)),
+        store_glow3: later.add(images, || glow(Layout::new(3).store_size(), 30.0)),
         glyphs: Glyph::ALL
             .into_iter()
             .map(|g| (g, images.add(glyph(g, 48))))
@@ -147,9 +211,9 @@ fn load(images: &mut Assets<Image>, [font, bold, display]: [Handle<Font>; 3]) ->
             Light::TOP_LEFT,
         )),
         mandarin_pit: images.add(pit(120, 256, 60.0, Light::TOP_LEFT)),
-        round_pit: images.add(pit(128, 128, 64.0, Light::TOP_LEFT)),
+        round_pit: later.add(images, || pit(128, 128, 64.0, Light::TOP_LEFT)),
         board: images.add(wood(Light::TOP_LEFT)),
-        triangle_board: images.add(triangle_wood()),
+        triangle_board: later.add(images, triangle_wood),
         arrow: images.add(arrow(96)),
         font,
         bold,

@@ -136,6 +136,8 @@ pub struct Online {
     pub incompatible: Option<String>,
     /// Something to do once welcomed (a room of a link, a room to create).
     queued: Vec<ClientMessage>,
+    /// The room was asked for right behind this connection's hello, not after the welcome.
+    entered_with_hello: bool,
     /// The server's clock minus ours, in ms, from the probe with the shortest round trip (one
     /// at the start, then every 30 s: each wakes a sleeping game for a frame).
     offset: Option<(i64, i64)>,
@@ -356,8 +358,17 @@ fn receive(
                     child: prefs.child == Some(true),
                 };
                 link.send(&hello);
+                // The room (a link's, or the one we were in) goes right behind the hello, a
+                // round trip sooner: the server takes a connection's frames in order, so the
+                // hello's player is the one seated.
+                if let Some(room) = &online.room {
+                    let enter = room.enter();
+                    link.send(&enter);
+                    online.entered_with_hello = true;
+                }
             }
             LinkEvent::Down(why) => {
+                online.entered_with_hello = false;
                 info!("online: connection lost ({why}); trying again");
                 online.me = None;
                 online.ping_sent = None;
@@ -452,10 +463,18 @@ fn welcomed(
     online.token = Some(token);
     online.me = Some(player);
     online.last_ping = None;
-    // Back in the room we were in, from the last event seen; then anything asked
-    // while away.
+    // Back in the room we were in, from the last event seen (unless the hello took it along);
+    // then anything asked while away.
+    let entered = std::mem::take(&mut online.entered_with_hello);
     if let Some(room) = &online.room {
-        link.send(&room.enter());
+        if entered {
+            let code = &room.code;
+            online.queued.retain(|m| {
+                !matches!(m, ClientMessage::Join { code: c, .. } | ClientMessage::Watch { code: c, .. } if c == code)
+            });
+        } else {
+            link.send(&room.enter());
+        }
     }
     for msg in std::mem::take(&mut online.queued) {
         link.send(&msg);

@@ -22,6 +22,8 @@ pub mod push;
 pub mod qr;
 pub mod social;
 pub mod table;
+#[cfg(target_arch = "wasm32")]
+mod timeline;
 pub mod tournaments;
 #[cfg(target_arch = "wasm32")]
 mod web_field;
@@ -49,7 +51,7 @@ pub(in crate::game) fn plugin(app: &mut App) {
         push::plugin,
     ));
     #[cfg(target_arch = "wasm32")]
-    app.add_plugins((page::plugin, web_field::plugin))
+    app.add_plugins((page::plugin, web_field::plugin, timeline::plugin))
         .add_systems(PostStartup, open_the_link_s_room);
 }
 

@@ -3,7 +3,8 @@
 //! `people`), `data-legal` moves, `data-selected` for the picked pit's ring index, `data-resume`,
 //! `data-overlay` for the panel on top; and `data-thought`, kept by `play::ai_turn`, for the
 //! computer's last search: nodes, depth, time and where it ran; `data-analysis`, written by the
-//! review, for how far its analysis is and where it runs), for the page and for browser tests to
+//! review, for how far its analysis is and where it runs; `data-sound`, kept by `play::sound`,
+//! for the page's audio), for the page and for browser tests to
 //! read. They are written last in the frame, once the panel they announce has been laid out, so a
 //! test that waits for one can click what it shows.
 

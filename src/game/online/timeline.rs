@@ -1,0 +1,50 @@
+//! In the browser: the online steps of a first visit from a room link on the performance
+//! timeline (`trace::mark`): the WebSocket open, the server's welcome, a seat in the room, and
+//! the board playable (the game screen with the room's game under way), each once.
+
+use bevy::prelude::*;
+
+use super::client::Online;
+use super::link::Link;
+use crate::game::state::Screen;
+use crate::game::trace::mark;
+use crate::net::room;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        Last,
+        mark_steps.run_if(not(resource_equals(AllMarked(true)))),
+    )
+    .init_resource::<AllMarked>();
+}
+
+/// Every step was marked: the system stops running.
+#[derive(Resource, Default, PartialEq)]
+struct AllMarked(bool);
+
+/// The steps in order; each is marked the first frame it holds.
+const STEPS: [&str; 4] = ["socket-open", "welcomed", "seated", "playable"];
+
+fn mark_steps(
+    link: Res<Link>,
+    online: Res<Online>,
+    screen: Res<State<Screen>>,
+    mut done: Local<usize>,
+    mut all: ResMut<AllMarked>,
+) {
+    let room = online.room.as_ref();
+    let holds = [
+        link.is_open(),
+        online.welcomed(),
+        room.is_some_and(|r| r.you.is_some()),
+        *screen.get() == Screen::Playing
+            && room
+                .and_then(|r| r.state.as_ref())
+                .is_some_and(|s| s.phase == room::Phase::Playing),
+    ];
+    while *done < STEPS.len() && holds[*done] {
+        mark(STEPS[*done]);
+        *done += 1;
+    }
+    all.0 = *done == STEPS.len();
+}
