@@ -11,16 +11,13 @@ use crate::game::trace::mark;
 use crate::net::room;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(
-        Last,
-        mark_steps.run_if(not(resource_equals(AllMarked(true)))),
-    )
-    .init_resource::<AllMarked>();
+    app.init_resource::<Marked>()
+        .add_systems(Last, mark_steps.run_if(|m: Res<Marked>| m.0 < STEPS.len()));
 }
 
-/// Every step was marked: the system stops running.
-#[derive(Resource, Default, PartialEq)]
-struct AllMarked(bool);
+/// How many of the steps are marked: once all are, the system stops running.
+#[derive(Resource, Default)]
+struct Marked(usize);
 
 /// The steps in order; each is marked the first frame it holds.
 const STEPS: [&str; 4] = ["socket-open", "welcomed", "seated", "playable"];
@@ -29,8 +26,7 @@ fn mark_steps(
     link: Res<Link>,
     online: Res<Online>,
     screen: Res<State<Screen>>,
-    mut done: Local<usize>,
-    mut all: ResMut<AllMarked>,
+    mut marked: ResMut<Marked>,
 ) {
     let room = online.room.as_ref();
     let holds = [
@@ -42,9 +38,8 @@ fn mark_steps(
                 .and_then(|r| r.state.as_ref())
                 .is_some_and(|s| s.phase == room::Phase::Playing),
     ];
-    while *done < STEPS.len() && holds[*done] {
-        mark(STEPS[*done]);
-        *done += 1;
+    while marked.0 < STEPS.len() && holds[marked.0] {
+        mark(STEPS[marked.0]);
+        marked.0 += 1;
     }
-    all.0 = *done == STEPS.len();
 }
