@@ -31,10 +31,11 @@
 //! [`plugin`] adds everything but Bevy's own plugins, each folder importing only those before
 //! it: `trace` (a first visit's steps on the browser's performance timeline) ← `state` (the
 //! resources, events, phases and [`GameSet`]s every plugin shares) ← `board` (the layout, the
-//! art drawn at start-up, the board, its pebbles, the text on it) ← `play`
-//! (input, the turn, the animation, the computer, clocks, hints, sound, lights) ← `platform`
-//! (saving and loading, idle frames, the browser's page hooks and files) ← `screens` (title,
-//! menu, bar and message line, review, puzzles, lesson, dialogs, the UI helpers) ← `online`
+//! art drawn at start-up, the board, its pebbles, the text on it) ← `theme` (the interface's
+//! colours and widgets) ← `play` (input, the turn, the animation, the computer, clocks, hints,
+//! sound, lights) ← `platform` (saving and loading, idle frames, the browser's page hooks and
+//! files) ← `screens` (title, menu, bar and message line, review, puzzles, lesson, dialogs) ←
+//! `online`
 //! (the connection, the protocol's state, the room's game on the board, the online pages) ←
 //! `access` (screen readers, the keyboard's focus, the settings for eyes and hands). Within a
 //! frame the systems run in [`GameSet`] order, chained: `Input`, `Think`, `Animate`, `Show`.
@@ -42,8 +43,8 @@
 //!
 //! What each screen does, the options and the keys: `docs/game.md`.
 
-// Lower folders never import higher ones: trace ← state ← board ← play ← platform ← screens
-// ← online ← access (`.ci/layers` checks it).
+// Lower folders never import higher ones: trace ← state ← board ← theme ← play ← platform ←
+// screens ← online ← access (`.ci/layers` checks it).
 pub mod access;
 mod board;
 pub mod online;
@@ -52,6 +53,7 @@ mod play;
 mod screens;
 pub mod start;
 pub mod state;
+mod theme;
 pub mod trace;
 
 // The paths the tests and the binary use.
@@ -100,6 +102,7 @@ pub fn plugin(app: &mut App) {
     app.add_plugins((
         trace::plugin,
         board::plugin,
+        theme::plugin,
         play::plugin,
         platform::plugin,
         screens::plugin,

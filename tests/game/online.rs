@@ -650,3 +650,71 @@ fn friends_challenges_and_the_profile_with_its_graph() {
         *a[0].world().resource::<State<Screen>>().get() == Screen::Review
     });
 }
+
+/// Keys as a keyboard sends them to the focused field: characters, then `last`.
+fn type_keys(app: &mut App, typed: &str, last: bevy::input::keyboard::Key) {
+    use bevy::input::ButtonState;
+    use bevy::input::keyboard::{Key, KeyboardInput};
+    let keys = typed
+        .chars()
+        .map(|c| Key::Character(c.to_string().into()))
+        .chain([last]);
+    for key in keys {
+        app.world_mut().write_message(KeyboardInput {
+            key_code: KeyCode::Unidentified(bevy::input::keyboard::NativeKeyCode::Unidentified),
+            logical_key: key,
+            state: ButtonState::Pressed,
+            text: None,
+            repeat: false,
+            window: Entity::PLACEHOLDER,
+        });
+    }
+    app.update();
+}
+
+/// A room's code typed as a player types it: a press on its field gives it the focus, the code
+/// goes in small letters with a dash and a slip taken back, the field shows it cleaned with its
+/// caret, and Enter joins the room another player opened.
+#[test]
+fn a_room_code_typed_into_its_field_joins_the_room() {
+    use bevy::input::keyboard::Key;
+    use o_an_quan::game::online::field::{Field, TextField};
+    use o_an_quan::game::online::form::Form;
+    use o_an_quan::game::online::people::Pages;
+    let home = TempDir::new("typed-code");
+    let server = ServerProcess::sqlite(&home, &[]);
+    let mut an = player(&server, "An", &home);
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    run_until(&mut [&mut an], "welcomed", |a| online(a[0]).welcomed());
+    let mut binh = rt.block_on(online::Client::connect(&server.url(), "Bình"));
+    let room = rt.block_on(binh.create("basic", ClockSpec::UNTIMED, First::Me, false));
+    an.update();
+
+    press_button(&mut an, TextField(Field::RoomCode));
+    assert_eq!(an.world().resource::<Pages>().typing, Some(Field::RoomCode));
+    let lower = room.to_lowercase();
+    type_keys(
+        &mut an,
+        &format!("{}-{}#", &lower[..3], &lower[3..5]),
+        Key::Backspace,
+    );
+    assert_eq!(an.world().resource::<Form>().code, room[..4]);
+    type_keys(&mut an, &lower[4..], Key::Character("q".into()));
+    assert_eq!(
+        an.world().resource::<Form>().code,
+        room,
+        "six letters at most"
+    );
+    an.update();
+    let shown = screen_text(&mut an);
+    assert!(shown.contains(&format!("{room}|")), "{shown}");
+
+    type_keys(&mut an, "", Key::Enter);
+    assert_eq!(an.world().resource::<Pages>().typing, None);
+    run_until(&mut [&mut an], "seated in Bình's room", |a| {
+        online(a[0])
+            .room
+            .as_ref()
+            .is_some_and(|r| r.code == room && r.you == Some(1))
+    });
+}

@@ -1,13 +1,16 @@
 // Online play in real browsers: `oaq-server --web DIST` on 127.0.0.1 serves the web build and
 // referees. Page A opens "Play online" and creates a room; page B opens the room's link
 // (`?room=CODE`) and both play by clicking their own (nearest) row; B reloads and is back in
-// its seat with the clocks running; A resigns. Then a phone-sized page joins a new room of A's,
-// half a minute each, by typing its code; it opens, A answers, and the phone's time runs out on
-// both pages. Prints what it checks and saves screenshots in the output folder.
+// its seat with the clocks running; A resigns. Then a phone-sized page types A's friend code
+// into its friends page's field (the page's input, the phone's keyboard), and joins a new room
+// of A's, half a minute each, by typing its code; it opens, A answers, and the phone's time runs
+// out on both pages. Prints what it checks and saves screenshots in the output folder.
 //
 // OAQ_NPM=DIR_WITH_NODE_MODULES node tests/web/online.mjs DIST_DIR OUT_DIR OAQ_SERVER_BINARY
 
-import { CHROMIUM, openPage, playFirstLegal, press, toOnline, where, setUp, startServer } from "./pages.mjs";
+import {
+  CHROMIUM, openPage, playFirstLegal, press, toOnline, until, where, setUp, startServer,
+} from "./pages.mjs";
 
 const { dist, out, serverBinary, chromium } = await setUp("online");
 
@@ -91,6 +94,12 @@ try {
   await a.shot("ended-a.png");
   await press(a, "Leave"); // Leave (the bar's or the end panel's: either leaves).
   await a.until('[data-screen="online"][data-room-phase="none"]', 30);
+  // A's friend code, for the phone to type.
+  await press(a, "Open(Friends)");
+  const friendCode = await until(a, "data-friend-code", (c) => /^[A-Z2-9]{8}$/.test(c));
+  await press(a, "Back");
+  await a.until('[data-page="none"]', 20);
+  await a.waitForTimeout(500);
 
   // A opens a room with half a minute each and no increment, the other player to move first:
   // custom time (two steps right), half a minute (six steps down), no increment (five steps
@@ -115,8 +124,23 @@ try {
   await phone.touchscreen.tap(195, 440); // "Play online"
   await phone.until('[data-screen="online"][data-link="open"]', 60);
   await phone.waitForTimeout(500);
+  // Every field of the pages takes the phone's own keyboard: a tap on the friends page's code
+  // field focuses the page's input laid over it; A's code typed as read out (small letters, a
+  // dash) and Enter ask A.
+  await press(phone, "Open(Friends)");
+  await phone.touchscreen.tap(...(await where(phone, "Edit(FriendCode)")));
+  const focused = await phone.evaluate(() => document.activeElement?.dataset?.field ?? "");
+  check(focused === "FriendCode", `a tap on a page's field gives its input the focus (${focused})`);
+  await phone.keyboard.type(`${friendCode.slice(0, 4)}-${friendCode.slice(4)}`.toLowerCase());
+  await phone.keyboard.press("Enter");
+  await until(a, "data-requests", (n) => n === "1");
+  check(true, "a friend code typed on the phone's keyboard reaches A as a request");
+  await phone.shot("phone-friend-code.png");
+  await press(phone, "Back");
+  await phone.until('[data-page="none"]', 20);
+  await phone.waitForTimeout(500);
   // The code field, wherever the phone's narrow panel puts it.
-  await phone.touchscreen.tap(...(await where(phone, "EditCode")));
+  await phone.touchscreen.tap(...(await where(phone, "Edit(RoomCode)")));
   await phone.keyboard.type(second_code.toLowerCase());
   await phone.waitForTimeout(300);
   await phone.shot("phone-code.png");

@@ -58,9 +58,9 @@ fn contrast_labels(
     for (entity, backed) in &labels {
         match (prefs.high_contrast, backed) {
             (true, false) => {
-                commands
-                    .entity(entity)
-                    .try_insert(TextBackgroundColor(Color::BLACK));
+                commands.entity(entity).try_insert(TextBackgroundColor(
+                    crate::game::theme::palette::TEXT_BACKING,
+                ));
             }
             (false, true) => {
                 commands.entity(entity).try_remove::<TextBackgroundColor>();

@@ -13,8 +13,8 @@ use bevy::input_focus::{FocusCause, InputFocus, InputFocusVisible};
 use bevy::prelude::*;
 use bevy::ui::UiGlobalTransform;
 
-use crate::game::screens::ui::Modal;
 use crate::game::state::{FocusOnControl, Overlay, Screen};
+use crate::game::theme::widget::Modal;
 
 /// Something the keyboard can reach besides the buttons: the board's pits and sowing buttons.
 #[derive(Component, Default)]
@@ -45,8 +45,8 @@ struct FocusMemory {
     place: Option<(Screen, Overlay)>,
 }
 
-/// The colour of the focus ring: bright on the dark panels and on the wood.
-pub const RING: Color = Color::srgb(1.0, 0.85, 0.25);
+/// The colour of the focus ring.
+pub use crate::game::theme::palette::RING;
 
 pub(in crate::game) fn plugin(app: &mut App) {
     app.init_resource::<InputFocus>()
@@ -372,7 +372,7 @@ fn scroll_into_view(
     focus: Res<InputFocus>,
     parents: Query<&ChildOf>,
     nodes: Query<(&ComputedNode, &UiGlobalTransform)>,
-    mut panels: Query<&mut ScrollPosition, With<crate::game::screens::ui::Scrolls>>,
+    mut panels: Query<&mut ScrollPosition, With<crate::game::theme::widget::Scrolls>>,
     mut last: Local<Option<Entity>>,
 ) {
     let Some(target) = focus.get() else {

@@ -7,8 +7,9 @@
 use bevy::a11y::AccessibilityNode;
 use bevy::prelude::*;
 
-use crate::game::screens::ui::{BUTTON_OFF, Modal, SettingRow};
 use crate::game::state::Prefs;
+use crate::game::theme::palette::BUTTON_OFF;
+use crate::game::theme::widget::{Modal, SettingRow};
 
 pub(in crate::game) fn plugin(app: &mut App) {
     app.add_systems(

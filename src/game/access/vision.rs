@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 
 use crate::game::board::art::{INK, MAT, PLAYER_COLOURS, WOOD};
-use crate::game::screens::ui::BUTTON;
+use crate::game::theme::palette::{BUTTON, PANEL};
 
 /// A colour vision as Machado, Oliveira and Fernandes (2009) simulate it at full severity, a
 /// matrix on linear RGB; `None` for typical vision.
@@ -145,7 +145,7 @@ fn the_glows_stand_out_from_the_wood_and_from_each_other_in_every_colour_vision(
 #[test]
 fn every_text_has_a_contrast_of_at_least_4_5() {
     let mat = linear(MAT);
-    let panel = over(Color::srgba(0.10, 0.06, 0.03, 0.985), mat);
+    let panel = over(PANEL, mat);
     let button = over(BUTTON, mat);
     let ink = linear(INK);
     let mut cases = vec![

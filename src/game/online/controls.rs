@@ -13,8 +13,8 @@ use super::table::OnBoard;
 use crate::art::glyphs::Glyph;
 use crate::game::board::art::Art;
 use crate::game::screens::hud::HudRow;
-use crate::game::screens::ui::{self, button, icon_button, panel, row, text};
 use crate::game::state::{OpenReview, Phase, Prefs, Screen};
+use crate::game::theme::widget::{self, button, icon_button, panel, row, text};
 use crate::net::protocol::{ClientMessage, RulesChoice};
 use crate::net::room::{self, RoomState};
 use crate::rules::presets;
@@ -292,7 +292,11 @@ fn build(
             reporting: reporting.0,
         };
         commands
-            .spawn((BarRoot, DespawnOnExit(Screen::Playing), ui::backdrop(0.35)))
+            .spawn((
+                BarRoot,
+                DespawnOnExit(Screen::Playing),
+                widget::backdrop(0.35),
+            ))
             .with_children(|b| ended.spawn(b, &art, lang));
     }
 }
@@ -501,7 +505,7 @@ fn band_lines(
 ) {
     for line in lines {
         b.spawn((
-            ui::text(art, line.clone(), 16.0),
+            widget::text(art, line.clone(), 16.0),
             TextLayout::justify(Justify::Center),
         ));
     }

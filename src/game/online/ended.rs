@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use super::client::{Online, Room};
 use super::game_action::GameAction;
 use crate::game::board::art::Art;
-use crate::game::screens::ui::{self, button, panel, row, text};
+use crate::game::theme::widget::{self, button, panel, row, text};
 use crate::net::protocol::{EndCause, GameResult, PlayerInfo};
 use crate::net::room::RoomState;
 use crate::session::Lang;
@@ -29,7 +29,7 @@ impl Ended<'_> {
         let words = result_words(result, state, room.you, lang);
         b.spawn(panel(560.0)).with_children(|p| {
             p.spawn((
-                ui::title(art, words, 24.0),
+                widget::title(art, words, 24.0),
                 TextLayout::justify(Justify::Center),
             ));
             if let Some(rating) = self.rating_words(lang) {

@@ -41,15 +41,6 @@ pub(super) fn base_words(seconds: u64, lang: Lang) -> String {
     lang.trf("online.minutes", &[("n", &n)])
 }
 
-/// A text field being typed in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Field {
-    #[default]
-    None,
-    Name,
-    Code,
-}
-
 /// The form's choices, kept while the screen is up.
 #[derive(Resource, Debug, Clone, PartialEq)]
 pub struct Form {
@@ -65,8 +56,8 @@ pub struct Form {
     pub increment: u64,
     pub first: First,
     pub public: bool,
+    /// A room's code typed in.
     pub code: String,
-    pub editing: Field,
     pub copied: bool,
     /// The leaderboard is shown instead of the form.
     pub board: bool,
@@ -84,7 +75,6 @@ impl Default for Form {
             first: First::Random,
             public: true,
             code: String::new(),
-            editing: Field::None,
             copied: false,
             board: false,
         }

@@ -4,21 +4,21 @@
 //! not yet full, the waiting room: the code in large letters, the room's link as a QR code for
 //! a friend's phone, Copy link, Cancel.
 
-use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::prelude::*;
 
 use super::client::{self, Ask, Online};
+use super::field::{Entered, Field, text_field};
 use super::form::{
-    BASE_STEPS_S, BY_DAYS, CLOCKS, Field, Form, INCREMENT_STEPS_S, LobbyBuild, LobbySystems,
-    base_words, clock_label, step_along,
+    BASE_STEPS_S, BY_DAYS, CLOCKS, Form, INCREMENT_STEPS_S, LobbyBuild, LobbySystems, base_words,
+    clock_label, step_along,
 };
 use super::link::{Link, LinkState};
 use super::people::{Page, Pages, PeopleAction, asking_who_plays, covered};
 use super::qr;
 use crate::game::board::art::Art;
-use crate::game::screens::ui::{self, bold, button, panel, row, small_button, text};
 use crate::game::state::{Prefs, Screen};
-use crate::net::protocol::{CODE_LEN, CORRESPONDENCE_DAYS, First, MAX_NAME, is_room_code};
+use crate::game::theme::widget::{self, bold, button, panel, row, small_button, text};
+use crate::net::protocol::{CORRESPONDENCE_DAYS, First, is_room_code};
 use crate::net::room;
 use crate::rules::presets;
 use crate::session::Lang;
@@ -41,9 +41,7 @@ pub enum OnlineAction {
     Majority,
     Public,
     Create,
-    /// Focus a text field.
-    EditName,
-    EditCode,
+    /// Join or watch the room whose code is typed (else its field takes the focus).
     Join,
     Watch,
     /// Join the lobby's room number `n`.
@@ -59,14 +57,13 @@ struct OnlineRoot;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Form>();
-    // The window plugin registers typed keys; without a window (tests) none ever come.
-    app.add_message::<KeyboardInput>();
+    app.add_observer(join_entered);
     app.add_systems(OnEnter(Screen::Online), open);
     app.add_systems(OnExit(Screen::Online), close);
     app.add_systems(
         Update,
         (
-            (press, type_text).chain().in_set(LobbySystems),
+            press.before(super::typing::type_keys).in_set(LobbySystems),
             build
                 .run_if(
                     state_changed::<Screen>
@@ -95,9 +92,15 @@ fn open(mut link: ResMut<Link>, mut online: ResMut<Online>, prefs: Res<Prefs>) {
     client::refresh_lobby(&mut online);
 }
 
-fn close(mut online: ResMut<Online>, mut form: ResMut<Form>) {
+fn close(mut online: ResMut<Online>) {
     online.browsing = false;
-    form.editing = Field::None;
+}
+
+/// Enter in the room code's field joins the room once the code is whole.
+fn join_entered(entered: On<Entered>, mut commands: Commands, form: Res<Form>) {
+    if entered.event().0 == Field::RoomCode && is_room_code(&form.code) {
+        commands.trigger(Ask::Join(form.code.clone()));
+    }
 }
 
 fn press(
@@ -109,7 +112,7 @@ fn press(
     online: Res<Online>,
     mut next_screen: ResMut<NextState<Screen>>,
     keys: Res<ButtonInput<KeyCode>>,
-    pages: Res<Pages>,
+    mut pages: ResMut<Pages>,
 ) {
     // A page of people (or a question) over the screen takes the keys and the presses.
     if covered(&pages, &online, &prefs) {
@@ -117,6 +120,9 @@ fn press(
     }
     let mut run = |action: OnlineAction, commands: &mut Commands| {
         commands.trigger(crate::game::play::sound::Sfx::Click);
+        if focus(action, &form, &mut pages.typing) {
+            return;
+        }
         act(
             action,
             commands,
@@ -137,6 +143,24 @@ fn press(
     }
 }
 
+/// What a press does to the focus: Back leaves the field being typed in, Join and Watch give
+/// the code's field the focus while the code is not whole (and take it when it is). Whether the
+/// press did no more.
+fn focus(action: OnlineAction, form: &Form, typing: &mut Option<Field>) -> bool {
+    match action {
+        OnlineAction::Back if typing.is_some() => *typing = None,
+        OnlineAction::Join | OnlineAction::Watch if !is_room_code(&form.code) => {
+            *typing = Some(Field::RoomCode)
+        }
+        OnlineAction::Join | OnlineAction::Watch => {
+            *typing = None;
+            return false;
+        }
+        _ => return false,
+    }
+    true
+}
+
 fn act(
     action: OnlineAction,
     commands: &mut Commands,
@@ -148,7 +172,6 @@ fn act(
 ) {
     let waiting = waiting_room(online).is_some();
     match action {
-        OnlineAction::Back if form.editing != Field::None => form.editing = Field::None,
         OnlineAction::Back if form.board => form.board = false,
         OnlineAction::Back if waiting => commands.trigger(Ask::Leave),
         OnlineAction::Back => next_screen.set(Screen::Title),
@@ -190,17 +213,8 @@ fn act(
             // A child's rooms are private: the server would refuse a public one.
             public: form.public && !online.people.child,
         }),
-        OnlineAction::EditName => form.editing = Field::Name,
-        OnlineAction::EditCode => form.editing = Field::Code,
-        OnlineAction::Join if is_room_code(&form.code) => {
-            form.editing = Field::None;
-            commands.trigger(Ask::Join(form.code.clone()));
-        }
-        OnlineAction::Watch if is_room_code(&form.code) => {
-            form.editing = Field::None;
-            commands.trigger(Ask::Watch(form.code.clone()));
-        }
-        OnlineAction::Join | OnlineAction::Watch => form.editing = Field::Code,
+        OnlineAction::Join => commands.trigger(Ask::Join(form.code.clone())),
+        OnlineAction::Watch => commands.trigger(Ask::Watch(form.code.clone())),
         OnlineAction::JoinListed(n) => {
             if let Some(room) = online.lobby.get(n) {
                 commands.trigger(Ask::Join(room.code.clone()));
@@ -230,59 +244,6 @@ fn act(
             }
         }
     }
-}
-
-/// Keys typed into the focused field: letters of a room code (upper case, look-alikes
-/// refused), or the name.
-fn type_text(
-    mut keys: MessageReader<KeyboardInput>,
-    mut form: ResMut<Form>,
-    mut prefs: ResMut<Prefs>,
-    mut commands: Commands,
-) {
-    let field = form.editing;
-    for key in keys.read() {
-        if !key.state.is_pressed() || field == Field::None {
-            continue;
-        }
-        match (&key.logical_key, field) {
-            (Key::Backspace, Field::Name) => {
-                prefs.name.pop();
-            }
-            (Key::Backspace, Field::Code) => {
-                form.code.pop();
-            }
-            (Key::Enter, Field::Code) if is_room_code(&form.code) => {
-                form.editing = Field::None;
-                commands.trigger(Ask::Join(form.code.clone()));
-            }
-            (Key::Enter, _) => form.editing = Field::None,
-            (Key::Character(typed), Field::Name) => prefs.name = clean_name(&prefs.name, typed),
-            (Key::Space, Field::Name) => prefs.name = clean_name(&prefs.name, " "),
-            (Key::Character(typed), Field::Code) => form.code = clean_code(&form.code, typed),
-            _ => {}
-        }
-    }
-}
-
-/// `name` with `typed` added: no control characters, at most `MAX_NAME` characters.
-pub(super) fn clean_name(name: &str, typed: &str) -> String {
-    name.chars()
-        .chain(typed.chars())
-        .filter(|c| !c.is_control())
-        .take(MAX_NAME)
-        .collect()
-}
-
-/// `code` with `typed` added: the code alphabet's letters and digits, in capitals, at most
-/// `CODE_LEN` of them.
-pub(super) fn clean_code(code: &str, typed: &str) -> String {
-    code.chars()
-        .chain(typed.chars())
-        .flat_map(char::to_uppercase)
-        .filter(|&c| c.is_ascii() && crate::net::protocol::CODE_ALPHABET.contains(&(c as u8)))
-        .take(CODE_LEN)
-        .collect()
 }
 
 /// The code of the room we sit in while it waits for players.
@@ -348,7 +309,7 @@ fn build(
         .spawn((
             OnlineRoot,
             DespawnOnExit(Screen::Online),
-            ui::backdrop(0.55),
+            widget::backdrop(0.55),
         ))
         .id();
     if let Some(code) = waiting_room(&online) {
@@ -379,7 +340,7 @@ fn build(
     }
     commands.entity(root).with_children(|b| {
         b.spawn(panel(720.0)).with_children(|p| {
-            p.spawn(ui::title(&art, lang.tr("title.online"), 26.0));
+            p.spawn(widget::title(&art, lang.tr("title.online"), 26.0));
             p.spawn(row()).with_children(|r| {
                 r.spawn(text(&art, status, 16.0));
                 if retry {
@@ -391,7 +352,7 @@ fn build(
                 p.spawn(text(&art, why, 15.0));
             }
             p.spawn(row())
-                .with_children(|r| name_row(r, &art, lang, &prefs, &form, &online));
+                .with_children(|r| name_row(r, &art, lang, &prefs, &pages, &online));
             // Creating a room.
             p.spawn(bold(&art, lang.tr("online.create"), 20.0));
             p.spawn(row())
@@ -403,8 +364,14 @@ fn build(
             // Joining by code.
             p.spawn(row()).with_children(|r| {
                 r.spawn(text(&art, lang.tr("online.code"), 18.0));
-                let shown = field_text(&form.code, form.editing == Field::Code, "______");
-                r.spawn(button(&art, OnlineAction::EditCode, shown));
+                let typing = pages.typing == Some(Field::RoomCode);
+                r.spawn(text_field(
+                    &art,
+                    Field::RoomCode,
+                    &form.code,
+                    typing,
+                    "______",
+                ));
                 r.spawn(button(&art, OnlineAction::Join, lang.tr("online.join")));
                 r.spawn(button(&art, OnlineAction::Watch, lang.tr("online.watch")));
             });
@@ -434,9 +401,12 @@ struct Waiting<'a> {
 impl Waiting<'_> {
     fn spawn(self, p: &mut ChildSpawnerCommands, art: &Art, lang: Lang) {
         let centred = |words: String, size: f32| (text(art, words, size), centre());
-        p.spawn((ui::title(art, lang.tr("online.waiting"), 26.0), centre()));
+        p.spawn((
+            widget::title(art, lang.tr("online.waiting"), 26.0),
+            centre(),
+        ));
         p.spawn(centred(lang.tr("online.share").to_owned(), 17.0));
-        p.spawn((ui::title(art, spaced(self.code), 64.0), centre()));
+        p.spawn((widget::title(art, spaced(self.code), 64.0), centre()));
         if let Some(qr) = self.qr {
             p.spawn(Node {
                 justify_content: JustifyContent::Center,
@@ -486,12 +456,12 @@ fn name_row(
     art: &Art,
     lang: Lang,
     prefs: &Prefs,
-    form: &Form,
+    pages: &Pages,
     online: &Online,
 ) {
     r.spawn(text(art, lang.tr("online.name"), 18.0));
-    let shown = field_text(&prefs.name, form.editing == Field::Name, "—");
-    r.spawn(button(art, OnlineAction::EditName, shown));
+    let typing = pages.typing == Some(Field::Name);
+    r.spawn(text_field(art, Field::Name, &prefs.name, typing, "—"));
     if !online.people.child {
         let label = lang.tr("play.now");
         r.spawn(button(art, PeopleAction::Open(Page::PlayNow), label));
@@ -638,7 +608,7 @@ fn friends_label(online: &Online, lang: Lang) -> String {
 
 /// The top players (ten shown), then our own place and rating.
 fn leaderboard(p: &mut ChildSpawnerCommands, art: &Art, online: &Online, lang: Lang) {
-    p.spawn(ui::title(art, lang.tr("online.leaderboard"), 26.0));
+    p.spawn(widget::title(art, lang.tr("online.leaderboard"), 26.0));
     match &online.leaderboard {
         None => {
             p.spawn(text(art, lang.tr("online.connecting"), 16.0));
@@ -711,16 +681,6 @@ fn bots_board(p: &mut ChildSpawnerCommands, art: &Art, online: &Online, lang: La
     }
 }
 
-/// A field's text, with a caret while it is being typed in.
-fn field_text(value: &str, editing: bool, empty: &str) -> String {
-    match (value.is_empty(), editing) {
-        // A bar the body face has (it lacks the box-drawing caret).
-        (_, true) => format!("{value}|"),
-        (true, false) => empty.to_owned(),
-        (false, false) => value.to_owned(),
-    }
-}
-
 /// A room code with thin gaps, easier to read aloud.
 fn spaced(code: &str) -> String {
     code.chars()
@@ -759,8 +719,6 @@ mod tests {
             }
         );
         assert_eq!(base_words(15, Lang::En), "¼ min");
-        assert_eq!(clean_code("K7", "q2-mx9z"), "K7Q2MX");
-        assert_eq!(clean_name("Bà", " Năm\n"), "Bà Năm");
         assert_eq!(base_words(1800, Lang::Vi), "30 phút");
     }
 }

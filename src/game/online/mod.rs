@@ -9,6 +9,7 @@ pub mod client;
 mod clocks;
 pub mod controls;
 pub mod ended;
+pub mod field;
 pub mod follow;
 pub mod form;
 mod game_action;
@@ -25,6 +26,7 @@ pub mod table;
 #[cfg(target_arch = "wasm32")]
 mod timeline;
 pub mod tournaments;
+mod typing;
 #[cfg(target_arch = "wasm32")]
 mod web_field;
 
@@ -46,6 +48,7 @@ pub(in crate::game) fn plugin(app: &mut App) {
         clocks::plugin,
         lobby::plugin,
         people::plugin,
+        typing::plugin,
         controls::plugin,
         controls::retry_plugin,
         push::plugin,

@@ -16,6 +16,7 @@ use bevy::prelude::*;
 
 use super::client::Online;
 use super::controls::GameAction;
+use super::field::TextField;
 use super::link::{Link, LinkState};
 use super::lobby::OnlineAction;
 use super::people::{Pages, PeopleAction};
@@ -31,11 +32,13 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Last, publish);
 }
 
-/// The buttons of people and of the online game, with their centres.
+/// The buttons of people and of the online game, with their centres; a text field as
+/// `Edit(Field)`.
 fn controls(
     people: &Query<(&PeopleAction, &UiGlobalTransform)>,
     game: &Query<(&GameAction, &UiGlobalTransform)>,
     screen: &Query<(&OnlineAction, &UiGlobalTransform)>,
+    fields: &Query<(&TextField, &UiGlobalTransform)>,
 ) -> String {
     let at = |t: &UiGlobalTransform| format!("{:.0},{:.0}", t.translation.x, t.translation.y);
     people
@@ -43,6 +46,11 @@ fn controls(
         .map(|(a, t)| format!("{a:?}@{}", at(t)))
         .chain(game.iter().map(|(a, t)| format!("{a:?}@{}", at(t))))
         .chain(screen.iter().map(|(a, t)| format!("{a:?}@{}", at(t))))
+        .chain(
+            fields
+                .iter()
+                .map(|(f, t)| format!("Edit({:?})@{}", f.0, at(t))),
+        )
         .collect::<Vec<_>>()
         .join(";")
 }
@@ -55,6 +63,7 @@ fn publish(
     people_buttons: Query<(&PeopleAction, &UiGlobalTransform)>,
     game_buttons: Query<(&GameAction, &UiGlobalTransform)>,
     screen_buttons: Query<(&OnlineAction, &UiGlobalTransform)>,
+    fields: Query<(&TextField, &UiGlobalTransform)>,
     device: Res<PushDevice>,
     mut written: Local<Written>,
 ) {
@@ -64,7 +73,7 @@ fn publish(
     let mut values = room_values(&online, &link, &prefs);
     values.extend(player_values(&online, &pages, &device));
     values.extend(people_values(&online));
-    let buttons = controls(&people_buttons, &game_buttons, &screen_buttons);
+    let buttons = controls(&people_buttons, &game_buttons, &screen_buttons, &fields);
     values.push(("data-controls", buttons));
     for (name, value) in &values {
         if !written.0.iter().any(|(n, v)| n == name && v == value) {

@@ -1,8 +1,9 @@
-//! In the browser, the online screen's text fields are real text inputs: an invisible `<input>`
-//! lies over each field the game draws, so that a tap opens the phone's own keyboard (with its
-//! Vietnamese input methods), and a desktop browser's typing, pasting and composing work as in
-//! any page. The game reads what is typed every frame, cleans it as its own typing does, and
-//! draws it; Enter in the code field joins.
+//! In the browser, the online screen's text fields (every `TextField`: the form's and the
+//! pages') are real text inputs: an invisible `<input>` lies over each field the game draws, so
+//! that a tap opens the phone's own keyboard (with its Vietnamese input methods, a password
+//! manager for the sign-in, digits for the answer), and a desktop browser's typing, pasting and
+//! composing work as in any page. The game reads what is typed every frame, cleans it as its own
+//! typing does, and draws it; Enter says so as the game's own Enter does.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -15,15 +16,16 @@ use web_sys::js_sys::Reflect;
 use web_sys::wasm_bindgen::JsCast;
 use web_sys::wasm_bindgen::closure::Closure;
 
-use super::client::Ask;
-use super::form::{Field, Form};
+use super::field::{Entered, Field, TextField};
+use super::form::Form;
 use super::link::Waker;
-use super::lobby::{OnlineAction, clean_code, clean_name};
+use super::people::Pages;
+use super::typing::text_of;
 use crate::game::state::{Prefs, Screen};
-use crate::net::protocol::{CODE_LEN, MAX_NAME, is_room_code};
 
 /// One field's input element, and whether Enter was pressed in it since the last frame.
 struct Input {
+    field: Field,
     element: HtmlInputElement,
     entered: Rc<Cell<bool>>,
     /// The style last written, to write it only when the field moves.
@@ -33,153 +35,209 @@ struct Input {
     agreed: String,
 }
 
-/// The inputs of the fields on screen (the page's elements live on the main thread), and how
-/// what happens in them wakes the sleeping game: typing is no event the game's window sees.
+/// The inputs of the fields on screen (the page's elements live on the main thread), how what
+/// happens in them wakes the sleeping game (typing is no event the game's window sees), and the
+/// field last agreed to have the focus.
 struct Inputs {
-    name: Option<Input>,
-    code: Option<Input>,
+    open: Vec<Input>,
     wake: Option<Waker>,
+    focus: Option<Field>,
 }
 
 pub(super) fn plugin(app: &mut App) {
     let wake = super::link::waker(app);
     app.insert_non_send(Inputs {
-        name: None,
-        code: None,
+        open: Vec::new(),
         wake,
+        focus: None,
     });
     app.add_systems(
         Update,
-        follow_fields
+        read_inputs
             .run_if(in_state(Screen::Online))
             .in_set(crate::game::state::GameSet::Input),
+    );
+    // Laid over the fields once they are laid out, in the frame they appear or move.
+    app.add_systems(
+        PostUpdate,
+        (lay_inputs, follow_game_focus)
+            .chain()
+            .after(bevy::ui::UiSystems::Layout)
+            .run_if(in_state(Screen::Online)),
     );
     app.add_systems(OnExit(Screen::Online), remove_all);
 }
 
 fn remove_all(mut inputs: NonSendMut<Inputs>) {
-    for input in [inputs.name.take(), inputs.code.take()]
-        .into_iter()
-        .flatten()
-    {
+    for input in inputs.open.drain(..) {
         input.element.remove();
     }
+    inputs.focus = None;
 }
 
-/// Lay an input over each field shown, take what was typed into it, and remove the inputs of
-/// fields no longer shown (the waiting room, the leaderboard).
-fn follow_fields(
+/// What happened in the inputs since the last frame: text typed (cleaned as the game's own
+/// typing is), Enter, the focus moved in the page (a tap, Tab).
+fn read_inputs(
     mut commands: Commands,
     mut inputs: NonSendMut<Inputs>,
     mut form: ResMut<Form>,
+    mut pages: ResMut<Pages>,
     mut prefs: ResMut<Prefs>,
-    window: Single<&Window, With<PrimaryWindow>>,
-    fields: Query<(&OnlineAction, &ComputedNode, &UiGlobalTransform)>,
 ) {
-    let scale = window.resolution.scale_factor();
-    let mut shown = [None, None];
-    for (action, node, at) in &fields {
-        let slot = match action {
-            OnlineAction::EditName => 0,
-            OnlineAction::EditCode => 1,
-            _ => continue,
-        };
-        // The node's centre and size in physical pixels; the page wants CSS pixels.
-        let size = node.size() / scale;
-        let centre = at.translation / scale;
-        shown[slot] = Some((centre - size / 2.0, size));
-    }
-    let Inputs { name, code, wake } = &mut *inputs;
-    for (slot, input, field) in [(0, name, Field::Name), (1, code, Field::Code)] {
-        let Some((corner, size)) = shown[slot] else {
-            if let Some(gone) = input.take() {
-                gone.element.remove();
-            }
-            continue;
-        };
-        let ours = match field {
-            Field::Name => prefs.name.clone(),
-            _ => form.code.clone(),
-        };
-        if input.is_none() {
-            *input = create(field, &ours, wake.clone());
-        }
-        let Some(input) = input else { continue };
-        let style = format!(
-            "position:absolute;left:{:.0}px;top:{:.0}px;width:{:.0}px;height:{:.0}px;\
-             box-sizing:border-box;margin:0;border:0;padding:0 8px;opacity:0;\
-             font-size:16px;z-index:2;cursor:text",
-            corner.x, corner.y, size.x, size.y
+    let Inputs { open, focus, .. } = &mut *inputs;
+    for input in open.iter_mut() {
+        agree(
+            input,
+            text_of(input.field, &mut form, &mut pages, &mut prefs),
         );
-        if input.style != style {
-            let _ = input.element.set_attribute("style", &style);
-            input.style = style;
-        }
-        let typed = input.element.value();
-        if typed != input.agreed {
-            // Typed in the page: cleaned as the game's own typing is, and shown cleaned.
-            let clean = match field {
-                Field::Name => clean_name("", &typed),
-                _ => clean_code("", &typed),
-            };
-            if clean != typed {
-                input.element.set_value(&clean);
-            }
-            match field {
-                Field::Name if prefs.name != clean => prefs.name = clean.clone(),
-                Field::Code if form.code != clean => form.code = clean.clone(),
-                _ => {}
-            }
-            input.agreed = clean;
-        } else if ours != input.agreed {
-            // Changed by the game (a code cleared, typing while the canvas had the focus).
-            input.element.set_value(&ours);
-            input.agreed = ours;
-        }
-        // The game draws the caret while the input has the focus.
-        let focused = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.active_element())
-            .is_some_and(|e| &e == AsRef::<web_sys::Element>::as_ref(&input.element));
-        if focused && form.editing != field {
-            form.editing = field;
-        } else if !focused && form.editing == field {
-            form.editing = Field::None;
-        }
         if input.entered.replace(false) {
             let _ = input.element.blur();
-            form.editing = Field::None;
-            if field == Field::Code && is_room_code(&form.code) {
-                commands.trigger(Ask::Join(form.code.clone()));
-            }
+            pages.typing = None;
+            *focus = None;
+            commands.trigger(Entered(input.field));
+        }
+    }
+    let in_page = focused(open);
+    if in_page != *focus {
+        pages.typing = in_page;
+        *focus = in_page;
+    }
+}
+
+/// The field whose input has the page's focus.
+fn focused(open: &[Input]) -> Option<Field> {
+    let active = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element())?;
+    open.iter()
+        .find(|input| AsRef::<web_sys::Element>::as_ref(&input.element) == &active)
+        .map(|input| input.field)
+}
+
+/// Lay an input over each field shown, and remove the inputs of fields no longer shown.
+fn lay_inputs(
+    mut inputs: NonSendMut<Inputs>,
+    mut form: ResMut<Form>,
+    mut pages: ResMut<Pages>,
+    mut prefs: ResMut<Prefs>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    fields: Query<(&TextField, &ComputedNode, &UiGlobalTransform)>,
+) {
+    let scale = window.resolution.scale_factor();
+    // Each field's corner and size in CSS pixels (the node's are physical, from its centre).
+    let shown: Vec<(Field, Vec2, Vec2)> = fields
+        .iter()
+        .map(|(TextField(field), node, at)| {
+            let size = node.size() / scale;
+            (*field, at.translation / scale - size / 2.0, size)
+        })
+        .collect();
+    let Inputs { open, wake, .. } = &mut *inputs;
+    open.retain(|input| {
+        let kept = shown.iter().any(|(field, ..)| *field == input.field);
+        if !kept {
+            input.element.remove();
+        }
+        kept
+    });
+    let lang = prefs.lang();
+    for &(field, corner, size) in &shown {
+        if !open.iter().any(|input| input.field == field) {
+            let ours = text_of(field, &mut form, &mut pages, &mut prefs).clone();
+            let label = lang.tr(field.label_key());
+            open.extend(create(field, &ours, label, wake.clone()));
+        }
+        if let Some(input) = open.iter_mut().find(|input| input.field == field) {
+            place(input, corner, size);
         }
     }
 }
 
-/// An input for `field` holding `value`, in the canvas's parent (which the canvas fills): what
-/// is typed, the focus coming and going, and Enter each `wake` the game for a frame.
-fn create(field: Field, value: &str, wake: Option<Waker>) -> Option<Input> {
+/// A field the game gave the focus (a press on it, a code too short to send) gets its input
+/// focused, so that the phone's keyboard types into it; a field the game left is left in the
+/// page too. Until the field's input is there, the next frame is asked for.
+fn follow_game_focus(
+    mut inputs: NonSendMut<Inputs>,
+    pages: Res<Pages>,
+    mut wake: ResMut<crate::game::state::Wake>,
+) {
+    if pages.typing == inputs.focus {
+        return;
+    }
+    let Inputs { open, focus, .. } = &mut *inputs;
+    match pages.typing {
+        Some(field) => match open.iter().find(|input| input.field == field) {
+            Some(input) => {
+                let _ = input.element.focus();
+                *focus = pages.typing;
+            }
+            None => wake.bypass_change_detection().busy(),
+        },
+        None => {
+            if let Some(input) = open.iter().find(|input| Some(input.field) == *focus) {
+                let _ = input.element.blur();
+            }
+            *focus = None;
+        }
+    }
+}
+
+/// The input laid over its field.
+fn place(input: &mut Input, corner: Vec2, size: Vec2) {
+    let style = format!(
+        "position:absolute;left:{:.0}px;top:{:.0}px;width:{:.0}px;height:{:.0}px;\
+         box-sizing:border-box;margin:0;border:0;padding:0 8px;opacity:0;\
+         font-size:16px;z-index:2;cursor:text",
+        corner.x, corner.y, size.x, size.y
+    );
+    if input.style != style {
+        let _ = input.element.set_attribute("style", &style);
+        input.style = style;
+    }
+}
+
+/// The input's text and the game's made the same: what was typed in the page is cleaned as
+/// the game's own typing is and shown cleaned; a change by the game (a code cleared, typing
+/// while the canvas had the focus) goes into the input.
+fn agree(input: &mut Input, ours: &mut String) {
+    let typed = input.element.value();
+    if typed != input.agreed {
+        let clean = input.field.take("", &typed);
+        if clean != typed {
+            input.element.set_value(&clean);
+        }
+        if *ours != clean {
+            ours.clone_from(&clean);
+        }
+        input.agreed = clean;
+    } else if *ours != input.agreed {
+        input.element.set_value(ours);
+        input.agreed.clone_from(ours);
+    }
+}
+
+/// An input for `field` holding `value`, named `label` for a screen reader, in the canvas's
+/// parent (which the canvas fills): what is typed, the focus coming and going, and Enter each
+/// `wake` the game for a frame.
+fn create(field: Field, value: &str, label: &str, wake: Option<Waker>) -> Option<Input> {
     let document = web_sys::window()?.document()?;
     let canvas = document.get_element_by_id("game")?;
     let parent = canvas.parent_element()?;
     let element: HtmlInputElement = document.create_element("input").ok()?.dyn_into().ok()?;
-    element.set_type("text");
-    let (max, label, capitals) = match field {
-        Field::Name => (MAX_NAME, "name", "words"),
-        _ => (CODE_LEN, "room code", "characters"),
-    };
-    element.set_max_length(max as i32);
+    let hints = field.hints();
+    element.set_type(hints.kind);
+    // Room for a code pasted with its dashes: the game's cleaning keeps the field's length.
+    element.set_max_length((field.longest() * 2) as i32);
     element.set_value(value);
     for (attribute, value) in [
         ("aria-label", label),
-        ("autocomplete", "off"),
-        ("autocapitalize", capitals),
+        ("autocomplete", hints.autocomplete),
+        ("autocapitalize", hints.capitals),
+        ("autocorrect", "off"),
         ("spellcheck", "false"),
-        (
-            "enterkeyhint",
-            if field == Field::Code { "go" } else { "done" },
-        ),
-        ("data-field", label),
+        ("enterkeyhint", hints.enter),
+        ("inputmode", if hints.numeric { "numeric" } else { "text" }),
+        ("data-field", &format!("{field:?}")),
     ] {
         let _ = element.set_attribute(attribute, value);
     }
@@ -201,6 +259,7 @@ fn create(field: Field, value: &str, wake: Option<Waker>) -> Option<Input> {
     on_event.forget();
     parent.append_child(&element).ok()?;
     Some(Input {
+        field,
         element,
         entered,
         style: String::new(),

@@ -107,7 +107,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<MatchChoice>();
     app.add_systems(
         Update,
-        (press, crate::game::screens::ui::hover, shortcuts)
+        (press, crate::game::theme::widget::hover, shortcuts)
             .in_set(crate::game::state::GameSet::Input),
     );
 }

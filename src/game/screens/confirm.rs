@@ -5,8 +5,8 @@ use bevy::prelude::*;
 
 use crate::game::board::art::Art;
 use crate::game::screens::actions::Action;
-use crate::game::screens::ui::{self, Modal, button, row};
 use crate::game::state::{GameSet, PendingSow, Prefs, Screen};
+use crate::game::theme::widget::{self, Modal, button, row};
 use crate::rules::{Move, geometry};
 
 #[derive(Component)]
@@ -68,9 +68,9 @@ fn show(
             GlobalZIndex(8),
         ))
         .with_children(|b| {
-            b.spawn(ui::panel(560.0)).with_children(|p| {
+            b.spawn(widget::panel(560.0)).with_children(|p| {
                 p.spawn((
-                    ui::text(&art, question, 18.0),
+                    widget::text(&art, question, 18.0),
                     TextLayout::justify(Justify::Center),
                 ));
                 p.spawn(Node {

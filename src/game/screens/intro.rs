@@ -6,8 +6,8 @@ use bevy::prelude::*;
 
 use crate::game::board::art::{Art, PEBBLE_SHADES, PLAYER_COLOURS};
 use crate::game::screens::actions::Action;
-use crate::game::screens::ui::{self, button, panel, row, text};
 use crate::game::state::{Overlay, Prefs, Screen};
+use crate::game::theme::widget::{self, button, panel, row, text};
 use crate::session::Lang;
 
 pub(super) fn plugin(app: &mut App) {
@@ -95,7 +95,7 @@ pub(super) fn card(commands: &mut Commands, art: &Art, lang: Lang) -> Entity {
         .spawn(panel(1000.0))
         .with_children(|p| {
             p.spawn((
-                ui::title(art, lang.tr("help.title"), 30.0),
+                widget::title(art, lang.tr("help.title"), 30.0),
                 TextLayout::justify(Justify::Center),
             ));
             p.spawn(Node {
@@ -149,7 +149,7 @@ fn step(r: &mut ChildSpawnerCommands, art: &Art, number: usize, pits: &[Pit; 4],
                     ..default()
                 },
                 BackgroundColor(PLAYER_COLOURS[0]),
-                children![ui::title(art, number.to_string(), 18.0)],
+                children![widget::title(art, number.to_string(), 18.0)],
             ));
             picture(line, art, pits);
         });
@@ -225,8 +225,8 @@ fn picture(line: &mut ChildSpawnerCommands, art: &Art, pits: &[Pit; 4]) {
                             border_radius: BorderRadius::all(px(13)),
                             ..default()
                         },
-                        BackgroundColor(Color::srgb(0.16, 0.10, 0.05)),
-                        children![ui::title(art, held.to_string(), 15.0)],
+                        BackgroundColor(crate::game::theme::palette::CARD),
+                        children![widget::title(art, held.to_string(), 15.0)],
                     ));
                 }
             });

@@ -9,8 +9,8 @@ use bevy::prelude::*;
 
 use crate::art::glyphs::Glyph;
 use crate::game::board::art::Art;
-use crate::game::screens::ui::{self, icon_button, small_button};
 use crate::game::state::{Game, PanelRoom, Phase, PlayMove, Prefs, Screen, Settled, Skip, Wake};
+use crate::game::theme::widget::{self, icon_button, small_button};
 use crate::rules::RuleSet;
 use crate::session::lesson::{self, Example};
 use crate::session::{History, Seat};
@@ -181,7 +181,7 @@ fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>, mut room: Res
     room.px = PANEL_PX;
     let lang = prefs.lang();
     commands
-        .spawn((DespawnOnExit(Screen::Lesson), ui::top_bar()))
+        .spawn((DespawnOnExit(Screen::Lesson), widget::top_bar()))
         .with_children(|bar| {
             bar.spawn(icon_button(
                 &art,
@@ -198,7 +198,7 @@ fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>, mut room: Res
                 lang.tr("lesson.replay"),
             ));
         });
-    ui::bottom_caption(
+    widget::bottom_caption(
         &mut commands,
         &art,
         DespawnOnExit(Screen::Lesson),

@@ -7,8 +7,8 @@ use bevy::prelude::*;
 
 use crate::game::board::art::Art;
 use crate::game::screens::actions::{Action, clock_label, level_label};
-use crate::game::screens::ui::{self, button, panel, row, small_button, text};
 use crate::game::state::{Game, Motion, Overlay, Prefs};
+use crate::game::theme::widget::{self, button, panel, row, small_button, text};
 use crate::rules::{MandarinStart, Refill};
 use crate::session::Lang;
 
@@ -53,7 +53,7 @@ fn build(
         commands.entity(root).despawn();
     }
     let lang = prefs.lang();
-    let root = commands.spawn((PanelRoot, ui::backdrop(0.6))).id();
+    let root = commands.spawn((PanelRoot, widget::backdrop(0.6))).id();
     let content = match overlay.get() {
         Overlay::None => {
             commands.entity(root).despawn();
@@ -123,7 +123,7 @@ fn setting(
     controls: impl FnOnce(&mut ChildSpawnerCommands),
 ) {
     p.spawn((
-        ui::SettingRow,
+        widget::SettingRow,
         Node {
             justify_content: JustifyContent::SpaceBetween,
             ..row()
@@ -164,7 +164,7 @@ fn menu(commands: &mut Commands, art: &Art, prefs: &Prefs) -> Entity {
                 ..row()
             })
             .with_children(|r| {
-                r.spawn(ui::title(art, lang.tr("menu.title"), 26.0));
+                r.spawn(widget::title(art, lang.tr("menu.title"), 26.0));
                 r.spawn(button(art, Action::OpenAccess, lang.tr("menu.access")));
             });
             setting(p, art, lang.tr("menu.mode"), |r| {
@@ -267,7 +267,7 @@ fn access(commands: &mut Commands, art: &Art, prefs: &Prefs, motion: &Motion) ->
     commands
         .spawn(panel(760.0))
         .with_children(|p| {
-            p.spawn(ui::title(art, lang.tr("access.title"), 26.0));
+            p.spawn(widget::title(art, lang.tr("access.title"), 26.0));
             setting(p, art, lang.tr("access.text_size"), |r| {
                 stepper(r, art, format!("{}%", prefs.text_size), Action::TextSize);
             });
@@ -345,7 +345,7 @@ fn help(commands: &mut Commands, art: &Art, prefs: &Prefs) -> Entity {
     commands
         .spawn(panel(1000.0))
         .with_children(|p| {
-            p.spawn(ui::title(art, title, 24.0));
+            p.spawn(widget::title(art, title, 24.0));
             for line in keys
                 .into_iter()
                 .map(|key| lang.tr(key).to_owned())

@@ -1,6 +1,6 @@
 //! Around the board: the title screen, the menu, the bar and message line, the review of a
-//! game, the puzzles, the actions their buttons and keys share, and the UI helpers they are
-//! built from.
+//! game, the puzzles, and the actions their buttons and keys share (built from `theme`'s
+//! widgets).
 
 pub mod actions;
 pub mod confirm;
@@ -11,15 +11,13 @@ pub mod menu;
 pub mod puzzles;
 pub mod review;
 pub mod title;
-pub mod ui;
 
 use bevy::prelude::*;
 
-/// The screens around the board: the widgets, the actions, the bar, the menu, the title, the
+/// The screens around the board: the actions, the bar, the menu, the title, the
 /// review, puzzles, the lesson, the first visit's card and the questions.
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins((
-        ui::plugin,
         actions::plugin,
         hud::plugin,
         menu::plugin,

@@ -9,10 +9,10 @@ use crate::ai::puzzle::{Difficulty, Line, PuzzleFile};
 use crate::art::glyphs::Glyph;
 use crate::game::board::art::Art;
 use crate::game::board::layout::Layout;
-use crate::game::screens::ui::{self, button, icon_button, small_button};
 use crate::game::state::{
     Files, Game, Message, MovePlayed, PanelRoom, Phase, PlayMove, Prefs, Screen, Settled, Skip,
 };
+use crate::game::theme::widget::{self, button, icon_button, small_button};
 use crate::rules::{Move, presets};
 use crate::session::{History, PUZZLES, PuzzleProgress, Seat, seat_at};
 
@@ -371,7 +371,7 @@ fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>, mut room: Res
     room.px = PANEL_PX;
     let lang = prefs.lang();
     commands
-        .spawn((DespawnOnExit(Screen::Puzzles), ui::top_bar()))
+        .spawn((DespawnOnExit(Screen::Puzzles), widget::top_bar()))
         .with_children(|bar| {
             bar.spawn(icon_button(
                 &art,
@@ -395,7 +395,7 @@ fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>, mut room: Res
                 lang.tr("puzzle.answer"),
             ));
         });
-    ui::bottom_caption(
+    widget::bottom_caption(
         &mut commands,
         &art,
         DespawnOnExit(Screen::Puzzles),

@@ -6,8 +6,8 @@ use bevy::prelude::*;
 use crate::game::board::art::Art;
 use crate::game::platform::persist::SavedGame;
 use crate::game::screens::actions::Action;
-use crate::game::screens::ui::{self, button, panel, row, text};
 use crate::game::state::{Overlay, Prefs, Screen};
+use crate::game::theme::widget::{self, button, panel, row, text};
 use crate::session::Lang;
 
 #[derive(Component)]
@@ -45,11 +45,15 @@ fn build(
     }
     let lang = prefs.lang();
     commands
-        .spawn((TitleRoot, DespawnOnExit(Screen::Title), ui::backdrop(0.55)))
+        .spawn((
+            TitleRoot,
+            DespawnOnExit(Screen::Title),
+            widget::backdrop(0.55),
+        ))
         .with_children(|b| {
             b.spawn(panel(560.0)).with_children(|p| {
                 p.spawn((
-                    ui::title(&art, "Ô ăn quan", 64.0),
+                    widget::title(&art, "Ô ăn quan", 64.0),
                     TextLayout::justify(Justify::Center),
                 ));
                 p.spawn((

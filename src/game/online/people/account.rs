@@ -4,12 +4,12 @@
 
 use bevy::prelude::*;
 
-use super::field_text;
 use super::kit::{header, qr_node, wrapping_row};
-use super::{Entry, Pages, PeopleAction};
+use super::{Pages, PeopleAction};
 use crate::game::board::art::Art;
 use crate::game::online::client::Online;
-use crate::game::screens::ui::{self, bold, button, text};
+use crate::game::online::field::{Field, text_field};
+use crate::game::theme::widget::{self, bold, button, text};
 use crate::net::social::grouped;
 use crate::session::Lang;
 
@@ -72,7 +72,7 @@ fn link_here(
                 15.0,
             ));
             p.spawn((
-                ui::title(art, grouped(code), 40.0),
+                widget::title(art, grouped(code), 40.0),
                 TextLayout::justify(Justify::Center),
             ));
             if let Some(qr) = qr {
@@ -92,13 +92,15 @@ fn link_here(
 fn become_another(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, pages: &Pages) {
     p.spawn(wrapping_row()).with_children(|r| {
         r.spawn(text(art, lang.tr("people.have_code"), 15.0));
-        let shown = field_text(
-            &grouped(&pages.code),
-            pages.entry == Entry::Code,
-            false,
+        let editing = pages.typing == Some(Field::AccountCode);
+        let code = grouped(&pages.code);
+        r.spawn(text_field(
+            art,
+            Field::AccountCode,
+            &code,
+            editing,
             "____-____",
-        );
-        r.spawn(button(art, PeopleAction::Edit(Entry::Code), shown));
+        ));
         r.spawn(button(
             art,
             PeopleAction::UseLink,
@@ -128,13 +130,15 @@ fn current_secret(
     if guarded {
         p.spawn(wrapping_row()).with_children(|r| {
             r.spawn(text(art, lang.tr("people.current.why"), 15.0));
-            let shown = field_text(
+            let editing = pages.typing == Some(Field::Current);
+            let empty = lang.tr("people.current");
+            r.spawn(text_field(
+                art,
+                Field::Current,
                 &pages.current,
-                pages.entry == Entry::Current,
-                true,
-                lang.tr("people.current"),
-            );
-            r.spawn(button(art, PeopleAction::Edit(Entry::Current), shown));
+                editing,
+                empty,
+            ));
         });
     }
 }
@@ -146,7 +150,7 @@ fn recovery(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Online
         Some(code) => {
             p.spawn(bold(art, lang.tr("people.recovery.shown"), 15.0));
             p.spawn((
-                ui::title(art, grouped(code), 34.0),
+                widget::title(art, grouped(code), 34.0),
                 TextLayout::justify(Justify::Center),
             ));
         }
@@ -182,20 +186,18 @@ fn sign_in(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Online,
         15.0,
     ));
     p.spawn(wrapping_row()).with_children(|r| {
-        let shown = field_text(
-            &pages.login,
-            pages.entry == Entry::Login,
-            false,
-            lang.tr("people.login"),
-        );
-        r.spawn(button(art, PeopleAction::Edit(Entry::Login), shown));
-        let shown = field_text(
+        let editing = pages.typing == Some(Field::Login);
+        let empty = lang.tr("people.login");
+        r.spawn(text_field(art, Field::Login, &pages.login, editing, empty));
+        let editing = pages.typing == Some(Field::Password);
+        let empty = lang.tr("people.password");
+        r.spawn(text_field(
+            art,
+            Field::Password,
             &pages.password,
-            pages.entry == Entry::Password,
-            true,
-            lang.tr("people.password"),
-        );
-        r.spawn(button(art, PeopleAction::Edit(Entry::Password), shown));
+            editing,
+            empty,
+        ));
         r.spawn(button(
             art,
             PeopleAction::SetLogin,
@@ -244,8 +246,8 @@ fn child_mode(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Onli
                     lang.trf("people.parent", &[("a", &a), ("b", &b)]),
                     16.0,
                 ));
-                let shown = field_text(&pages.answer, pages.entry == Entry::Answer, false, "?");
-                r.spawn(button(art, PeopleAction::Edit(Entry::Answer), shown));
+                let editing = pages.typing == Some(Field::Answer);
+                r.spawn(text_field(art, Field::Answer, &pages.answer, editing, "?"));
                 r.spawn(button(
                     art,
                     PeopleAction::AnswerParent,

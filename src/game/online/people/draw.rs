@@ -12,8 +12,8 @@ use crate::game::online::client::Online;
 use crate::game::online::form::Form;
 use crate::game::online::room_link;
 use crate::game::online::{graph, qr};
-use crate::game::screens::ui::{self, button, panel, text};
 use crate::game::state::{Prefs, Screen};
+use crate::game::theme::widget::{self, button, panel, text};
 
 #[derive(Component)]
 pub(super) struct PagesRoot;
@@ -43,7 +43,11 @@ pub(super) fn build(
         return;
     }
     let root = commands
-        .spawn((PagesRoot, DespawnOnExit(Screen::Online), ui::backdrop(0.55)))
+        .spawn((
+            PagesRoot,
+            DespawnOnExit(Screen::Online),
+            widget::backdrop(0.55),
+        ))
         .id();
     if who_plays {
         commands.entity(root).with_children(|b| {
@@ -83,7 +87,7 @@ pub(super) fn build(
 
 /// "Who is playing on this device?", asked on the first visit.
 fn who_plays_page(p: &mut ChildSpawnerCommands, art: &Art, lang: crate::session::Lang) {
-    p.spawn(ui::title(art, lang.tr("people.who"), 24.0));
+    p.spawn(widget::title(art, lang.tr("people.who"), 24.0));
     p.spawn(text(art, lang.tr("people.who.why"), 16.0));
     p.spawn(centred_row()).with_children(|r| {
         let child = lang.tr("people.who.child");

@@ -5,13 +5,13 @@
 use bevy::prelude::*;
 
 use super::kit::{centred_row, header, qr_node, wrapping_row};
-use super::{Entry, Page, Pages, PeopleAction};
-use super::{field_text, news_words, who};
+use super::{Page, Pages, PeopleAction, news_words, who};
 use crate::game::board::art::Art;
 use crate::game::online::client::Online;
+use crate::game::online::field::{Field, text_field};
 use crate::game::online::form::{Form, clock_label};
 use crate::game::online::social::People;
-use crate::game::screens::ui::{bold, button, text};
+use crate::game::theme::widget::{bold, button, text};
 use crate::net::social::Relations;
 use crate::net::social::grouped;
 use crate::rules::presets;
@@ -78,13 +78,15 @@ fn our_code(
     });
     p.spawn(wrapping_row()).with_children(|r| {
         r.spawn(text(art, lang.tr("people.their_code"), 16.0));
-        let shown = field_text(
-            &grouped(&pages.friend_code),
-            pages.entry == Entry::FriendCode,
-            false,
+        let editing = pages.typing == Some(Field::FriendCode);
+        let code = grouped(&pages.friend_code);
+        r.spawn(text_field(
+            art,
+            Field::FriendCode,
+            &code,
+            editing,
             "____-____",
-        );
-        r.spawn(button(art, PeopleAction::Edit(Entry::FriendCode), shown));
+        ));
         r.spawn(button(art, PeopleAction::AddFriend, lang.tr("people.add")));
     });
 }

@@ -8,7 +8,7 @@ use super::kit::{centred_row, header, wrapping_row};
 use super::news_words;
 use crate::game::board::art::Art;
 use crate::game::online::client::Online;
-use crate::game::screens::ui::{bold, button, text};
+use crate::game::theme::widget::{bold, button, text};
 use crate::net::correspondence::{MyGame, time_words};
 use crate::rules::presets;
 use crate::session::Lang;

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use super::PeopleAction;
 use crate::game::board::art::Art;
 use crate::game::online::client::Online;
-use crate::game::screens::ui::{self, button, row, text};
+use crate::game::theme::widget::{self, button, row, text};
 use crate::session::Lang;
 
 pub(super) fn centred_row() -> Node {
@@ -46,7 +46,7 @@ pub(super) fn header(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, title:
         ..row()
     })
     .with_children(|r| {
-        r.spawn(ui::title(art, title, 24.0));
+        r.spawn(widget::title(art, title, 24.0));
         r.spawn(button(art, PeopleAction::Back, lang.tr("online.back")));
     });
 }

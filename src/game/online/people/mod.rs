@@ -5,7 +5,6 @@
 //! a recovery code, a sign-in name and password, the devices signed in, child mode behind a
 //! parent's question). On the first visit, before any player exists, it asks who is playing.
 
-use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::prelude::*;
 
 mod account;
@@ -23,6 +22,7 @@ mod tournaments;
 pub use tournaments::{Draft, Kind, TourAction};
 
 use super::client::{Ask, Online};
+use super::field::{Entered, Field};
 use super::form::Form;
 use super::link::Link;
 use super::social::News;
@@ -57,35 +57,14 @@ pub enum Page {
     Tournament,
 }
 
-/// A text field of these pages.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Entry {
-    #[default]
-    None,
-    FriendCode,
-    Code,
-    Login,
-    Password,
-    Answer,
-    /// The daily e-mail's address.
-    Email,
-    /// The account's current password or recovery code, which changes to it need.
-    Current,
-    /// A tournament's code, to open it.
-    TournamentCode,
-    /// A new tournament's name.
-    TournamentName,
-    /// A new tournament's password, or the one to join a tournament with.
-    TournamentPassword,
-}
-
 /// The pages' state while the online screen is up.
 #[derive(Resource, Debug, Default)]
 pub struct Pages {
     pub page: Page,
     /// Another player's profile is open (else our own).
     pub other: Option<String>,
-    pub entry: Entry,
+    /// The online screen's field being typed in (the form's and the pages': one at a time).
+    pub typing: Option<Field>,
     pub friend_code: String,
     /// A link or recovery code typed in.
     pub code: String,
@@ -122,7 +101,6 @@ pub struct Pages {
 pub enum PeopleAction {
     Open(Page),
     Back,
-    Edit(Entry),
     AddFriend,
     AnswerFriend(String, bool),
     Remove(String),
@@ -195,15 +173,15 @@ pub(super) fn plugin(app: &mut App) {
     app.add_observer(|press: On<Press>, mut pages: ResMut<Pages>| {
         pages.submit = Some(press.event().0.clone());
     });
+    app.add_observer(submit_entered);
     app.add_systems(OnExit(Screen::Online), |mut pages: ResMut<Pages>| {
         pages.page = Page::None;
-        pages.entry = Entry::None;
+        pages.typing = None;
     });
     app.add_systems(
         Update,
         (
             press,
-            type_text,
             open_created,
             refresh,
             draw::build.run_if(
@@ -256,7 +234,7 @@ fn say(commands: &mut Commands, msg: ClientMessage) {
 /// Open `page`, asking the server for what it shows.
 fn open(commands: &mut Commands, pages: &mut Pages, page: Page, other: Option<String>) {
     pages.page = page;
-    pages.entry = Entry::None;
+    pages.typing = None;
     pages.reporting = false;
     pages.question = None;
     pages.copied = false;
@@ -334,7 +312,7 @@ fn act(
     online.people.news = None;
     use PeopleAction as A;
     match action {
-        A::Open(_) | A::Back | A::Edit(_) | A::Profile(_) => navigate(action, commands, pages),
+        A::Open(_) | A::Back | A::Profile(_) => navigate(action, commands, pages),
         A::AddFriend
         | A::AnswerFriend(..)
         | A::Remove(_)
@@ -361,11 +339,11 @@ fn act(
     }
 }
 
-/// Where the pages go: open one, back, a field to type in.
+/// Where the pages go: open one, back (out of a field first).
 fn navigate(action: PeopleAction, commands: &mut Commands, pages: &mut Pages) {
     match action {
         PeopleAction::Open(page) => open(commands, pages, page, None),
-        PeopleAction::Back if pages.entry != Entry::None => pages.entry = Entry::None,
+        PeopleAction::Back if pages.typing.is_some() => pages.typing = None,
         PeopleAction::Back if pages.question.is_some() => pages.question = None,
         PeopleAction::Back if pages.page == Page::Account => {
             open(commands, pages, Page::Profile, None)
@@ -378,7 +356,6 @@ fn navigate(action: PeopleAction, commands: &mut Commands, pages: &mut Pages) {
             open(commands, pages, Page::Tournaments, None)
         }
         PeopleAction::Back => pages.page = Page::None,
-        PeopleAction::Edit(entry) => pages.entry = entry,
         PeopleAction::Profile(player) => open(commands, pages, Page::Profile, Some(player)),
         _ => {}
     }
@@ -392,9 +369,9 @@ fn friendly(action: PeopleAction, commands: &mut Commands, pages: &mut Pages, fo
             if code.len() == FRIEND_CODE_LEN {
                 say(commands, ClientMessage::AddFriend { code });
                 pages.friend_code.clear();
-                pages.entry = Entry::None;
+                pages.typing = None;
             } else {
-                pages.entry = Entry::FriendCode;
+                pages.typing = Some(Field::FriendCode);
             }
         }
         PeopleAction::AnswerFriend(player, accept) => {
@@ -505,11 +482,11 @@ fn use_code(action: PeopleAction, commands: &mut Commands, pages: &mut Pages) {
         crate::net::social::LINK_CODE_LEN
     };
     if code.len() != wanted {
-        pages.entry = Entry::Code;
+        pages.typing = Some(Field::AccountCode);
         return;
     }
     pages.code.clear();
-    pages.entry = Entry::None;
+    pages.typing = None;
     say(
         commands,
         if recovery {
@@ -525,16 +502,16 @@ fn use_code(action: PeopleAction, commands: &mut Commands, pages: &mut Pages) {
 fn sign_in(action: PeopleAction, commands: &mut Commands, pages: &mut Pages) {
     let (login, password) = (pages.login.trim().to_owned(), pages.password.clone());
     if login.chars().count() < LOGIN_LEN.0 {
-        pages.entry = Entry::Login;
+        pages.typing = Some(Field::Login);
         return;
     }
     if password.len() < PASSWORD_LEN.0 {
-        pages.entry = Entry::Password;
+        pages.typing = Some(Field::Password);
         return;
     }
     // The password leaves the screen's memory once sent.
     pages.password.clear();
-    pages.entry = Entry::None;
+    pages.typing = None;
     say(
         commands,
         if action == PeopleAction::SetLogin {
@@ -557,7 +534,7 @@ fn ask_parent(pages: &mut Pages) {
     let n = crate::game::online::client::unix_ms().unsigned_abs();
     pages.question = Some((6 + (n % 4) as u8, 7 + ((n / 4) % 3) as u8));
     pages.answer.clear();
-    pages.entry = Entry::Answer;
+    pages.typing = Some(Field::Answer);
 }
 
 /// The grown-up's answer: right, and child mode goes off.
@@ -566,7 +543,7 @@ fn answer_parent(commands: &mut Commands, pages: &mut Pages, prefs: &mut Prefs) 
         .question
         .is_some_and(|(a, b)| pages.answer.trim() == (u16::from(a) * u16::from(b)).to_string());
     pages.answer.clear();
-    pages.entry = Entry::None;
+    pages.typing = None;
     if right {
         pages.question = None;
         prefs.child = Some(false);
@@ -634,7 +611,7 @@ fn notified(
                 *flag = !*flag;
                 if which == NotifyToggle::Digest && settings.digest && settings.email.is_empty() {
                     // An address first.
-                    pages.entry = Entry::Email;
+                    pages.typing = Some(Field::Email);
                     return;
                 }
                 settings.lang = prefs.lang();
@@ -656,7 +633,7 @@ fn notified(
                     lang: prefs.lang(),
                     ..n.settings.clone()
                 };
-                pages.entry = Entry::None;
+                pages.typing = None;
                 say(commands, ClientMessage::SetNotifications { settings });
             }
         }
@@ -676,72 +653,20 @@ pub struct PlayComputer {
     pub rules: String,
 }
 
-/// Keys typed into the focused field.
-fn type_text(mut keys: MessageReader<KeyboardInput>, mut pages: ResMut<Pages>) {
-    let entry = pages.entry;
-    if entry == Entry::None {
-        keys.clear();
-        return;
-    }
-    for key in keys.read() {
-        if !key.state.is_pressed() {
-            continue;
+/// Enter in a field sends what the field is for (the next presses do it); in the others it
+/// only leaves the field.
+fn submit_entered(entered: On<Entered>, mut pages: ResMut<Pages>) {
+    let action = match entered.event().0 {
+        Field::FriendCode => PeopleAction::AddFriend,
+        Field::Answer => PeopleAction::AnswerParent,
+        Field::Email => PeopleAction::SaveEmail,
+        Field::TournamentCode => PeopleAction::Tour(TourAction::Find),
+        Field::TournamentPassword if pages.page == Page::Tournament => {
+            PeopleAction::Tour(TourAction::Join)
         }
-        let pages = &mut *pages;
-        let field = match entry {
-            Entry::FriendCode => &mut pages.friend_code,
-            Entry::Code => &mut pages.code,
-            Entry::Login => &mut pages.login,
-            Entry::Password => &mut pages.password,
-            Entry::Current => &mut pages.current,
-            Entry::Answer => &mut pages.answer,
-            Entry::Email => &mut pages.email,
-            Entry::TournamentCode => &mut pages.tournament_code,
-            Entry::TournamentName => &mut pages.draft.name,
-            Entry::TournamentPassword if pages.page == Page::NewTournament => {
-                &mut pages.draft.password
-            }
-            Entry::TournamentPassword => &mut pages.tournament_password,
-            Entry::None => return,
-        };
-        match &key.logical_key {
-            Key::Backspace => {
-                field.pop();
-            }
-            Key::Enter => {
-                let action = match entry {
-                    Entry::FriendCode => Some(PeopleAction::AddFriend),
-                    Entry::Answer => Some(PeopleAction::AnswerParent),
-                    Entry::Email => Some(PeopleAction::SaveEmail),
-                    Entry::TournamentCode => Some(PeopleAction::Tour(TourAction::Find)),
-                    Entry::TournamentPassword if pages.page == Page::Tournament => {
-                        Some(PeopleAction::Tour(TourAction::Join))
-                    }
-                    _ => None,
-                };
-                match action {
-                    Some(action) => pages.submit = Some(action),
-                    None => pages.entry = Entry::None,
-                }
-                return;
-            }
-            Key::Character(typed) => {
-                *field = typed_into(entry, field, typed);
-            }
-            Key::Space
-                if matches!(
-                    entry,
-                    Entry::Password
-                        | Entry::Current
-                        | Entry::TournamentName
-                        | Entry::TournamentPassword
-                ) =>
-            {
-                field.push(' ')
-            }
-            _ => {}
-        }
-    }
+        _ => return,
+    };
+    pages.submit = Some(action);
 }
 
 /// The current password or recovery code typed in, if any: it leaves the screen's memory once
@@ -749,50 +674,6 @@ fn type_text(mut keys: MessageReader<KeyboardInput>, mut pages: ResMut<Pages>) {
 fn take_current(pages: &mut Pages) -> Option<String> {
     let current = std::mem::take(&mut pages.current);
     (!current.is_empty()).then_some(current)
-}
-
-/// `field` with `typed` added, as the entry takes it: codes in capitals from the codes'
-/// alphabet, a login in its own characters, a password as typed, the answer in digits.
-pub fn typed_into(entry: Entry, field: &str, typed: &str) -> String {
-    let chars = field.chars().chain(typed.chars());
-    match entry {
-        Entry::FriendCode | Entry::Code | Entry::TournamentCode => {
-            let most = match entry {
-                Entry::FriendCode => FRIEND_CODE_LEN,
-                Entry::TournamentCode => crate::net::tournament::TOURNAMENT_ID_LEN,
-                _ => RECOVERY_CODE_LEN,
-            };
-            normalize_code(&chars.collect::<String>())
-                .chars()
-                .filter(|&c| {
-                    c.is_ascii() && crate::net::protocol::CODE_ALPHABET.contains(&(c as u8))
-                })
-                .take(most)
-                .collect()
-        }
-        Entry::Login => chars
-            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
-            .take(LOGIN_LEN.1)
-            .collect(),
-        Entry::Password | Entry::Current => chars
-            .filter(|c| !c.is_control())
-            .take(PASSWORD_LEN.1)
-            .collect(),
-        Entry::Answer => chars.filter(char::is_ascii_digit).take(3).collect(),
-        Entry::Email => chars
-            .filter(|c| !c.is_control() && !c.is_whitespace())
-            .take(crate::net::notify::MAX_EMAIL)
-            .collect(),
-        Entry::TournamentName | Entry::TournamentPassword => {
-            let most = if entry == Entry::TournamentName {
-                crate::net::tournament::MAX_TOURNAMENT_NAME
-            } else {
-                crate::net::tournament::MAX_TOURNAMENT_PASSWORD
-            };
-            chars.filter(|c| !c.is_control()).take(most).collect()
-        }
-        Entry::None => field.to_owned(),
-    }
 }
 
 /// The friends page asks again every few seconds: who is online changes.
@@ -883,20 +764,6 @@ fn open_review(
     }
 }
 
-/// A field's text: a caret while typing, dots for a password.
-fn field_text(value: &str, editing: bool, secret: bool, empty: &str) -> String {
-    let shown = if secret {
-        "•".repeat(value.chars().count())
-    } else {
-        value.to_owned()
-    };
-    match (shown.is_empty(), editing) {
-        (_, true) => format!("{shown}|"),
-        (true, false) => empty.to_owned(),
-        (false, false) => shown,
-    }
-}
-
 /// A player as lists show them: name and rating ("1500?" while provisional).
 fn who(player: &PlayerInfo) -> String {
     format!(
@@ -932,42 +799,5 @@ pub fn news_words(news: &News, lang: Lang) -> String {
         News::TournamentInvite(who, name) => {
             lang.trf("tour.news.invite", &[("who", who), ("name", name)])
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fields_take_what_their_codes_allow() {
-        assert_eq!(typed_into(Entry::FriendCode, "K7Q2", "-mx3p9"), "K7Q2MX3P");
-        assert_eq!(
-            typed_into(Entry::FriendCode, "", "0O1I"),
-            "",
-            "look-alikes are refused"
-        );
-        assert_eq!(
-            typed_into(Entry::Code, "ABCD", " efgh-jkmn-pqrs-tu"),
-            "ABCDEFGHJKMNPQRS"
-        );
-        assert_eq!(typed_into(Entry::Login, "bà", "_an!"), "b_an");
-        assert_eq!(typed_into(Entry::Answer, "5", "6x7"), "567");
-        assert_eq!(typed_into(Entry::Password, "mật", " khẩu\n"), "mật khẩu");
-        assert_eq!(field_text("abc", false, true, ""), "•••");
-    }
-
-    #[test]
-    fn fields_take_what_their_tournament_allows() {
-        assert_eq!(
-            typed_into(Entry::TournamentCode, "7kq2", "-mxab9z"),
-            "7KQ2MXAB"
-        );
-        let long = "x".repeat(60);
-        assert_eq!(
-            typed_into(Entry::TournamentName, "", &long).chars().count(),
-            40
-        );
-        assert_eq!(typed_into(Entry::TournamentName, "Lớp ", "4A\n"), "Lớp 4A");
     }
 }

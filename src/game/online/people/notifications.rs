@@ -6,11 +6,12 @@
 use bevy::prelude::*;
 
 use super::kit::{centred_row, header, wrapping_row};
-use super::{Entry, Pages, PeopleAction, field_text};
+use super::{Pages, PeopleAction};
 use crate::game::board::art::Art;
 use crate::game::online::client::Online;
+use crate::game::online::field::{Field, text_field};
 use crate::game::online::push::PushDevice;
-use crate::game::screens::ui::{bold, button, text};
+use crate::game::theme::widget::{bold, button, text};
 use crate::session::Lang;
 
 use super::NotifyToggle;
@@ -74,19 +75,16 @@ pub(super) fn page(
     if state.mail {
         p.spawn(wrapping_row()).with_children(|r| {
             r.spawn(text(art, lang.tr("notify.email"), 17.0));
-            let shown = if pages.entry == Entry::Email || !pages.email.is_empty() {
+            let editing = pages.typing == Some(Field::Email);
+            // The address the server has, until another is typed.
+            let shown = if editing || !pages.email.is_empty() {
                 &pages.email
             } else {
                 &s.email
             };
-            let shown = field_text(
-                shown,
-                pages.entry == Entry::Email,
-                false,
-                "name@example.org",
-            );
-            r.spawn(button(art, PeopleAction::Edit(Entry::Email), shown));
-            if pages.entry == Entry::Email {
+            let empty = "name@example.org";
+            r.spawn(text_field(art, Field::Email, shown, editing, empty));
+            if editing {
                 r.spawn(button(art, PeopleAction::SaveEmail, lang.tr("people.ok")));
             }
         });

@@ -9,7 +9,7 @@ use super::kit::centred_row;
 use crate::game::board::art::Art;
 use crate::game::online::client::Online;
 use crate::game::online::follow::Offer;
-use crate::game::screens::ui::{self, button, text};
+use crate::game::theme::widget::{self, button, text};
 use crate::net::social::{CodeKind, rating_label};
 use crate::session::Lang;
 
@@ -25,7 +25,7 @@ pub(super) fn page(
         |m| m.name.clone(),
     );
     let Some(owner) = &offer.owner else {
-        p.spawn(ui::title(art, lang.tr("people.offer.looking"), 22.0));
+        p.spawn(widget::title(art, lang.tr("people.offer.looking"), 22.0));
         p.spawn(centred_row()).with_child(button(
             art,
             PeopleAction::Follow(false),
@@ -34,7 +34,7 @@ pub(super) fn page(
         return;
     };
     if offer.is_ours(online.me.as_ref()) {
-        p.spawn(ui::title(
+        p.spawn(widget::title(
             art,
             lang.trf("people.offer.ours", &[("who", &me)]),
             22.0,
@@ -68,7 +68,7 @@ pub(super) fn page(
             lang.tr("people.offer.no").to_owned(),
         ),
     };
-    p.spawn(ui::title(art, title, 22.0));
+    p.spawn(widget::title(art, title, 22.0));
     p.spawn(text(art, who, 17.0));
     p.spawn(text(art, why, 15.0));
     p.spawn(centred_row()).with_children(|r| {

@@ -10,7 +10,7 @@ use super::{Page, Pages, PeopleAction};
 use crate::game::board::art::Art;
 use crate::game::online::client::Online;
 use crate::game::online::graph;
-use crate::game::screens::ui::{bold, button, row, text};
+use crate::game::theme::widget::{bold, button, row, text};
 use crate::net::social::{ReportReason, rating_label};
 use crate::rules::presets;
 use crate::session::Lang;

@@ -6,12 +6,13 @@ use bevy::prelude::*;
 
 use super::kit::{centred_row, header, qr_node, wrapping_row};
 use super::tournaments::{TourAction, rules_words_of};
-use super::{Entry, Pages, PeopleAction, field_text, news_words};
+use super::{Pages, PeopleAction, news_words};
 use crate::game::board::art::Art;
 use crate::game::online::client::Online;
+use crate::game::online::field::{Field, text_field};
 use crate::game::online::form::clock_label;
 use crate::game::online::tournaments::{format_words, state_words};
-use crate::game::screens::ui::{bold, button, text};
+use crate::game::theme::widget::{bold, button, text};
 use crate::net::tournament::{Format, Presence, StandingLine, TournamentStatus, TournamentView};
 use crate::session::Lang;
 
@@ -131,14 +132,10 @@ impl TournamentPage<'_> {
             } else {
                 if line.password && !organiser {
                     r.spawn(text(art, lang.tr("tour.password"), 17.0));
-                    let editing = self.pages.entry == Entry::TournamentPassword;
+                    let field = Field::TournamentPassword;
+                    let editing = self.pages.typing == Some(field);
                     let typed = &self.pages.tournament_password;
-                    let shown = field_text(typed, editing, true, "—");
-                    r.spawn(button(
-                        art,
-                        PeopleAction::Edit(Entry::TournamentPassword),
-                        shown,
-                    ));
+                    r.spawn(text_field(art, field, typed, editing, "—"));
                 }
                 let join = PeopleAction::Tour(TourAction::Join);
                 r.spawn(button(art, join, lang.tr("tour.join")));
@@ -281,7 +278,7 @@ fn podium(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, standings: &[Stan
     if let Some(first) = at(1) {
         let won = lang.trf("tour.winner", &[("who", &first)]);
         p.spawn((
-            crate::game::screens::ui::title(art, won, 26.0),
+            crate::game::theme::widget::title(art, won, 26.0),
             TextLayout::justify(Justify::Center),
         ));
     }

@@ -6,12 +6,13 @@
 use bevy::prelude::*;
 
 use super::kit::{centred_row, header, wrapping_row};
-use super::{Entry, Page, Pages, PeopleAction, field_text, news_words, say};
+use super::{Page, Pages, PeopleAction, news_words, say};
 use crate::game::board::art::Art;
 use crate::game::online::client::{Ask, Online};
+use crate::game::online::field::{Field, text_field};
 use crate::game::online::form::{Form, clock_label};
 use crate::game::online::tournaments::{format_words, line_words, state_words};
-use crate::game::screens::ui::{bold, button, small_button, text};
+use crate::game::theme::widget::{bold, button, small_button, text};
 use crate::net::protocol::ClientMessage;
 use crate::net::social::normalize_code;
 use crate::net::tournament::{Format, MAX_TOURNAMENT_NAME, TournamentLine};
@@ -222,14 +223,14 @@ pub(super) fn act(
             let now = online.server_now();
             let msg = pages.draft.message(form, me, now, lang);
             pages.draft.password.clear();
-            pages.entry = Entry::None;
+            pages.typing = None;
             // Its page opens once the server has made it.
             online.tournaments.expect_created = true;
             msg
         }
         TourAction::Join => {
             let password = std::mem::take(&mut pages.tournament_password);
-            pages.entry = Entry::None;
+            pages.typing = None;
             ClientMessage::JoinTournament {
                 id: open_id,
                 password: (!password.is_empty()).then_some(password),
@@ -326,7 +327,7 @@ pub(super) fn open(commands: &mut Commands, pages: &mut Pages, id: String) {
 fn find(commands: &mut Commands, pages: &mut Pages) {
     let code = normalize_code(&pages.tournament_code);
     if code.len() != crate::net::tournament::TOURNAMENT_ID_LEN {
-        pages.entry = Entry::TournamentCode;
+        pages.typing = Some(Field::TournamentCode);
         return;
     }
     pages.tournament_code.clear();
@@ -356,13 +357,9 @@ pub(super) fn list_page(
     super::kit::problem_line(p, art, lang, online);
     p.spawn(wrapping_row()).with_children(|r| {
         r.spawn(text(art, lang.tr("tour.code"), 17.0));
-        let editing = pages.entry == Entry::TournamentCode;
-        let shown = field_text(&pages.tournament_code, editing, false, "—");
-        r.spawn(button(
-            art,
-            PeopleAction::Edit(Entry::TournamentCode),
-            shown,
-        ));
+        let field = Field::TournamentCode;
+        let editing = pages.typing == Some(field);
+        r.spawn(text_field(art, field, &pages.tournament_code, editing, "—"));
         r.spawn(button(
             art,
             PeopleAction::Tour(TourAction::Find),
@@ -426,14 +423,15 @@ pub(super) fn draft_page(
     super::kit::problem_line(p, art, lang, online);
     p.spawn(wrapping_row()).with_children(|r| {
         r.spawn(text(art, lang.tr("tour.name"), 17.0));
-        let editing = pages.entry == Entry::TournamentName;
+        let editing = pages.typing == Some(Field::TournamentName);
         let me = online.me.as_ref().map_or("", |p| p.name.as_str());
         let empty = lang.trf("tour.default_name", &[("who", &me)]);
-        let shown = field_text(&draft.name, editing, false, &empty);
-        r.spawn(button(
+        r.spawn(text_field(
             art,
-            PeopleAction::Edit(Entry::TournamentName),
-            shown,
+            Field::TournamentName,
+            &draft.name,
+            editing,
+            &empty,
         ));
     });
     p.spawn(wrapping_row()).with_children(|r| {
@@ -507,18 +505,11 @@ pub(super) fn draft_page(
         });
         r.spawn(button(art, PeopleAction::Tour(TourAction::Public), public));
         r.spawn(text(art, lang.tr("tour.password"), 17.0));
-        let editing = pages.entry == Entry::TournamentPassword;
-        let shown = field_text(
-            &draft.password,
-            editing,
-            false,
-            lang.tr("tour.password.none"),
-        );
-        r.spawn(button(
-            art,
-            PeopleAction::Edit(Entry::TournamentPassword),
-            shown,
-        ));
+        // Shown as typed: the organiser gives it to the players.
+        let field = Field::NewTournamentPassword;
+        let editing = pages.typing == Some(field);
+        let empty = lang.tr("tour.password.none");
+        r.spawn(text_field(art, field, &draft.password, editing, empty));
     });
     p.spawn(centred_row()).with_child(button(
         art,

@@ -8,8 +8,9 @@ use crate::art::glyphs::Glyph;
 use crate::game::board::art::Art;
 use crate::game::board::layout::Layout;
 use crate::game::screens::actions::Action;
-use crate::game::screens::ui::{self, BUTTON, BUTTON_OFF};
 use crate::game::state::{Game, Phase, Prefs, Screen};
+use crate::game::theme::palette::{self, BUTTON, BUTTON_OFF, RIM};
+use crate::game::theme::widget;
 use crate::session::Lang;
 
 /// The round table-flip button beside the right mandarin pit's counter.
@@ -42,12 +43,12 @@ pub(super) fn glyph_of(action: Action, sound: bool) -> Glyph {
 
 pub(super) fn spawn_bar(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>) {
     commands
-        .spawn((HudRow, DespawnOnExit(Screen::Playing), ui::top_bar()))
+        .spawn((HudRow, DespawnOnExit(Screen::Playing), widget::top_bar()))
         .with_children(|bar| {
             for action in BAR {
                 // Labelled at once: `label_bar` runs on changes, and entering the board
                 // need not change anything it watches.
-                bar.spawn(ui::icon_button(
+                bar.spawn(widget::icon_button(
                     &art,
                     action,
                     glyph_of(action, prefs.sound),
@@ -70,11 +71,11 @@ pub(super) fn spawn_bar(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>
             border_radius: BorderRadius::all(px(42)),
             ..default()
         },
-        BorderColor::all(Color::srgb(0.85, 0.68, 0.30)),
+        BorderColor::all(RIM),
         BackgroundColor(BUTTON),
         Visibility::Hidden,
         children![(
-            ui::text(&art, "", 17.0),
+            widget::text(&art, "", 17.0),
             TextLayout::justify(Justify::Center)
         )],
     ));
@@ -118,7 +119,7 @@ pub(super) fn label_bar(
         &mut Node,
     )>,
     mut texts: Query<&mut Text>,
-    mut glyphs: Query<&mut ImageNode, With<ui::ButtonGlyph>>,
+    mut glyphs: Query<&mut ImageNode, With<widget::ButtonGlyph>>,
 ) {
     for (action, children, mut colour, interaction, mut node) in &mut buttons {
         if !BAR.contains(action) && *action != Action::Flip {
@@ -150,7 +151,7 @@ pub(super) fn label_bar(
         } else if *interaction == Interaction::None {
             BUTTON
         } else {
-            ui::BUTTON_HOVER
+            palette::BUTTON_HOVER
         };
         colour.set_if_neq(BackgroundColor(shown));
     }

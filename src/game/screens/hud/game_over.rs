@@ -6,8 +6,8 @@ use crate::game::board::art::{Art, PLAYER_COLOURS};
 use crate::game::board::text;
 use crate::game::play::turn;
 use crate::game::screens::actions::Action;
-use crate::game::screens::ui::{self, button, panel, row};
 use crate::game::state::{Game, Phase, Prefs, Screen};
+use crate::game::theme::widget::{self, button, panel, row};
 use crate::rules::geometry;
 
 #[derive(Component)]
@@ -64,12 +64,12 @@ pub(super) fn game_over(
         .spawn((
             GameOverRoot,
             DespawnOnExit(Screen::Playing),
-            ui::backdrop(0.45),
+            widget::backdrop(0.45),
         ))
         .with_children(|b| {
             b.spawn(panel(640.0)).with_children(|p| {
                 p.spawn((
-                    ui::title(&art, headline, 30.0),
+                    widget::title(&art, headline, 30.0),
                     TextLayout::justify(Justify::Center),
                 ));
                 for side in order {
@@ -80,7 +80,7 @@ pub(super) fn game_over(
                     );
                     let colour = PLAYER_COLOURS[side].lighter(0.25);
                     p.spawn((
-                        ui::text_in(&art, line, 19.0, colour),
+                        widget::text_in(&art, line, 19.0, colour),
                         TextLayout::justify(Justify::Center),
                     ));
                 }

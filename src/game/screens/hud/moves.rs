@@ -5,8 +5,8 @@ use bevy::prelude::*;
 use crate::game::board::art::{Art, PLAYER_COLOURS};
 use crate::game::board::layout::{Layout, Side};
 use crate::game::screens::actions::MovesShown;
-use crate::game::screens::ui::{self, bold};
 use crate::game::state::{Game, Prefs, Screen};
+use crate::game::theme::widget::{self, bold};
 use crate::rules::{Move, geometry};
 
 #[derive(Component)]
@@ -47,13 +47,13 @@ pub(super) fn move_list(
                 border_radius: BorderRadius::all(px(12)),
                 ..default()
             },
-            BackgroundColor(Color::srgba(0.10, 0.06, 0.03, 0.85)),
+            BackgroundColor(crate::game::theme::palette::STRIP),
             GlobalZIndex(5),
         ))
         .with_children(|list| {
             list.spawn(bold(&art, lang.tr("moves.title"), 18.0));
             if entries.is_empty() {
-                list.spawn(ui::text(&art, lang.tr("moves.none"), 15.0));
+                list.spawn(widget::text(&art, lang.tr("moves.none"), 15.0));
             }
             for (i, entry) in entries.iter().enumerate().skip(first) {
                 let mut line = format!("{}. {}", i + 1, notation(&layout, entry.mv));
@@ -63,7 +63,7 @@ pub(super) fn move_list(
                     line += &format!(", {}", lang.trf("moves.capture", &[("n", &entry.captured)]));
                 }
                 let colour = PLAYER_COLOURS[entry.side].lighter(0.3);
-                list.spawn(ui::text_in(&art, line, 15.0, colour));
+                list.spawn(widget::text_in(&art, line, 15.0, colour));
             }
         });
 }

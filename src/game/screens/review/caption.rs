@@ -10,8 +10,8 @@ use crate::art::glyphs::Glyph;
 use crate::game::board::art::Art;
 use crate::game::board::layout::Layout;
 use crate::game::screens::hud::notation;
-use crate::game::screens::ui::{self};
 use crate::game::state::{Game, Phase, Prefs, Screen};
+use crate::game::theme::{palette, widget};
 use crate::rules::Move;
 use crate::session::Lang;
 
@@ -99,7 +99,7 @@ pub(super) fn label_controls(
     controls: Query<(Entity, &ControlLabel, Option<&Children>)>,
     mut backgrounds: Query<&mut BackgroundColor, With<ReviewAction>>,
     mut texts: Query<&mut Text>,
-    mut pictures: Query<&mut ImageNode, With<ui::ButtonGlyph>>,
+    mut pictures: Query<&mut ImageNode, With<widget::ButtonGlyph>>,
 ) {
     let lang = prefs.lang();
     let has_best = review.judged.get(review.at).is_some() && review.variation.is_empty();
@@ -135,7 +135,11 @@ pub(super) fn label_controls(
         if matches!(label.0, ReviewAction::Best | ReviewAction::PlayBest)
             && let Ok(mut colour) = backgrounds.get_mut(entity)
         {
-            let shade = if has_best { ui::BUTTON } else { ui::BUTTON_OFF };
+            let shade = if has_best {
+                palette::BUTTON
+            } else {
+                palette::BUTTON_OFF
+            };
             colour.set_if_neq(BackgroundColor(shade));
         }
     }

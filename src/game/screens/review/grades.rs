@@ -3,14 +3,15 @@
 use bevy::prelude::*;
 
 use crate::ai::review::Quality;
+use crate::game::theme::palette;
 
 /// The colour a grade is shown in.
 pub(super) fn quality_colour(quality: Quality) -> Color {
     match quality {
-        Quality::Best | Quality::Good => Color::srgb(0.75, 0.90, 0.65),
-        Quality::Inaccuracy => Color::srgb(0.98, 0.85, 0.45),
-        Quality::Mistake => Color::srgb(0.98, 0.62, 0.30),
-        Quality::Blunder => Color::srgb(0.98, 0.40, 0.35),
+        Quality::Best | Quality::Good => palette::GRADE_GOOD,
+        Quality::Inaccuracy => palette::GRADE_INACCURACY,
+        Quality::Mistake => palette::GRADE_MISTAKE,
+        Quality::Blunder => palette::GRADE_BLUNDER,
     }
 }
 

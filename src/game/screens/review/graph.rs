@@ -5,7 +5,7 @@ use bevy::prelude::*;
 use super::grades::quality_colour;
 use super::{GRAPH_POINTS, Graph, Review};
 use crate::ai::review::Quality;
-use crate::game::board::art::PLAYER_COLOURS;
+use crate::game::theme::palette::{self, PLAYER_COLOURS};
 
 /// One column a move: up in the first player's colour while they are expected to win by that
 /// much, down in the other's; the column of the position on the board is lit.
@@ -33,7 +33,7 @@ pub(super) fn draw_graph(
                 height: px(1),
                 ..default()
             },
-            BackgroundColor(Color::srgba(1.0, 1.0, 1.0, 0.35)),
+            BackgroundColor(palette::MIDDLE_LINE),
         ));
         for k in 0..len {
             let judged = review.judged.get(k);
@@ -47,7 +47,7 @@ pub(super) fn draw_graph(
             let share = (value.abs() / GRAPH_POINTS).min(1.0) as f32 * 50.0;
             let current = k + 1 == review.at;
             let column = if current {
-                Color::srgba(1.0, 1.0, 1.0, 0.18)
+                palette::CURRENT_COLUMN
             } else {
                 Color::NONE
             };

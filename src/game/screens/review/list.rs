@@ -8,8 +8,9 @@ use super::{LIST_LINES, MoveList, Review, ReviewAction};
 use crate::ai::review::Quality;
 use crate::game::board::art::{Art, PLAYER_COLOURS};
 use crate::game::board::layout::Layout;
-use crate::game::screens::ui::{self, bold, text, text_in};
 use crate::game::state::Prefs;
+use crate::game::theme::palette;
+use crate::game::theme::widget::{self, bold, text, text_in};
 
 /// The moves around the current one, each with its grade; a click jumps there.
 pub(super) fn draw_list(
@@ -53,14 +54,14 @@ pub(super) fn draw_list(
         let start = lang.tr("review.start");
         l.spawn((
             Button,
-            ui::OwnColours,
+            widget::OwnColours,
             ReviewAction::Jump(0),
             Node {
                 padding: UiRect::axes(px(4), px(1)),
                 ..default()
             },
             BackgroundColor(if review.at == 0 {
-                Color::srgba(1.0, 1.0, 1.0, 0.15)
+                palette::CURRENT
             } else {
                 Color::NONE
             }),
@@ -79,7 +80,7 @@ pub(super) fn draw_list(
             });
             l.spawn((
                 Button,
-                ui::OwnColours,
+                widget::OwnColours,
                 ReviewAction::Jump(i + 1),
                 Node {
                     padding: UiRect::axes(px(4), px(1)),
@@ -87,7 +88,7 @@ pub(super) fn draw_list(
                     ..default()
                 },
                 BackgroundColor(if review.at == i + 1 {
-                    Color::srgba(1.0, 1.0, 1.0, 0.15)
+                    palette::CURRENT
                 } else {
                     Color::NONE
                 }),

@@ -8,8 +8,9 @@ use super::{Caption, ControlLabel, Graph, MoveList, PANEL_PX, Review, ReviewActi
 use crate::art::glyphs::Glyph;
 use crate::game::board::art::Art;
 use crate::game::board::layout::Layout;
-use crate::game::screens::ui::{self, icon_button, small_button, text};
 use crate::game::state::{PanelRoom, Prefs, Screen};
+use crate::game::theme::palette;
+use crate::game::theme::widget::{self, icon_button, small_button, text};
 use crate::session::Lang;
 
 /// Whether the screen was built for a window taller than wide (the transport row under the
@@ -80,7 +81,7 @@ pub(super) fn transport(bar: &mut ChildSpawnerCommands, art: &Art, lang: Lang) {
 
 pub(super) fn build(commands: &mut Commands, art: &Art, lang: Lang, tall: bool) {
     commands
-        .spawn((ReviewUi, DespawnOnExit(Screen::Review), ui::top_bar()))
+        .spawn((ReviewUi, DespawnOnExit(Screen::Review), widget::top_bar()))
         .with_children(|bar| {
             bar.spawn(icon_button(
                 art,
@@ -135,7 +136,7 @@ pub(super) fn build(commands: &mut Commands, art: &Art, lang: Lang, tall: bool) 
             if tall {
                 b.spawn(Node {
                     justify_content: JustifyContent::Center,
-                    ..ui::row()
+                    ..widget::row()
                 })
                 .with_children(|bar| transport(bar, art, lang));
             }
@@ -147,7 +148,7 @@ pub(super) fn build(commands: &mut Commands, art: &Art, lang: Lang, tall: bool) 
             b.spawn((
                 Graph,
                 Button,
-                ui::OwnColours,
+                widget::OwnColours,
                 RelativeCursorPosition::default(),
                 Node {
                     height: px(84),
@@ -158,7 +159,7 @@ pub(super) fn build(commands: &mut Commands, art: &Art, lang: Lang, tall: bool) 
                     overflow: Overflow::clip(),
                     ..default()
                 },
-                BackgroundColor(Color::srgba(0.10, 0.06, 0.03, 0.85)),
+                BackgroundColor(palette::STRIP),
             ));
         });
     commands.spawn((
@@ -176,7 +177,7 @@ pub(super) fn build(commands: &mut Commands, art: &Art, lang: Lang, tall: bool) 
             border_radius: BorderRadius::all(px(12)),
             ..default()
         },
-        BackgroundColor(Color::srgba(0.10, 0.06, 0.03, 0.85)),
+        BackgroundColor(palette::STRIP),
         GlobalZIndex(5),
     ));
 }

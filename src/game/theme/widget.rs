@@ -1,19 +1,12 @@
 //! Spawn helpers for the screens and panels: buttons, text and the dark panel they sit on, in
-//! one look; buttons grow to a finger's size on a phone.
+//! one look (the palette's); buttons grow to a finger's size on a phone.
 
 use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 
+use super::palette::{BUTTON, BUTTON_HOVER, BUTTON_OFF, INK, PANEL};
 use crate::art::glyphs::Glyph;
-use crate::game::board::art::{Art, INK};
-
-/// The colour of a button at rest, and under the pointer.
-pub const BUTTON: Color = Color::srgba(0.15, 0.09, 0.05, 0.88);
-pub const BUTTON_HOVER: Color = Color::srgba(0.32, 0.19, 0.09, 0.95);
-/// A button that would do nothing now.
-pub const BUTTON_OFF: Color = Color::srgba(0.15, 0.09, 0.05, 0.35);
-// Blending is linear: a panel must be nearly opaque to hide bright pebbles behind it.
-const PANEL: Color = Color::srgba(0.10, 0.06, 0.03, 0.985);
+use crate::game::board::art::Art;
 
 /// The height of a button under a mouse pointer, and on a phone's screen (the window's shorter
 /// side under 600 points): 44 points, the least touch target phone makers ask for.
