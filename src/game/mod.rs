@@ -61,6 +61,7 @@ pub use board::{layout, pebbles, safe_area, wood};
 pub use platform::persist;
 pub use play::{ai_turn, capture, input, lights};
 pub use screens::{lesson, puzzles, review};
+pub use theme::{palette, widget};
 
 use bevy::prelude::*;
 

@@ -6,6 +6,7 @@
 mod headless;
 
 mod access;
+mod layout;
 mod online;
 mod play;
 mod smoke;

@@ -27,6 +27,7 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         (size_touch_targets, collapse_to_glyphs).in_set(crate::game::state::GameSet::Show),
     );
+    app.add_observer(size_new_target);
     app.add_message::<bevy::input::mouse::MouseWheel>();
     app.add_systems(
         Update,
@@ -95,7 +96,33 @@ fn button_height(size: Vec2, large: bool) -> f32 {
     }
 }
 
-/// New buttons, and all of them when the window changes. The window also changes whenever the
+/// A button takes its size as it is spawned: a panel rebuilt in the frame would otherwise show
+/// its buttons at the mouse's height until the next frame, which an idle game may not draw for a
+/// while (the online screen's on a phone stayed 40 points tall).
+fn size_new_target(
+    added: On<Add, TouchTarget>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    prefs: Res<crate::game::state::Prefs>,
+    scale: Res<UiScale>,
+    mut targets: Query<(&TouchTarget, &mut Node)>,
+) {
+    let height = px(button_height(window.size() / scale.0, prefs.large_targets));
+    if let Ok((target, mut node)) = targets.get_mut(added.entity)
+        && node.min_height != height
+    {
+        fit(target, &mut node, height);
+    }
+}
+
+fn fit(target: &TouchTarget, node: &mut Node, height: Val) {
+    node.min_height = height;
+    if target.square {
+        node.width = height;
+        node.height = height;
+    }
+}
+
+/// All buttons when the window changes. The window also changes whenever the
 /// pointer moves, so a node is only touched when its height really differs (a touched node is
 /// laid out again).
 fn size_touch_targets(
@@ -107,13 +134,9 @@ fn size_touch_targets(
     let height = px(button_height(window.size() / scale.0, prefs.large_targets));
     let changed = window.is_changed() || prefs.is_changed();
     for (target, mut node) in &mut targets {
-        if !changed && !target.is_added() || node.min_height == height {
-            continue;
-        }
-        node.min_height = height;
-        if target.square {
-            node.width = height;
-            node.height = height;
+        // Read before written: a node borrowed mutably is marked changed.
+        if (changed || target.is_added()) && node.min_height != height {
+            fit(&target, &mut node, height);
         }
     }
 }
