@@ -180,16 +180,8 @@ pub fn faults(app: &mut App, what: &str, config: Config) -> Vec<String> {
     let (width, height) = (config.size.0 as f32, config.size.1 as f32);
     let phone = config.size.0.min(config.size.1) < PHONE_SIDE;
     let mut found = Vec::new();
-    let at = |s: &Seen| {
-        format!(
-            "{} at {:.0},{:.0} {:.0}×{:.0}",
-            s.name,
-            s.min.x,
-            s.min.y,
-            s.max.x - s.min.x,
-            s.max.y - s.min.y
-        )
-    };
+    // Names, not places: a fault reads the same from run to run (the list of known ones).
+    let at = |s: &Seen| s.name.clone();
     for s in &seen {
         let (lo, hi) = s.clip.unwrap_or((Vec2::ZERO, Vec2::new(width, height)));
         let visible_lo = lo.max(Vec2::ZERO);
@@ -221,8 +213,65 @@ pub fn faults(app: &mut App, what: &str, config: Config) -> Vec<String> {
             }
         }
     }
+    if modal.is_empty() {
+        for (name, lo, hi) in board_parts(app) {
+            for s in seen
+                .iter()
+                .filter(|s| s.pressable || s.name.starts_with('"'))
+            {
+                let a = s.min.max(lo);
+                let b = s.max.min(hi);
+                if b.x - a.x > SLACK && b.y - a.y > SLACK {
+                    found.push(format!(
+                        "{what} {config}: {} over the board's {name}",
+                        at(s)
+                    ));
+                }
+            }
+        }
+    }
     found.extend(cut_text(app, what, config));
     found
+}
+
+/// The board's pits and stores where the window shows them, when the board is on screen.
+fn board_parts(app: &mut App) -> Vec<(String, Vec2, Vec2)> {
+    use o_an_quan::game::layout::Layout;
+    let on_board = matches!(
+        app.world().resource::<State<Screen>>().get(),
+        Screen::Playing | Screen::Puzzles | Screen::Lesson
+    );
+    if !on_board {
+        return Vec::new();
+    }
+    let layout = *app.world().resource::<Layout>();
+    let world = app.world_mut();
+    let mut cameras = world.query::<(&Camera, &GlobalTransform)>();
+    let Some((camera, transform)) = cameras.iter(world).next() else {
+        return Vec::new();
+    };
+    let rect = |centre: Vec2, size: Vec2| {
+        let a = camera
+            .world_to_viewport(transform, (centre - size / 2.0).extend(0.0))
+            .ok()?;
+        let b = camera
+            .world_to_viewport(transform, (centre + size / 2.0).extend(0.0))
+            .ok()?;
+        Some((a.min(b), a.max(b)))
+    };
+    let turn = |size: Vec2| if layout.upright() { size.yx() } else { size };
+    let mut parts = Vec::new();
+    for pit in 0..layout.ring() {
+        if let Some((lo, hi)) = rect(layout.pit_center(pit), turn(layout.pit_size(pit))) {
+            parts.push((format!("pit {}", pit + 1), lo, hi));
+        }
+    }
+    for player in 0..layout.players() {
+        if let Some((lo, hi)) = rect(layout.store_center(player), turn(layout.store_size())) {
+            parts.push((format!("store {}", player + 1), lo, hi));
+        }
+    }
+    parts
 }
 
 /// The nodes inside an open modal panel (none when no panel is open).
@@ -289,13 +338,13 @@ fn nodes(app: &mut App) -> Vec<Seen> {
         let centre = at.translation;
         let label = name
             .map(|n| n.to_string())
-            .or_else(|| text.map(|t| format!("\"{}\"", t.0)))
+            .or_else(|| text.map(|t| format!("\"{}\"", short(&t.0))))
             .or_else(|| {
                 // A button's words are its children's text.
                 children.get(world, entity).ok().and_then(|kids| {
                     kids.iter()
                         .find_map(|k| texts.get(world, k).ok())
-                        .map(|t| format!("button \"{}\"", t.0))
+                        .map(|t| format!("button \"{}\"", short(&t.0)))
                 })
             })
             .unwrap_or_else(|| format!("{entity}"));
@@ -323,6 +372,15 @@ fn nodes(app: &mut App) -> Vec<Seen> {
     seen
 }
 
+/// A text as a fault names it: on one line, its first 48 characters.
+fn short(text: &str) -> String {
+    let line = text.replace('\n', " ");
+    match line.char_indices().nth(48) {
+        Some((end, _)) => format!("{}…", &line[..end]),
+        None => line,
+    }
+}
+
 /// Text laid out wider than its node (cut off or spilling over its neighbours).
 fn cut_text(app: &mut App, what: &str, config: Config) -> Vec<String> {
     let world = app.world_mut();
@@ -341,25 +399,51 @@ fn cut_text(app: &mut App, what: &str, config: Config) -> Vec<String> {
             let room = node.content_size().x;
             (wide > room + SLACK).then(|| {
                 format!(
-                    "{what} {config}: text \"{}\" is {wide:.0} wide in {room:.0}",
-                    text.0
+                    "{what} {config}: text \"{}\" wider than its box",
+                    short(&text.0)
                 )
             })
         })
         .collect()
 }
 
-/// The title, the board with its bar, the menu and the online screen in every configuration
-/// (5 sizes × 2 languages × 3 text sizes): no fault. (Before, the online screen's buttons on a
-/// phone stayed at the mouse's 40 points: the panel is rebuilt in the frame, after the system
-/// that sized new buttons had run.)
+/// Faults known and not yet mended, one a line (`layout-known.txt`): the check fails on a fault
+/// not in it, and on a line no longer found, so the list only shrinks.
+const KNOWN: &str = include_str!("layout-known.txt");
+
+/// The title, the board with its bar, the menu, the help, the settings for eyes and hands, the
+/// puzzles, the lesson and the online screen in every configuration (5 sizes × 2 languages × 3
+/// text sizes): no fault but the known ones. (It found the online screen's buttons 40 points
+/// tall on phones: the panel was rebuilt after the system that sized new buttons had run.)
 #[test]
 fn the_screens_at_every_size_language_and_text_size() {
-    let mut faults_found = Vec::new();
-    for config in matrix() {
-        faults_found.extend(check_screens(config));
+    let mut found: Vec<String> = matrix().into_iter().flat_map(check_screens).collect();
+    found.sort();
+    found.dedup();
+    let known: Vec<&str> = KNOWN
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    let new: Vec<&String> = found
+        .iter()
+        .filter(|f| !known.contains(&f.as_str()))
+        .collect();
+    let mended: Vec<&&str> = known
+        .iter()
+        .filter(|k| !found.iter().any(|f| f == **k))
+        .collect();
+    if std::env::var_os("OAQ_LAYOUT_LIST").is_some() {
+        println!("{}", found.join("\n"));
     }
-    assert!(faults_found.is_empty(), "{}", faults_found.join("\n"));
+    assert!(
+        new.is_empty() && mended.is_empty(),
+        "new faults:\n{}\nmended (take them out of tests/game/layout-known.txt):\n{}",
+        new.iter()
+            .map(|f| f.as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        mended.iter().map(|f| **f).collect::<Vec<_>>().join("\n"),
+    );
 }
 
 fn matrix() -> Vec<Config> {
@@ -385,6 +469,14 @@ fn check_screens(config: Config) -> Vec<String> {
     for (what, screen, overlay) in [
         ("menu", Screen::Playing, Overlay::Menu),
         ("board", Screen::Playing, Overlay::None),
+        ("help", Screen::Playing, Overlay::Help),
+        (
+            "settings for eyes and hands",
+            Screen::Playing,
+            Overlay::Access,
+        ),
+        ("puzzles", Screen::Puzzles, Overlay::None),
+        ("lesson", Screen::Lesson, Overlay::None),
         ("online", Screen::Online, Overlay::None),
         ("title", Screen::Title, Overlay::None),
     ] {
