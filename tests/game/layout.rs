@@ -135,14 +135,16 @@ fn target_the_window(window: Single<&Window>, mut cameras: Query<(&mut Camera, &
     }
 }
 
-/// Frames until the fonts are in and what was spawned is laid out.
+/// Frames until the game's three fonts are in (read from disk by the asset server's threads:
+/// without them every panel stays hidden), then a few for what was spawned to be laid out.
 pub fn settle(app: &mut App) {
-    for _ in 0..400 {
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while app.world().resource::<Assets<Font>>().len() < 3 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the fonts did not load"
+        );
         app.update();
-        let fonts = app.world().resource::<Assets<Font>>().len();
-        if fonts >= 3 {
-            break;
-        }
         std::thread::sleep(Duration::from_millis(2));
     }
     for _ in 0..6 {
