@@ -197,9 +197,19 @@ impl Field {
 }
 
 /// A field's button: `value` as the field shows it (grouped, for a code), with a caret while
-/// `editing`.
-pub fn text_field(art: &Art, field: Field, value: &str, editing: bool, empty: &str) -> impl Bundle {
-    button(art, TextField(field), field.shown(value, editing, empty))
+/// `typing` is in it.
+pub fn text_field(
+    art: &Art,
+    field: Field,
+    value: &str,
+    typing: Option<Field>,
+    empty: &str,
+) -> impl Bundle {
+    button(
+        art,
+        TextField(field),
+        field.shown(value, typing == Some(field), empty),
+    )
 }
 
 #[cfg(test)]

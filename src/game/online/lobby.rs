@@ -364,12 +364,11 @@ fn build(
             // Joining by code.
             p.spawn(row()).with_children(|r| {
                 r.spawn(text(&art, lang.tr("online.code"), 18.0));
-                let typing = pages.typing == Some(Field::RoomCode);
                 r.spawn(text_field(
                     &art,
                     Field::RoomCode,
                     &form.code,
-                    typing,
+                    pages.typing,
                     "______",
                 ));
                 r.spawn(button(&art, OnlineAction::Join, lang.tr("online.join")));
@@ -460,8 +459,7 @@ fn name_row(
     online: &Online,
 ) {
     r.spawn(text(art, lang.tr("online.name"), 18.0));
-    let typing = pages.typing == Some(Field::Name);
-    r.spawn(text_field(art, Field::Name, &prefs.name, typing, "—"));
+    r.spawn(text_field(art, Field::Name, &prefs.name, pages.typing, "—"));
     if !online.people.child {
         let label = lang.tr("play.now");
         r.spawn(button(art, PeopleAction::Open(Page::PlayNow), label));

@@ -92,13 +92,12 @@ fn link_here(
 fn become_another(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, pages: &Pages) {
     p.spawn(wrapping_row()).with_children(|r| {
         r.spawn(text(art, lang.tr("people.have_code"), 15.0));
-        let editing = pages.typing == Some(Field::AccountCode);
         let code = grouped(&pages.code);
         r.spawn(text_field(
             art,
             Field::AccountCode,
             &code,
-            editing,
+            pages.typing,
             "____-____",
         ));
         r.spawn(button(
@@ -130,13 +129,12 @@ fn current_secret(
     if guarded {
         p.spawn(wrapping_row()).with_children(|r| {
             r.spawn(text(art, lang.tr("people.current.why"), 15.0));
-            let editing = pages.typing == Some(Field::Current);
             let empty = lang.tr("people.current");
             r.spawn(text_field(
                 art,
                 Field::Current,
                 &pages.current,
-                editing,
+                pages.typing,
                 empty,
             ));
         });
@@ -186,16 +184,20 @@ fn sign_in(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Online,
         15.0,
     ));
     p.spawn(wrapping_row()).with_children(|r| {
-        let editing = pages.typing == Some(Field::Login);
         let empty = lang.tr("people.login");
-        r.spawn(text_field(art, Field::Login, &pages.login, editing, empty));
-        let editing = pages.typing == Some(Field::Password);
+        r.spawn(text_field(
+            art,
+            Field::Login,
+            &pages.login,
+            pages.typing,
+            empty,
+        ));
         let empty = lang.tr("people.password");
         r.spawn(text_field(
             art,
             Field::Password,
             &pages.password,
-            editing,
+            pages.typing,
             empty,
         ));
         r.spawn(button(
@@ -246,8 +248,13 @@ fn child_mode(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Onli
                     lang.trf("people.parent", &[("a", &a), ("b", &b)]),
                     16.0,
                 ));
-                let editing = pages.typing == Some(Field::Answer);
-                r.spawn(text_field(art, Field::Answer, &pages.answer, editing, "?"));
+                r.spawn(text_field(
+                    art,
+                    Field::Answer,
+                    &pages.answer,
+                    pages.typing,
+                    "?",
+                ));
                 r.spawn(button(
                     art,
                     PeopleAction::AnswerParent,

@@ -78,13 +78,12 @@ fn our_code(
     });
     p.spawn(wrapping_row()).with_children(|r| {
         r.spawn(text(art, lang.tr("people.their_code"), 16.0));
-        let editing = pages.typing == Some(Field::FriendCode);
         let code = grouped(&pages.friend_code);
         r.spawn(text_field(
             art,
             Field::FriendCode,
             &code,
-            editing,
+            pages.typing,
             "____-____",
         ));
         r.spawn(button(art, PeopleAction::AddFriend, lang.tr("people.add")));

@@ -83,7 +83,7 @@ pub(super) fn page(
                 &s.email
             };
             let empty = "name@example.org";
-            r.spawn(text_field(art, Field::Email, shown, editing, empty));
+            r.spawn(text_field(art, Field::Email, shown, pages.typing, empty));
             if editing {
                 r.spawn(button(art, PeopleAction::SaveEmail, lang.tr("people.ok")));
             }

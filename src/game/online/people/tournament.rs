@@ -133,9 +133,8 @@ impl TournamentPage<'_> {
                 if line.password && !organiser {
                     r.spawn(text(art, lang.tr("tour.password"), 17.0));
                     let field = Field::TournamentPassword;
-                    let editing = self.pages.typing == Some(field);
                     let typed = &self.pages.tournament_password;
-                    r.spawn(text_field(art, field, typed, editing, "—"));
+                    r.spawn(text_field(art, field, typed, self.pages.typing, "—"));
                 }
                 let join = PeopleAction::Tour(TourAction::Join);
                 r.spawn(button(art, join, lang.tr("tour.join")));

@@ -358,8 +358,13 @@ pub(super) fn list_page(
     p.spawn(wrapping_row()).with_children(|r| {
         r.spawn(text(art, lang.tr("tour.code"), 17.0));
         let field = Field::TournamentCode;
-        let editing = pages.typing == Some(field);
-        r.spawn(text_field(art, field, &pages.tournament_code, editing, "—"));
+        r.spawn(text_field(
+            art,
+            field,
+            &pages.tournament_code,
+            pages.typing,
+            "—",
+        ));
         r.spawn(button(
             art,
             PeopleAction::Tour(TourAction::Find),
@@ -423,14 +428,13 @@ pub(super) fn draft_page(
     super::kit::problem_line(p, art, lang, online);
     p.spawn(wrapping_row()).with_children(|r| {
         r.spawn(text(art, lang.tr("tour.name"), 17.0));
-        let editing = pages.typing == Some(Field::TournamentName);
         let me = online.me.as_ref().map_or("", |p| p.name.as_str());
         let empty = lang.trf("tour.default_name", &[("who", &me)]);
         r.spawn(text_field(
             art,
             Field::TournamentName,
             &draft.name,
-            editing,
+            pages.typing,
             &empty,
         ));
     });
@@ -507,9 +511,8 @@ pub(super) fn draft_page(
         r.spawn(text(art, lang.tr("tour.password"), 17.0));
         // Shown as typed: the organiser gives it to the players.
         let field = Field::NewTournamentPassword;
-        let editing = pages.typing == Some(field);
         let empty = lang.tr("tour.password.none");
-        r.spawn(text_field(art, field, &draft.password, editing, empty));
+        r.spawn(text_field(art, field, &draft.password, pages.typing, empty));
     });
     p.spawn(centred_row()).with_child(button(
         art,
