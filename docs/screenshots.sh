@@ -56,5 +56,13 @@ done
 curl -fs "http://127.0.0.1:$port/health" > /dev/null ||
     { cat "$work/server.log" >&2; echo "the server did not start" >&2; exit 1; }
 shoot online 960x540 vi --online --create --server "ws://127.0.0.1:$port/ws" --shot-after 6
+# The online home, the sheet of a room's own choices and a page of people, on a desktop and on
+# a phone, in both languages.
+shoot online-home 960x540 en --online --server "ws://127.0.0.1:$port/ws" --shot-after 6
+shoot online-home-phone 390x844 vi --online --server "ws://127.0.0.1:$port/ws" --shot-after 6
+shoot online-sheet 960x540 vi --choose-rules --server "ws://127.0.0.1:$port/ws" --shot-after 6
+shoot online-sheet-phone 390x844 en --choose-rules --server "ws://127.0.0.1:$port/ws" \
+    --shot-after 6
+shoot friends-phone 390x844 en --people friends --server "ws://127.0.0.1:$port/ws" --shot-after 6
 
 du -cb "$out"/*.png | tail -1

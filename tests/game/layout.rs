@@ -16,6 +16,8 @@ use bevy::text::{ComputedTextBlock, TextLayoutInfo};
 use bevy::time::TimeUpdateStrategy;
 use bevy::ui::UiGlobalTransform;
 use bevy::window::{ExitCondition, WindowResolution};
+use o_an_quan::game::online::form::Form;
+use o_an_quan::game::online::people::{Page, Pages};
 use o_an_quan::game::state::Files;
 use o_an_quan::game::{self, Launch, Overlay, Prefs, Screen};
 use o_an_quan::session::{Lang, Settings, Storage};
@@ -485,8 +487,36 @@ fn check_screens(config: Config) -> Vec<String> {
         show(&mut app, screen, overlay);
         found.extend(faults(&mut app, what, config));
     }
+    show(&mut app, Screen::Online, Overlay::None);
+    for (what, face) in ONLINE_FACES {
+        face(app.world_mut());
+        settle(&mut app);
+        found.extend(faults(&mut app, what, config));
+    }
     let _ = std::fs::remove_dir_all(&home);
     found
+}
+
+/// The online screen's other faces, each set over the last: the sheet of a room's choices, the
+/// leaderboard, and the pages of people (as they show before the server answers).
+type Face = fn(&mut World);
+const ONLINE_FACES: [(&str, Face); 7] = [
+    ("online sheet", |w| w.resource_mut::<Form>().sheet = true),
+    ("online leaderboard", |w| {
+        let mut form = w.resource_mut::<Form>();
+        form.sheet = false;
+        form.board = true;
+    }),
+    ("friends page", |w| open_page(w, Page::Friends)),
+    ("my games page", |w| open_page(w, Page::Games)),
+    ("play now page", |w| open_page(w, Page::PlayNow)),
+    ("tournaments page", |w| open_page(w, Page::Tournaments)),
+    ("profile page", |w| open_page(w, Page::Profile)),
+];
+
+fn open_page(world: &mut World, page: Page) {
+    world.resource_mut::<Form>().board = false;
+    world.resource_mut::<Pages>().page = page;
 }
 
 fn tempfile_dir() -> std::path::PathBuf {

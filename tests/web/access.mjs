@@ -11,7 +11,9 @@
 
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CHROMIUM, openPage, playFirstLegal, setUp, startServer, toOnline } from "./pages.mjs";
+import {
+  CHROMIUM, openPage, playFirstLegal, press, setUp, startServer, toOnline,
+} from "./pages.mjs";
 
 const { dist, out, serverBinary, chromium } = await setUp("access");
 const { base, stop } = await startServer(serverBinary, dist);
@@ -154,7 +156,7 @@ try {
   const desktop = { viewport: { width: 1280, height: 720 } };
   const a = await openPage(browser, "online-A", desktop, { out, errors });
   await toOnline(a, base);
-  await a.mouse.click(773, 406); // "Create a room".
+  await press(a, "Invite"); // A private room, whose link is given.
   await a.until('[data-room-phase="waiting"]', 30);
   const code = await a.attr("data-room");
   const b = await openPage(browser, "online-B", desktop, { out, errors });

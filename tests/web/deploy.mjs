@@ -16,7 +16,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { createInterface } from "node:readline";
 import { createRequire } from "node:module";
-import { CHROMIUM, openPage, playFirstLegal, toOnline } from "./pages.mjs";
+import { CHROMIUM, openPage, playFirstLegal, press, toOnline } from "./pages.mjs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -270,7 +270,7 @@ try {
     // The other player, on a desktop page with a fast network, opens a room.
     const a = await open(`A${n}`, { viewport: { width: 1280, height: 720 } });
     await toOnline(a, base);
-    await a.mouse.click(773, 406); // "Create a room".
+    await press(a, "Invite"); // A private room, whose link is given.
     await a.until('[data-room-phase="waiting"]', 30);
     const code = await a.attr("data-room");
 

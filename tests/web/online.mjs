@@ -9,7 +9,8 @@
 // OAQ_NPM=DIR_WITH_NODE_MODULES node tests/web/online.mjs DIST_DIR OUT_DIR OAQ_SERVER_BINARY
 
 import {
-  CHROMIUM, openPage, playFirstLegal, press, toOnline, until, where, setUp, startServer,
+  CHROMIUM, openPage, playFirstLegal, press, toOnline, toOnlineByTouch, until, where, setUp,
+  startServer,
 } from "./pages.mjs";
 
 const { dist, out, serverBinary, chromium } = await setUp("online");
@@ -30,7 +31,7 @@ try {
   const a = await open("A");
   await toOnline(a, base);
   await a.shot("online-a.png");
-  await a.mouse.click(773, 406); // "Create a room".
+  await press(a, "Invite"); // "Invite by link": a private room, its link and QR code.
   await a.until('[data-room-phase="waiting"]', 30);
   const code = await a.attr("data-room");
   check(/^[A-Z2-9]{6}$/.test(code ?? ""), `A's room has a code (${code})`);
@@ -101,33 +102,32 @@ try {
   await a.until('[data-page="none"]', 20);
   await a.waitForTimeout(500);
 
-  // A opens a room with half a minute each and no increment, the other player to move first:
-  // custom time (two steps right), half a minute (six steps down), no increment (five steps
-  // down), "They move first" (two presses). A phone joins it by typing its code.
-  const clicks = [[461, 357], [461, 357], ...Array(6).fill([544, 357]),
-    ...Array(5).fill([702, 357]), [396, 407], [396, 407]];
-  for (const [x, y] of clicks) {
-    await a.mouse.click(x, y);
+  // A opens a room of its own choices (the home's "Choose the rules…" sheet) with half a minute
+  // each and no increment, the other player to move first: custom time (two steps right), half
+  // a minute (six steps down), no increment (five steps down), "They move first" (two presses).
+  // A phone joins it by typing its code.
+  await press(a, "Sheet");
+  const presses = ["Clock(1)", "Clock(1)", ...Array(6).fill("Minutes(-1)"),
+    ...Array(5).fill("Increment(-1)"), "First", "First"];
+  for (const action of presses) {
+    await press(a, action);
     await a.waitForTimeout(200);
   }
   await a.waitForTimeout(300);
   await a.shot("custom-clock-a.png");
-  await a.mouse.click(742, 407); // "Create a room", moved left by the shorter first-move label.
+  await press(a, "Create");
   await a.until('[data-room-phase="waiting"]', 30);
   const second_code = await a.attr("data-room");
   const phone = await open("phone", {
     viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true,
   });
-  await phone.goto(base);
-  await phone.until('[data-screen="title"]', 240);
-  await phone.waitForTimeout(1000);
-  await phone.touchscreen.tap(195, 440); // "Play online"
-  await phone.until('[data-screen="online"][data-link="open"]', 60);
-  await phone.waitForTimeout(500);
+  await toOnlineByTouch(phone, base);
   // Every field of the pages takes the phone's own keyboard: a tap on the friends page's code
   // field focuses the page's input laid over it; A's code typed as read out (small letters, a
   // dash) and Enter ask A.
   await press(phone, "Open(Friends)");
+  await phone.until('[data-page="friends"]', 20);
+  await phone.waitForTimeout(500); // laid out, with its code's QR
   await phone.touchscreen.tap(...(await where(phone, "Edit(FriendCode)")));
   const focused = await phone.evaluate(() => document.activeElement?.dataset?.field ?? "");
   check(focused === "FriendCode", `a tap on a page's field gives its input the focus (${focused})`);
@@ -136,6 +136,15 @@ try {
   await until(a, "data-requests", (n) => n === "1");
   check(true, "a friend code typed on the phone's keyboard reaches A as a request");
   await phone.shot("phone-friend-code.png");
+  await press(phone, "Back");
+  await phone.until('[data-page="none"]', 20);
+  await phone.waitForTimeout(500);
+  await phone.shot("phone-home.png");
+  // My games, from the home, and back.
+  await press(phone, "Open(Games)");
+  await phone.until('[data-page="games"]', 20);
+  await phone.waitForTimeout(300);
+  await phone.shot("phone-games.png");
   await press(phone, "Back");
   await phone.until('[data-page="none"]', 20);
   await phone.waitForTimeout(500);

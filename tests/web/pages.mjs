@@ -121,6 +121,16 @@ export async function toOnline(page, url) {
   await page.waitForTimeout(500);
 }
 
+/// The same on a phone-sized page (390 × 844), by touch.
+export async function toOnlineByTouch(page, url) {
+  await page.goto(url);
+  await page.until('[data-screen="title"]', 240);
+  await page.waitForTimeout(1000);
+  await page.touchscreen.tap(195, 440); // "Play online"
+  await page.until('[data-screen="online"][data-link="open"]', 60);
+  await page.waitForTimeout(500);
+}
+
 /// Press the button whose `data-controls` entry starts with `action` (as the game writes it:
 /// `Open(Friends)`, `AnswerFriend("ID", true)`, `Say(GoodLuck)`), or that `action` accepts
 /// when it is a function, once it is on screen.

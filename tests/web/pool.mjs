@@ -13,7 +13,7 @@ import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 
 import {
-  CHROMIUM, openPage, playFirstLegal, press, toOnline, until, setUp, startServer,
+  CHROMIUM, openPage, playFirstLegal, press, toOnline, toOnlineByTouch, until, setUp, startServer,
 } from "./pages.mjs";
 
 const { dist, out, serverBinary, chromium } = await setUp("pool");
@@ -32,16 +32,18 @@ const desktop = { viewport: { width: 1280, height: 720 } };
 const open = (name, settings) => openPage(browser, name, desktop, { out, errors, settings });
 
 try {
-  const a = await open("A", "(seen_intro: true, child: Some(false), name: \"An\")");
+  // A on a phone, by touch.
+  const phone = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
+  const a = await openPage(browser, "A", phone, {
+    out, errors, settings: "(seen_intro: true, child: Some(false), name: \"An\")",
+  });
   const b = await open("B", "(seen_intro: true, child: Some(false), language: vi, name: \"Bình\")");
-  for (const p of [a, b]) {
-    await toOnline(p, base);
-    await press(p, "Open(PlayNow)");
-    await until(p, "data-page", (v) => v === "playnow");
-  }
-  await a.shot("play-now.png");
-  // 3+2 is the second of the grid.
+  await toOnlineByTouch(a, base);
+  await toOnline(b, base);
+  await a.shot("home-phone.png");
+  // 3+2 is the second of the home's tiles: a tap waits in its pool, on the page that says so.
   await press(a, "Pool(1)");
+  await until(a, "data-page", (v) => v === "playnow");
   await until(a, "data-pool", (v) => v === "waiting" || v.startsWith("alone"));
   await a.shot("play-now-waiting.png");
   await press(b, "Pool(1)");
@@ -59,7 +61,6 @@ try {
   // C waits alone: after a wave, the computer is offered; C takes it.
   const c = await open("C", "(seen_intro: true, child: Some(false), name: \"Chi\")");
   await toOnline(c, base);
-  await press(c, "Open(PlayNow)");
   await press(c, "Pool(1)");
   const alone = await until(c, "data-pool", (v) => v.startsWith("alone-"), 30);
   await c.shot("alone.png");

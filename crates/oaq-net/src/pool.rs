@@ -53,6 +53,16 @@ pub struct PairedLast {
     pub of: u32,
 }
 
+/// How many players wait in one pool, as the lobby tells it (after the pool's last wave).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PoolCount {
+    /// One of [`POOL_RULES`].
+    pub rules: String,
+    /// One of [`POOLS`].
+    pub clock: ClockSpec,
+    pub waiting: u32,
+}
+
 /// The level (1..=10) of the computer whose rating is nearest `rating`.
 pub fn computer_level(rating: f64) -> u8 {
     let shipped = &oaq_ai::Ratings::shipped().ratings;

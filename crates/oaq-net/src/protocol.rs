@@ -690,6 +690,10 @@ pub enum Notice {
     },
     Lobby {
         rooms: Vec<RoomSummary>,
+        /// The pools with players waiting after their last wave (those this server's node
+        /// counts: on several nodes, the pools it runs).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pools: Vec<crate::pool::PoolCount>,
     },
     /// The top players by rating (rated games only), and the asker as the server has them now,
     /// with their place from 1 (`null` before a rated game).

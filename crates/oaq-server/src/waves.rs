@@ -161,6 +161,7 @@ async fn wave(
     let wave_ms = server.settings.pool_wave.as_millis().max(1) as i64;
     let live = live_members(server, key, clock, now, wave_ms).await?;
     if live.is_empty() {
+        lock(&server.pools.counts).remove(key);
         return Ok(());
     }
     let candidates: Vec<Candidate> = live
@@ -173,6 +174,8 @@ async fn wave(
         .collect();
     let blocks = blocks_among(server, &live).await?;
     let paired = pairing::pair_except(&candidates, |a, b| blocks.contains(&(a.min(b), a.max(b))));
+    let left = u32::try_from(paired.alone.len()).unwrap_or(u32::MAX);
+    lock(&server.pools.counts).insert(key.to_owned(), left);
     for &(a, b) in &paired.pairs {
         let (a, b) = (&live[a], &live[b]);
         if !take(server, key, &a.player.id, &b.player.id).await? {

@@ -75,6 +75,9 @@ struct Options {
     /// Online: open a room with the online screen's choices (its code is logged).
     #[arg(long)]
     create: bool,
+    /// Online: open the sheet of a room's own choices (rules, time, first move, public).
+    #[arg(long)]
+    choose_rules: bool,
     /// Online: join the room with this code.
     #[arg(long, value_name = "CODE")]
     join: Option<String>,
@@ -322,13 +325,17 @@ fn start_online(app: &mut App, options: &mut Options) {
         Some((_, query)) => query.to_owned(),
         None => a,
     });
-    if !(options.online || ask.is_some() || page.is_some() || address.is_some()) {
+    let sheet = options.choose_rules;
+    if !(options.online || sheet || ask.is_some() || page.is_some() || address.is_some()) {
         return;
     }
     app.add_systems(
         PostStartup,
-        move |mut commands: Commands, mut screen: ResMut<NextState<Screen>>| {
+        move |mut commands: Commands,
+              mut screen: ResMut<NextState<Screen>>,
+              mut form: ResMut<o_an_quan::game::online::form::Form>| {
             screen.set(Screen::Online);
+            form.sheet = sheet;
             if let Some(address) = &address {
                 o_an_quan::game::online::open_from_address(&mut commands, &mut screen, address);
             }

@@ -127,6 +127,8 @@ pub struct Online {
     pub me: Option<PlayerInfo>,
     token: Option<String>,
     pub lobby: Vec<RoomSummary>,
+    /// How many wait in each pool with anyone waiting, as the lobby last said.
+    pub pool_counts: Vec<crate::net::pool::PoolCount>,
     pub leaderboard: Option<Board>,
     /// The bots: those whose program is connected now, and their own leaderboard.
     pub bots: Option<(Vec<PlayerInfo>, Vec<PlayerInfo>)>,
@@ -479,8 +481,10 @@ fn welcomed(
     for msg in std::mem::take(&mut online.queued) {
         link.send(&msg);
     }
-    // How many correspondence games wait for us (the online screen says).
+    // What waits for us (the online home says): our move in games by days, friends'
+    // challenges.
     link.send(&ClientMessage::MyGames);
+    link.send(&ClientMessage::Challenges);
 }
 
 /// A refusal: shown, and what it undoes undone.
@@ -524,7 +528,10 @@ fn room_notice(online: &mut Online, link: &mut Link, notice: Notice) -> Option<N
             info!("online: room {code} created");
             online.room = Some(Room::new(code, false));
         }
-        Notice::Lobby { rooms } => {
+        Notice::Lobby { rooms, pools } => {
+            if online.pool_counts != pools {
+                online.pool_counts = pools;
+            }
             if online.lobby != rooms {
                 online.lobby = rooms;
             }

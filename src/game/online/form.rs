@@ -1,6 +1,7 @@
 //! The online screen's form: its choices (rule set, the winning score, time control, who moves
-//! first, public or private, a code typed), the time controls offered and their words, and the
-//! system sets the screen's input and drawing run in (the people pages run between them).
+//! first, public or private, a code typed), what its buttons do, the time controls offered and
+//! their words, and the system sets the screen's input and drawing run in (the people pages run
+//! between them).
 
 use bevy::prelude::*;
 
@@ -59,8 +60,10 @@ pub struct Form {
     /// A room's code typed in.
     pub code: String,
     pub copied: bool,
-    /// The leaderboard is shown instead of the form.
+    /// The leaderboard is shown instead of the home.
     pub board: bool,
+    /// The sheet of a room's own choices is shown instead of the home.
+    pub sheet: bool,
 }
 
 impl Default for Form {
@@ -77,6 +80,7 @@ impl Default for Form {
             code: String::new(),
             copied: false,
             board: false,
+            sheet: false,
         }
     }
 }
@@ -101,6 +105,40 @@ impl Form {
     }
 }
 
+/// What the online screen's buttons do.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub enum OnlineAction {
+    Back,
+    Retry,
+    /// Step the rule set, the time control, or who starts.
+    Preset(i8),
+    Clock(i8),
+    /// Custom time control: the base and the increment, stepped along their steps.
+    Minutes(i8),
+    Increment(i8),
+    /// Days a move, in a game by days.
+    Days(i8),
+    First,
+    /// The winning-score switch of the room to create.
+    Majority,
+    Public,
+    /// Create the room the sheet describes.
+    Create,
+    /// Join or watch the room whose code is typed (else its field takes the focus).
+    Join,
+    Watch,
+    /// Join the lobby's room number `n`.
+    JoinListed(usize),
+    CopyLink,
+    Cancel,
+    /// Show the leaderboard, or go back from it.
+    Leaderboard,
+    /// Open the sheet that makes a room of one's own choices, or close it.
+    Sheet,
+    /// A private room on the form's choices, whose link (and QR code) a friend is given.
+    Invite,
+}
+
 /// The online screen's input systems, and its drawing (the people pages run between them).
 #[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct LobbySystems;
@@ -114,5 +152,38 @@ pub fn clock_label(clock: ClockSpec, lang: Lang) -> String {
         ClockSpec::Fischer { .. } => clock.label(),
         ClockSpec::Correspondence { days: 1 } => lang.tr("online.day").to_owned(),
         ClockSpec::Correspondence { days } => lang.trf("online.days", &[("n", &days)]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn custom_clocks_step_from_a_quarter_minute_to_three_hours() {
+        assert_eq!(step_along(&BASE_STEPS_S, 900, -1), 600);
+        assert_eq!(step_along(&BASE_STEPS_S, 15, -1), 15, "kept at the end");
+        assert_eq!(step_along(&BASE_STEPS_S, 10800, 1), 10800);
+        assert_eq!(
+            step_along(&BASE_STEPS_S, 100, 0),
+            120,
+            "to the nearest step first"
+        );
+        assert_eq!(step_along(&INCREMENT_STEPS_S, 10, -5), 0);
+        let form = Form {
+            clock: CLOCKS.len(),
+            base_s: 15,
+            increment: 0,
+            ..Form::default()
+        };
+        assert_eq!(
+            form.clock_spec(),
+            ClockSpec::Fischer {
+                base_ms: 15_000,
+                increment_ms: 0
+            }
+        );
+        assert_eq!(base_words(15, Lang::En), "¼ min");
+        assert_eq!(base_words(1800, Lang::Vi), "30 phút");
     }
 }

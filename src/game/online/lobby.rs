@@ -1,56 +1,31 @@
-//! The online screen: the connection's state in plain words, your name and rating, creating a
-//! room (rule set, time control, who starts, public or private), joining or watching one by
-//! its code, and the public rooms waiting, asked again every few seconds. Once seated in a room
-//! not yet full, the waiting room: the code in large letters, the room's link as a QR code for
-//! a friend's phone, Copy link, Cancel.
+//! The online screen: what its buttons do, and which of its faces it shows: the home (`home`),
+//! the sheet of a room's own choices (`sheet`), the leaderboard, or, once seated in a room not
+//! yet full, the waiting room: the code in large letters, the room's link as a QR code for a
+//! friend's phone, Copy link, Cancel. The public rooms are asked again every few seconds while
+//! the screen is up.
 
 use bevy::prelude::*;
 
+use bevy::window::PrimaryWindow;
+
 use super::client::{self, Ask, Online};
-use super::field::{Entered, Field, text_field};
+use super::field::{Entered, Field};
+pub use super::form::OnlineAction;
 use super::form::{
-    BASE_STEPS_S, BY_DAYS, CLOCKS, Form, INCREMENT_STEPS_S, LobbyBuild, LobbySystems, base_words,
-    clock_label, step_along,
+    BASE_STEPS_S, BY_DAYS, Form, INCREMENT_STEPS_S, LobbyBuild, LobbySystems, step_along,
 };
-use super::link::{Link, LinkState};
-use super::people::{Page, Pages, PeopleAction, asking_who_plays, covered};
+use super::home::Home;
+pub use super::home::link_words;
+use super::link::Link;
+use super::people::{Pages, asking_who_plays, covered};
 use super::qr;
 use crate::game::board::art::Art;
 use crate::game::state::{Prefs, Screen};
-use crate::game::theme::widget::{self, bold, button, panel, row, small_button, text};
+use crate::game::theme::widget::{self, bold, button, panel, row, text};
 use crate::net::protocol::{CORRESPONDENCE_DAYS, First, is_room_code};
 use crate::net::room;
 use crate::rules::presets;
 use crate::session::Lang;
-
-/// What the online screen's buttons do.
-#[derive(Component, Clone, Copy, Debug, PartialEq)]
-pub enum OnlineAction {
-    Back,
-    Retry,
-    /// Step the rule set, the time control, or who starts.
-    Preset(i8),
-    Clock(i8),
-    /// Custom time control: the base and the increment, stepped along their steps.
-    Minutes(i8),
-    Increment(i8),
-    /// Days a move, in a game by days.
-    Days(i8),
-    First,
-    /// The winning-score switch of the room to create.
-    Majority,
-    Public,
-    Create,
-    /// Join or watch the room whose code is typed (else its field takes the focus).
-    Join,
-    Watch,
-    /// Join the lobby's room number `n`.
-    JoinListed(usize),
-    CopyLink,
-    Cancel,
-    /// Show the leaderboard, or go back from it.
-    Leaderboard,
-}
 
 #[derive(Component)]
 struct OnlineRoot;
@@ -173,6 +148,7 @@ fn act(
     let waiting = waiting_room(online).is_some();
     match action {
         OnlineAction::Back if form.board => form.board = false,
+        OnlineAction::Back if form.sheet => form.sheet = false,
         OnlineAction::Back if waiting => commands.trigger(Ask::Leave),
         OnlineAction::Back => next_screen.set(Screen::Title),
         OnlineAction::Retry => link.retry_now(),
@@ -205,14 +181,25 @@ fn act(
         }
         OnlineAction::Public => form.public = !form.public,
         OnlineAction::Majority => form.majority = !form.majority,
-        OnlineAction::Create => commands.trigger(Ask::Create {
+        OnlineAction::Sheet => form.sheet = !form.sheet,
+        OnlineAction::Invite => commands.trigger(Ask::Create {
             preset: form.preset.clone(),
             majority: form.majority,
             clock: form.clock_spec(),
             first: form.first,
-            // A child's rooms are private: the server would refuse a public one.
-            public: form.public && !online.people.child,
+            public: false,
         }),
+        OnlineAction::Create => {
+            form.sheet = false;
+            commands.trigger(Ask::Create {
+                preset: form.preset.clone(),
+                majority: form.majority,
+                clock: form.clock_spec(),
+                first: form.first,
+                // A child's rooms are private: the server would refuse a public one.
+                public: form.public && !online.people.child,
+            });
+        }
         OnlineAction::Join => commands.trigger(Ask::Join(form.code.clone())),
         OnlineAction::Watch => commands.trigger(Ask::Watch(form.code.clone())),
         OnlineAction::JoinListed(n) => {
@@ -253,37 +240,8 @@ fn waiting_room(online: &Online) -> Option<&str> {
     (state.phase == room::Phase::Waiting && !room.watching).then_some(room.code.as_str())
 }
 
-/// The connection's state in words, and whether a retry button goes with it.
-pub fn link_words(link: &Link, online: &Online, lang: Lang) -> (String, bool) {
-    if let Some(why) = &online.incompatible {
-        return (lang.trf("online.incompatible", &[("why", why)]), false);
-    }
-    if super::device_offline() && *link.state() != LinkState::Open {
-        return (lang.tr("online.offline").to_owned(), true);
-    }
-    match link.state() {
-        LinkState::Off | LinkState::Connecting => (lang.tr("online.connecting").to_owned(), false),
-        LinkState::Retrying { attempt, why, .. } if *attempt >= 3 => (
-            lang.trf(
-                "online.unreachable",
-                &[("server", &link.url()), ("why", why)],
-            ),
-            true,
-        ),
-        LinkState::Retrying { .. } => (lang.tr("online.reconnecting").to_owned(), false),
-        LinkState::Open if !online.welcomed() => (lang.tr("online.connecting").to_owned(), false),
-        LinkState::Open => {
-            let me = online.me.as_ref();
-            let name = me.map_or(String::new(), |p| p.name.clone());
-            let rating = me.map_or(0, |p| p.rating.round() as i64);
-            (
-                lang.trf("online.connected", &[("name", &name), ("rating", &rating)]),
-                false,
-            )
-        }
-    }
-}
-
+/// The screen drawn again from its state: the waiting room while ours waits for players, else
+/// the leaderboard, the sheet of a room's choices or the home, as the form says.
 #[allow(clippy::too_many_arguments)]
 fn build(
     mut commands: Commands,
@@ -296,6 +254,8 @@ fn build(
     mut images: ResMut<Assets<Image>>,
     mut qr_of: Local<Option<(String, Handle<Image>)>>,
     roots: Query<Entity, With<OnlineRoot>>,
+    window: Option<Single<&Window, With<PrimaryWindow>>>,
+    scale: Res<UiScale>,
 ) {
     for root in &roots {
         commands.entity(root).despawn();
@@ -304,14 +264,7 @@ fn build(
         return;
     }
     let lang = prefs.lang();
-    let (status, retry) = link_words(&link, &online, lang);
-    let root = commands
-        .spawn((
-            OnlineRoot,
-            DespawnOnExit(Screen::Online),
-            widget::backdrop(0.55),
-        ))
-        .id();
+    let phone = window.is_some_and(|w| widget::phone_sized(w.size() / scale.0));
     if let Some(code) = waiting_room(&online) {
         let link_text = super::room_link(&prefs.0, code);
         // Drawn once per link, not at every rebuild of the panel.
@@ -323,69 +276,47 @@ fn build(
             link: link_text,
             qr: qr_of.as_ref().map(|(_, handle)| handle.clone()),
             copied: form.copied,
-            status,
+            status: link_words(&link, &online, lang).0,
         };
+        let root = commands.spawn(root(0.55)).id();
         commands.entity(root).with_children(|b| {
             b.spawn(panel(520.0))
                 .with_children(|p| waiting.spawn(p, &art, lang));
         });
         return;
     }
-    if form.board {
-        commands.entity(root).with_children(|b| {
-            b.spawn(panel(560.0))
-                .with_children(|p| leaderboard(p, &art, &online, lang));
-        });
-        return;
-    }
+    // Pages hide the board rather than dim it (on a phone, the page is the whole window).
+    let root = commands.spawn(root(if phone { 1.0 } else { 0.85 })).id();
     commands.entity(root).with_children(|b| {
-        b.spawn(panel(720.0)).with_children(|p| {
-            p.spawn(widget::title(&art, lang.tr("title.online"), 26.0));
-            p.spawn(row()).with_children(|r| {
-                r.spawn(text(&art, status, 16.0));
-                if retry {
-                    r.spawn(button(&art, OnlineAction::Retry, lang.tr("online.retry")));
-                }
-            });
-            if let Some(problem) = &online.problem {
-                let why = lang.trf("online.refused", &[("why", &problem.message)]);
-                p.spawn(text(&art, why, 15.0));
-            }
-            p.spawn(row())
-                .with_children(|r| name_row(r, &art, lang, &prefs, &pages, &online));
-            // Creating a room.
-            p.spawn(bold(&art, lang.tr("online.create"), 20.0));
-            p.spawn(row())
-                .with_children(|r| rules_row(r, &art, lang, &form));
-            p.spawn(row())
-                .with_children(|r| clock_row(r, &art, lang, &form));
-            p.spawn(row())
-                .with_children(|r| choices_row(r, &art, lang, &form));
-            // Joining by code.
-            p.spawn(row()).with_children(|r| {
-                r.spawn(text(&art, lang.tr("online.code"), 18.0));
-                r.spawn(text_field(
-                    &art,
-                    Field::RoomCode,
-                    &form.code,
-                    pages.typing,
-                    "______",
-                ));
-                r.spawn(button(&art, OnlineAction::Join, lang.tr("online.join")));
-                r.spawn(button(&art, OnlineAction::Watch, lang.tr("online.watch")));
-            });
-            // News of friends (a request, a challenge) while on this screen.
-            if let Some(news) = &online.people.news {
-                p.spawn(bold(&art, super::people::news_words(news, lang), 16.0));
-            }
-            lobby_rows(p, &art, lang, &online);
-            p.spawn(Node {
-                justify_content: JustifyContent::Center,
-                ..row()
-            })
-            .with_children(|r| footer_row(r, &art, lang, &online));
-        });
+        if form.board {
+            b.spawn(widget::page(560.0, phone))
+                .with_children(|p| leaderboard(p, &art, &online, lang));
+        } else if form.sheet {
+            b.spawn(widget::page(620.0, phone))
+                .with_children(|p| super::sheet::spawn(p, &art, lang, &form, &online));
+        } else {
+            let home = Home {
+                art: &art,
+                lang,
+                online: &online,
+                link: &link,
+                prefs: &prefs,
+                pages: &pages,
+                form: &form,
+            };
+            b.spawn(widget::page(720.0, phone))
+                .with_children(|p| home.spawn(p));
+        }
     });
+}
+
+/// The screen's layer over the board, dimming it by `dim`.
+fn root(dim: f32) -> impl Bundle {
+    (
+        OnlineRoot,
+        DespawnOnExit(Screen::Online),
+        widget::backdrop(dim),
+    )
 }
 
 /// The waiting room's panel: the code large, its link and QR, copy and cancel.
@@ -446,162 +377,6 @@ impl Waiting<'_> {
 
 fn centre() -> TextLayout {
     TextLayout::justify(Justify::Center)
-}
-
-/// The player's name (a field), quick pairing (none in child mode: no games with strangers)
-/// and the games by days.
-fn name_row(
-    r: &mut ChildSpawnerCommands,
-    art: &Art,
-    lang: Lang,
-    prefs: &Prefs,
-    pages: &Pages,
-    online: &Online,
-) {
-    r.spawn(text(art, lang.tr("online.name"), 18.0));
-    r.spawn(text_field(art, Field::Name, &prefs.name, pages.typing, "—"));
-    if !online.people.child {
-        let label = lang.tr("play.now");
-        r.spawn(button(art, PeopleAction::Open(Page::PlayNow), label));
-    }
-    let games = games_label(online, lang);
-    r.spawn(button(art, PeopleAction::Open(Page::Games), games));
-    let tournaments = lang.tr("tour.title");
-    r.spawn(button(
-        art,
-        PeopleAction::Open(Page::Tournaments),
-        tournaments,
-    ));
-}
-
-/// The new room's rule set, and whether it is won at a majority.
-fn rules_row(r: &mut ChildSpawnerCommands, art: &Art, lang: Lang, form: &Form) {
-    let preset = presets::get(&form.preset).unwrap_or(&presets::all()[0]);
-    r.spawn(text(art, lang.tr("menu.rules"), 17.0));
-    r.spawn(small_button(art, OnlineAction::Preset(-1), "‹"));
-    r.spawn(text(art, lang.pick(&preset.name), 17.0));
-    r.spawn(small_button(art, OnlineAction::Preset(1), "›"));
-    let majority = lang.trf(
-        "menu.majority",
-        &[
-            ("n", &preset.rules.majority()),
-            ("total", &preset.rules.total_value()),
-        ],
-    );
-    r.spawn(text(art, majority, 17.0));
-    let on = lang.tr(if form.majority {
-        "switch.on"
-    } else {
-        "switch.off"
-    });
-    r.spawn(small_button(art, OnlineAction::Majority, on));
-}
-
-/// The new room's time: a preset, days a move, or minutes and an increment of one's own.
-fn clock_row(r: &mut ChildSpawnerCommands, art: &Art, lang: Lang, form: &Form) {
-    r.spawn(text(art, lang.tr("online.time"), 17.0));
-    r.spawn(small_button(art, OnlineAction::Clock(-1), "‹"));
-    let label = if form.clock == CLOCKS.len() {
-        lang.tr("online.custom").to_owned()
-    } else if form.clock == BY_DAYS {
-        lang.tr("online.by_days").to_owned()
-    } else {
-        clock_label(form.clock_spec(), lang)
-    };
-    r.spawn(text(art, label, 17.0));
-    r.spawn(small_button(art, OnlineAction::Clock(1), "›"));
-    if form.clock == BY_DAYS {
-        r.spawn(small_button(art, OnlineAction::Days(-1), "-"));
-        r.spawn(text(art, clock_label(form.clock_spec(), lang), 17.0));
-        r.spawn(small_button(art, OnlineAction::Days(1), "+"));
-    }
-    if form.clock == CLOCKS.len() {
-        r.spawn(small_button(art, OnlineAction::Minutes(-1), "-"));
-        r.spawn(text(art, base_words(form.base_s, lang), 17.0));
-        r.spawn(small_button(art, OnlineAction::Minutes(1), "+"));
-        r.spawn(small_button(art, OnlineAction::Increment(-1), "-"));
-        let increment = lang.trf("online.increment", &[("n", &form.increment)]);
-        r.spawn(text(art, increment, 17.0));
-        r.spawn(small_button(art, OnlineAction::Increment(1), "+"));
-    }
-}
-
-/// Who moves first, public or private, and Create.
-fn choices_row(r: &mut ChildSpawnerCommands, art: &Art, lang: Lang, form: &Form) {
-    let first = match form.first {
-        First::Me => "online.first.me",
-        First::Them => "online.first.them",
-        First::Random => "online.first.random",
-    };
-    r.spawn(button(art, OnlineAction::First, lang.tr(first)));
-    let public = if form.public {
-        "online.public"
-    } else {
-        "online.private"
-    };
-    r.spawn(button(art, OnlineAction::Public, lang.tr(public)));
-    r.spawn(button(art, OnlineAction::Create, lang.tr("online.create")));
-}
-
-/// The lobby's first rooms (none in child mode: strangers are met through friends' codes).
-fn lobby_rows(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Online) {
-    if online.people.child {
-        p.spawn(text(art, lang.tr("people.child.no_lobby"), 15.0));
-        return;
-    }
-    p.spawn(bold(art, lang.tr("online.lobby"), 20.0));
-    if online.lobby.is_empty() {
-        p.spawn(text(art, lang.tr("online.lobby.empty"), 15.0));
-    }
-    for (i, room) in online.lobby.iter().take(6).enumerate() {
-        let preset = presets::get(&room.preset)
-            .map_or(room.preset.clone(), |p| lang.pick(&p.name).to_owned());
-        let won_at = room.win_at.map_or(String::new(), |n| {
-            format!(" · {n}/{}", 35 * u16::from(room.players))
-        });
-        let line = format!(
-            "{preset}{won_at} · {} · {} ({:.0})",
-            clock_label(room.clock, lang),
-            room.creator.name,
-            room.creator.rating
-        );
-        p.spawn(row()).with_children(|r| {
-            let join = lang.tr("online.join");
-            r.spawn(button(art, OnlineAction::JoinListed(i), join));
-            r.spawn(text(art, line, 16.0));
-        });
-    }
-}
-
-/// Friends, the profile, the leaderboard and back.
-fn footer_row(r: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Online) {
-    let friends = friends_label(online, lang);
-    r.spawn(button(art, PeopleAction::Open(Page::Friends), friends));
-    let profile = lang.tr("people.my_profile");
-    r.spawn(button(art, PeopleAction::Open(Page::Profile), profile));
-    let board = lang.tr("online.leaderboard");
-    r.spawn(button(art, OnlineAction::Leaderboard, board));
-    r.spawn(button(art, OnlineAction::Back, lang.tr("online.back")));
-}
-
-/// The "My games" button, with the games waiting for our move.
-fn games_label(online: &Online, lang: Lang) -> String {
-    let ours = online
-        .my_games
-        .as_ref()
-        .map_or(0, |(games, _)| games.iter().filter(|g| g.your_turn).count());
-    match ours {
-        0 => lang.tr("games.title").to_owned(),
-        n => lang.trf("games.waiting", &[("n", &n)]),
-    }
-}
-
-/// The friends button, with the challenges waiting for us.
-fn friends_label(online: &Online, lang: Lang) -> String {
-    match online.people.incoming.len() {
-        0 => lang.tr("people.friends").to_owned(),
-        n => lang.trf("people.friends.waiting", &[("n", &n)]),
-    }
 }
 
 /// The top players (ten shown), then our own place and rating.
@@ -685,38 +460,4 @@ fn spaced(code: &str) -> String {
         .map(String::from)
         .collect::<Vec<_>>()
         .join("\u{2009}")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::net::protocol::ClockSpec;
-
-    #[test]
-    fn custom_clocks_step_from_a_quarter_minute_to_three_hours() {
-        assert_eq!(step_along(&BASE_STEPS_S, 900, -1), 600);
-        assert_eq!(step_along(&BASE_STEPS_S, 15, -1), 15, "kept at the end");
-        assert_eq!(step_along(&BASE_STEPS_S, 10800, 1), 10800);
-        assert_eq!(
-            step_along(&BASE_STEPS_S, 100, 0),
-            120,
-            "to the nearest step first"
-        );
-        assert_eq!(step_along(&INCREMENT_STEPS_S, 10, -5), 0);
-        let form = Form {
-            clock: CLOCKS.len(),
-            base_s: 15,
-            increment: 0,
-            ..Form::default()
-        };
-        assert_eq!(
-            form.clock_spec(),
-            ClockSpec::Fischer {
-                base_ms: 15_000,
-                increment_ms: 0
-            }
-        );
-        assert_eq!(base_words(15, Lang::En), "¼ min");
-        assert_eq!(base_words(1800, Lang::Vi), "30 phút");
-    }
 }

@@ -14,6 +14,7 @@ pub mod follow;
 pub mod form;
 mod game_action;
 pub mod graph;
+mod home;
 pub mod link;
 pub mod lobby;
 #[cfg(target_arch = "wasm32")]
@@ -21,6 +22,7 @@ mod page;
 pub mod people;
 pub mod push;
 pub mod qr;
+mod sheet;
 pub mod social;
 pub mod table;
 #[cfg(target_arch = "wasm32")]

@@ -28,10 +28,11 @@ pub(super) fn plugin(app: &mut App) {
         (size_touch_targets, collapse_to_glyphs).in_set(crate::game::state::GameSet::Show),
     );
     app.add_observer(size_new_target);
+    app.add_observer(lift_header);
     app.add_message::<bevy::input::mouse::MouseWheel>();
     app.add_systems(
         Update,
-        wheel_scroll.in_set(crate::game::state::GameSet::Input),
+        (wheel_scroll, touch_scroll).in_set(crate::game::state::GameSet::Input),
     );
     app.init_resource::<FontsArrived>();
     app.add_systems(
@@ -270,8 +271,7 @@ fn collapse_to_glyphs(
     mut was_narrow: Local<Option<bool>>,
 ) {
     // In the interface's own pixels: a larger text size narrows the window for it.
-    let size = window.size() / scale.0;
-    let narrow = size.x < NARROW || size.y < PHONE_SIDE;
+    let narrow = phone_sized(window.size() / scale.0);
     if *was_narrow == Some(narrow) && added.is_empty() {
         return;
     }
@@ -366,6 +366,120 @@ pub fn panel(width: f32) -> impl Bundle {
     )
 }
 
+/// Whether a window of `size` logical pixels (of the interface's scale) is a phone's, upright
+/// or held sideways: pages then take the whole window.
+pub fn phone_sized(size: Vec2) -> bool {
+    size.x < NARROW || size.y < PHONE_SIDE
+}
+
+/// A page's frame (see `page`).
+#[derive(Component, Default)]
+pub struct PageFrame;
+
+/// A page's header: wherever it is spawned in the page, it is moved to the top of the frame,
+/// above the body that scrolls, so that it stays in place (with its Back) however long the page.
+#[derive(Component, Default)]
+pub struct PageHeader;
+
+/// A header spawned inside a page's body goes to the top of the page's frame.
+fn lift_header(
+    added: On<Add, PageHeader>,
+    mut commands: Commands,
+    parents: Query<&ChildOf>,
+    frames: Query<(), With<PageFrame>>,
+) {
+    let header = added.entity;
+    let Some(frame) = parents
+        .iter_ancestors(header)
+        .find(|&ancestor| frames.contains(ancestor))
+    else {
+        return;
+    };
+    if parents
+        .get(header)
+        .is_ok_and(|parent| parent.parent() != frame)
+    {
+        commands.entity(frame).insert_children(0, &[header]);
+    }
+}
+
+/// A page over the screen (the online home, a list of people): the whole window on a phone,
+/// a panel at most `width` wide elsewhere. Its first children (a header) stay in place while
+/// its `page_body` scrolls.
+pub fn page(width: f32, phone: bool) -> impl Bundle {
+    let (width, height, margin, radius, padding) = if phone {
+        (percent(100), percent(100), 100.0, 0.0, 12.0)
+    } else {
+        (px(width), Val::Auto, 96.0, 18.0, 22.0)
+    };
+    (
+        Node {
+            flex_direction: FlexDirection::Column,
+            align_items: AlignItems::Stretch,
+            padding: UiRect::all(px(padding)),
+            row_gap: px(10),
+            width,
+            height,
+            max_width: percent(margin),
+            max_height: percent(margin),
+            border_radius: BorderRadius::all(px(radius)),
+            ..default()
+        },
+        BackgroundColor(PANEL),
+        PageFrame,
+    )
+}
+
+/// The part of a `page` under its header: it scrolls (by the wheel, and to keep the keyboard's
+/// focus in sight) when the page is taller than the window.
+pub fn page_body() -> impl Bundle {
+    (
+        Node {
+            flex_direction: FlexDirection::Column,
+            align_items: AlignItems::Stretch,
+            row_gap: px(10),
+            flex_grow: 1.0,
+            flex_shrink: 1.0,
+            min_height: px(0),
+            overflow: Overflow::scroll_y(),
+            ..default()
+        },
+        Scrolls,
+        ScrollPosition::default(),
+    )
+}
+
+/// A large button for a main choice (a time control of "Play now"): its words large and bold
+/// with a line under them, at least as tall as a large button, sharing its row with the others.
+pub fn tile(
+    art: &Art,
+    action: impl Component,
+    label: impl Into<String>,
+    under: impl Into<String>,
+) -> impl Bundle {
+    (
+        Button,
+        action,
+        Node {
+            flex_direction: FlexDirection::Column,
+            min_height: px(LARGE_HEIGHT),
+            min_width: px(96),
+            flex_grow: 1.0,
+            flex_basis: px(96),
+            padding: UiRect::axes(px(10), px(8)),
+            align_items: AlignItems::Center,
+            justify_content: JustifyContent::Center,
+            border_radius: BorderRadius::all(px(12)),
+            ..default()
+        },
+        BackgroundColor(BUTTON),
+        children![
+            (bold(art, label, 24.0), TextLayout::justify(Justify::Center)),
+            (text(art, under, 14.0), TextLayout::justify(Justify::Center)),
+        ],
+    )
+}
+
 /// How far one notch of a mouse wheel scrolls a panel, in points.
 const WHEEL_LINE: f32 = 40.0;
 
@@ -391,6 +505,43 @@ fn wheel_scroll(
             scroll.y = (scroll.y - dy).max(0.0);
         }
     }
+}
+
+/// A finger dragged up or down scrolls every shown panel that scrolls, as the wheel does (a
+/// phone has no wheel: without this a long page's end was out of reach).
+fn touch_scroll(
+    touches: Res<Touches>,
+    scale: Res<UiScale>,
+    mut panels: Query<(&mut ScrollPosition, &Node), With<Scrolls>>,
+) {
+    // The touches' points are the window's; the panels', the interface's (its scale).
+    let dy: f32 = touches.iter().map(|t| t.delta().y).sum::<f32>() / scale.0.max(0.1);
+    if dy == 0.0 {
+        return;
+    }
+    for (mut scroll, node) in &mut panels {
+        if node.display != Display::None {
+            scroll.y = (scroll.y - dy).max(0.0);
+        }
+    }
+}
+
+/// A page's title at the left and its Back button (doing `back`) at the right.
+pub fn title_and_back(
+    p: &mut ChildSpawnerCommands,
+    art: &Art,
+    title_words: String,
+    back: impl Component,
+    back_words: &str,
+) {
+    p.spawn(Node {
+        justify_content: JustifyContent::SpaceBetween,
+        ..row()
+    })
+    .with_children(|r| {
+        r.spawn(title(art, title_words, 24.0));
+        r.spawn(button(art, back, back_words));
+    });
 }
 
 /// The row of buttons along the top of a screen, at its right.

@@ -84,7 +84,10 @@ impl Conn {
             Err(e) => return self.unavailable(e),
         }
         match self.server.store.lobby(&me.player.id, 100).await {
-            Ok(rooms) => self.send(&ServerMessage::Notice(Notice::Lobby { rooms })),
+            Ok(rooms) => {
+                let pools = self.server.pools.waiting_counts();
+                self.send(&ServerMessage::Notice(Notice::Lobby { rooms, pools }))
+            }
             Err(e) => self.unavailable(e),
         }
     }

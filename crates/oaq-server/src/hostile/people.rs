@@ -427,7 +427,7 @@ async fn walk_around_a_block(url: &str) -> Result<(bool, String), Failed> {
     let public = a.create(true, ClockSpec::UNTIMED).await?;
     let seen = b
         .ask(&ClientMessage::Lobby, |m| match m {
-            ServerMessage::Notice(Notice::Lobby { rooms }) => {
+            ServerMessage::Notice(Notice::Lobby { rooms, .. }) => {
                 Some(rooms.iter().any(|r| r.code == public))
             }
             _ => None,

@@ -92,9 +92,26 @@ pub struct Pools {
     pub(crate) book: Mutex<HashMap<String, HashMap<String, (Member, i64)>>>,
     /// Players offered the computer already, by pool (kept by whichever node runs it).
     pub(crate) offered: Mutex<HashSet<String>>,
+    /// Players left waiting after each pool's last wave, for the pools this node runs.
+    pub(crate) counts: Mutex<HashMap<String, u32>>,
 }
 
 impl Pools {
+    /// The pools this node runs with players waiting after their last wave, for the lobby.
+    pub fn waiting_counts(&self) -> Vec<oaq_net::pool::PoolCount> {
+        let counts = lock(&self.counts);
+        all_pools()
+            .filter_map(|(key, rules, clock)| {
+                let waiting = *counts.get(&key).filter(|&&n| n > 0)?;
+                Some(oaq_net::pool::PoolCount {
+                    rules: rules.to_owned(),
+                    clock,
+                    waiting,
+                })
+            })
+            .collect()
+    }
+
     /// The pool `player` waits in on this node, if any.
     pub fn waiting(&self, player: &str) -> Option<String> {
         lock(&self.local).get(player).map(|l| l.key.clone())

@@ -263,7 +263,7 @@ async fn lobby(client: &mut Client) -> Vec<String> {
     client.send(&ClientMessage::Lobby).await;
     client
         .until(|m| match m {
-            ServerMessage::Notice(Notice::Lobby { rooms }) => {
+            ServerMessage::Notice(Notice::Lobby { rooms, .. }) => {
                 Some(rooms.iter().map(|r| r.code.clone()).collect())
             }
             _ => None,

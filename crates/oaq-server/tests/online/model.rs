@@ -325,7 +325,7 @@ async fn act(
         6 => {
             let got = players[a]
                 .ask(&ClientMessage::Lobby, |m| match m {
-                    ServerMessage::Notice(Notice::Lobby { rooms }) => Some(rooms.clone()),
+                    ServerMessage::Notice(Notice::Lobby { rooms, .. }) => Some(rooms.clone()),
                     _ => None,
                 })
                 .await;

@@ -135,7 +135,7 @@ async fn two_nodes_on_postgres_and_redis_play_one_game_and_survive_losing_a_node
     b.send(&ClientMessage::Lobby).await;
     let listed = b
         .until(|m| match m {
-            ServerMessage::Notice(Notice::Lobby { rooms }) => {
+            ServerMessage::Notice(Notice::Lobby { rooms, .. }) => {
                 Some(rooms.iter().any(|r| r.code == code))
             }
             _ => None,

@@ -812,7 +812,7 @@ async fn operators_list_reports_rename_ban_and_unban_while_the_server_runs() {
     an.send(&ClientMessage::Lobby).await;
     let rooms = an
         .until(|m| match m {
-            ServerMessage::Notice(Notice::Lobby { rooms }) => Some(rooms.clone()),
+            ServerMessage::Notice(Notice::Lobby { rooms, .. }) => Some(rooms.clone()),
             _ => None,
         })
         .await;

@@ -590,7 +590,7 @@ async fn the_lobby_lists_public_rooms_waiting() {
     c.send(&ClientMessage::Lobby).await;
     let rooms = c
         .until(|m| match m {
-            ServerMessage::Notice(Notice::Lobby { rooms }) => Some(rooms.clone()),
+            ServerMessage::Notice(Notice::Lobby { rooms, .. }) => Some(rooms.clone()),
             _ => None,
         })
         .await;
@@ -604,7 +604,7 @@ async fn the_lobby_lists_public_rooms_waiting() {
     c.send(&ClientMessage::Lobby).await;
     let rooms = c
         .until(|m| match m {
-            ServerMessage::Notice(Notice::Lobby { rooms }) => Some(rooms.clone()),
+            ServerMessage::Notice(Notice::Lobby { rooms, .. }) => Some(rooms.clone()),
             _ => None,
         })
         .await;

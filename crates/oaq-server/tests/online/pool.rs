@@ -1,14 +1,28 @@
 //! Quick pairing against a real `oaq-server` with short waves: two players in a pool are
 //! paired into a begun, rated room; a player alone is offered the computer at a level near
-//! their rating; leaving a pool; players who abandon games are told they wait behind the rest;
-//! and on two nodes (PostgreSQL and Redis) players on different nodes are paired, and the
-//! pools pass to the other node when the node running them is killed.
+//! their rating; the lobby's count of those waiting in each pool; leaving a pool; players who
+//! abandon games are told they wait behind the rest; and on two nodes (PostgreSQL and Redis)
+//! players on different nodes are paired, and the pools pass to the other node when the node
+//! running them is killed.
 
-use oaq_net::pool::{POOLS, computer_level};
-use oaq_net::protocol::{ClientMessage, ClockSpec, EndCause, ErrorCode, Notice, RoomEvent};
+use oaq_net::pool::{POOLS, PoolCount, computer_level};
+use oaq_net::protocol::{
+    ClientMessage, ClockSpec, EndCause, ErrorCode, Notice, RoomEvent, ServerMessage,
+};
 use oaq_testkit::*;
 
 const THREE_TWO: ClockSpec = POOLS[1];
+
+/// The pools with players waiting, as the lobby says.
+async fn pool_counts(client: &mut Client) -> Vec<PoolCount> {
+    client.send(&ClientMessage::Lobby).await;
+    client
+        .until(|m| match m {
+            ServerMessage::Notice(Notice::Lobby { pools, .. }) => Some(pools.clone()),
+            _ => None,
+        })
+        .await
+}
 
 /// Both join the room they were paired into; it has begun at 3+2 with both seated.
 async fn sit(a: &mut Client, b: &mut Client, room: &str) {
@@ -51,8 +65,27 @@ async fn pools_pair_by_rating_offer_the_computer_and_put_abandoners_last() {
         Notice::PoolAlone { level } => assert_eq!(level, computer_level(1500.0)),
         other => panic!("expected the computer's offer, got {other:?}"),
     }
+    // The lobby says one player waits at basic 3+2 (the home's tile shows it), and no more.
+    let mut hoa = Client::connect(&url, "Hoa").await;
+    let counts = pool_counts(&mut hoa).await;
+    assert_eq!(
+        counts,
+        vec![PoolCount {
+            rules: "basic".into(),
+            clock: THREE_TWO,
+            waiting: 1
+        }]
+    );
     chi.send(&ClientMessage::LeavePool).await;
     assert_eq!(chi.pool_news().await, Notice::Unpooled);
+    // Gone after the next wave.
+    for wave in 0.. {
+        if pool_counts(&mut hoa).await.is_empty() {
+            break;
+        }
+        assert!(wave < 40, "the count stayed after Chi left");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
     // A pool that is not there is refused by name, and changes nothing.
     chi.send(&ClientMessage::Pool {
         rules: "standard".into(),

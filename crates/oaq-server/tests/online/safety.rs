@@ -180,7 +180,7 @@ async fn a_players_page_shows_finished_public_games_only_and_nothing_of_a_child(
     stranger.send(&ClientMessage::Lobby).await;
     let lobby = stranger
         .until(|m| match m {
-            ServerMessage::Notice(Notice::Lobby { rooms }) => Some(rooms.clone()),
+            ServerMessage::Notice(Notice::Lobby { rooms, .. }) => Some(rooms.clone()),
             _ => None,
         })
         .await;
@@ -573,7 +573,7 @@ async fn the_daily_email_goes_only_to_a_confirmed_address_and_one_click_stops_al
 
 fn lobby_of(m: &ServerMessage) -> Option<Vec<String>> {
     match m {
-        ServerMessage::Notice(Notice::Lobby { rooms }) => {
+        ServerMessage::Notice(Notice::Lobby { rooms, .. }) => {
             Some(rooms.iter().map(|r| r.code.clone()).collect())
         }
         _ => None,

@@ -32,21 +32,25 @@ pub(super) fn build(
     mut graph_of: Local<Option<(Vec<f64>, Handle<Image>)>>,
     roots: Query<Entity, With<PagesRoot>>,
     window: Option<Single<&Window, With<PrimaryWindow>>>,
+    scale: Res<UiScale>,
 ) {
     for root in &roots {
         commands.entity(root).despawn();
     }
     let lang = prefs.lang();
-    let narrow = window.is_some_and(|w| w.width() < 700.0);
+    let narrow = window.as_ref().is_some_and(|w| w.width() < 700.0);
+    let phone = window.is_some_and(|w| widget::phone_sized(w.size() / scale.0));
     let who_plays = super::asking_who_plays(&online, &prefs);
     if pages.page == Page::None && !who_plays && online.offer.is_none() {
         return;
     }
+    // A page hides the board (a question only dims it).
+    let dim = if pages.page == Page::None { 0.55 } else { 0.85 };
     let root = commands
         .spawn((
             PagesRoot,
             DespawnOnExit(Screen::Online),
-            widget::backdrop(0.55),
+            widget::backdrop(if phone { 1.0 } else { dim }),
         ))
         .id();
     if who_plays {
@@ -80,8 +84,11 @@ pub(super) fn build(
     };
     let pictures = drawn.pictures(&shown, &prefs.0);
     commands.entity(root).with_children(|b| {
-        b.spawn(panel(page_width(pages.page)))
-            .with_children(|p| shown.page(p, pictures));
+        b.spawn(widget::page(page_width(pages.page), phone))
+            .with_children(|p| {
+                p.spawn(widget::page_body())
+                    .with_children(|body| shown.page(body, pictures));
+            });
     });
 }
 

@@ -258,7 +258,7 @@ fn blocked(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, relations: &Rela
 }
 
 /// A challenge's game in words: "Standard · 5+3".
-fn challenge_words(c: &crate::net::social::Challenge, lang: Lang) -> String {
+pub fn challenge_words(c: &crate::net::social::Challenge, lang: Lang) -> String {
     let preset =
         presets::get(&c.preset).map_or(c.preset.clone(), |p| lang.pick(&p.name).to_owned());
     format!("{preset} · {}", clock_label(c.clock, lang))

@@ -16,7 +16,8 @@ use crate::session::Lang;
 /// Vacation lengths offered at a press.
 const VACATIONS: [u8; 3] = [3, 7, 14];
 
-fn game_line(g: &MyGame, lang: Lang) -> String {
+/// One of our games by days in words: whose move, against whom, its rules, the time left.
+pub fn game_line(g: &MyGame, lang: Lang) -> String {
     let state = if g.left_ms.is_none() {
         lang.tr("games.open_seat")
     } else if g.your_turn {

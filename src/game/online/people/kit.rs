@@ -39,12 +39,16 @@ pub(super) fn qr_node(p: &mut ChildSpawnerCommands, qr: Handle<Image>, side: f32
     ));
 }
 
-/// A page's title with Back beside it, so that Back is on screen however long the page.
+/// A page's title with Back beside it, kept at the top of the page while the rest scrolls, so
+/// that Back is on screen however long the page.
 pub(super) fn header(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, title: String) {
-    p.spawn(Node {
-        justify_content: JustifyContent::SpaceBetween,
-        ..row()
-    })
+    p.spawn((
+        widget::PageHeader,
+        Node {
+            justify_content: JustifyContent::SpaceBetween,
+            ..row()
+        },
+    ))
     .with_children(|r| {
         r.spawn(widget::title(art, title, 24.0));
         r.spawn(button(art, PeopleAction::Back, lang.tr("online.back")));

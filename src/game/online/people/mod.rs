@@ -19,6 +19,9 @@ mod profile;
 mod tournament;
 mod tournaments;
 
+pub use friends::challenge_words;
+pub use games::game_line;
+pub use play_now::pool_rules;
 pub use tournaments::{Draft, Kind, TourAction};
 
 use super::client::{Ask, Online};
@@ -565,6 +568,8 @@ fn playing(action: PeopleAction, commands: &mut Commands, pages: &mut Pages, for
             if let Some(&clock) = crate::net::pool::POOLS.get(i) {
                 let rules = play_now::pool_rules(form).to_owned();
                 say(commands, ClientMessage::Pool { rules, clock });
+                // From the home's tiles: the page shows the wait.
+                pages.page = Page::PlayNow;
             }
         }
         PeopleAction::LeavePool => say(commands, ClientMessage::LeavePool),
