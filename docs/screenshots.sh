@@ -58,9 +58,9 @@ curl -fs "http://127.0.0.1:$port/health" > /dev/null ||
 shoot online 960x540 vi --online --create --server "ws://127.0.0.1:$port/ws" --shot-after 6
 # The online home, the sheet of a room's own choices and a page of people, on a desktop and on
 # a phone, in both languages.
-shoot online-home 960x540 en --online --server "ws://127.0.0.1:$port/ws" --shot-after 6
+shoot online-home 1280x720 en --online --server "ws://127.0.0.1:$port/ws" --shot-after 6
 shoot online-home-phone 390x844 vi --online --server "ws://127.0.0.1:$port/ws" --shot-after 6
-shoot online-sheet 960x540 vi --choose-rules --server "ws://127.0.0.1:$port/ws" --shot-after 6
+shoot online-sheet 1280x720 vi --choose-rules --server "ws://127.0.0.1:$port/ws" --shot-after 6
 shoot online-sheet-phone 390x844 en --choose-rules --server "ws://127.0.0.1:$port/ws" \
     --shot-after 6
 shoot friends-phone 390x844 en --people friends --server "ws://127.0.0.1:$port/ws" --shot-after 6

@@ -286,7 +286,7 @@ fn build(
         return;
     }
     // Pages hide the board rather than dim it (on a phone, the page is the whole window).
-    let root = commands.spawn(root(if phone { 1.0 } else { 0.85 })).id();
+    let root = commands.spawn(root(1.0)).id();
     commands.entity(root).with_children(|b| {
         if form.board {
             b.spawn(widget::page(560.0, phone))

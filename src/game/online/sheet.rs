@@ -40,13 +40,20 @@ fn rules_row(r: &mut ChildSpawnerCommands, art: &Art, lang: Lang, form: &Form) {
             ("total", &preset.rules.total_value()),
         ],
     );
-    r.spawn(text(art, majority, 17.0));
     let on = lang.tr(if form.majority {
         "switch.on"
     } else {
         "switch.off"
     });
-    r.spawn(small_button(art, OnlineAction::Majority, on));
+    // The switch stays beside its words when the row wraps.
+    let together = Node {
+        flex_wrap: FlexWrap::NoWrap,
+        ..row()
+    };
+    r.spawn(together).with_children(|pair| {
+        pair.spawn(text(art, majority, 17.0));
+        pair.spawn(small_button(art, OnlineAction::Majority, on));
+    });
 }
 
 /// The new room's time: a preset, days a move, or minutes and an increment of one's own.

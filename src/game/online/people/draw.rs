@@ -45,7 +45,7 @@ pub(super) fn build(
         return;
     }
     // A page hides the board (a question only dims it).
-    let dim = if pages.page == Page::None { 0.55 } else { 0.85 };
+    let dim = if pages.page == Page::None { 0.55 } else { 1.0 };
     let root = commands
         .spawn((
             PagesRoot,
