@@ -54,7 +54,7 @@ impl Home<'_> {
     fn header(&self, p: &mut ChildSpawnerCommands) {
         let (art, lang) = (self.art, self.lang);
         let (heading, back) = (lang.tr("title.online"), lang.tr("online.back"));
-        title_and_back(p, art, heading.to_owned(), OnlineAction::Back, back);
+        title_and_back(p, art, heading.to_owned(), OnlineAction::Back, back, ());
         let (status, retry) = link_words(self.link, self.online, lang);
         p.spawn(row()).with_children(|r| {
             r.spawn(text(art, status, 15.0));

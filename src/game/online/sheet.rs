@@ -15,7 +15,7 @@ use crate::session::Lang;
 /// The sheet's header (its title and Back), then its rows.
 pub fn spawn(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, form: &Form, online: &Online) {
     let (heading, back) = (lang.tr("home.custom.title"), lang.tr("online.back"));
-    title_and_back(p, art, heading.to_owned(), OnlineAction::Back, back);
+    title_and_back(p, art, heading.to_owned(), OnlineAction::Back, back, ());
     p.spawn(page_body()).with_children(|body| {
         body.spawn(row())
             .with_children(|r| rules_row(r, art, lang, form));

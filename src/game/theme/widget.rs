@@ -496,15 +496,7 @@ fn wheel_scroll(
             MouseScrollUnit::Pixel => w.y,
         })
         .sum();
-    if dy == 0.0 {
-        return;
-    }
-    for (mut scroll, node) in &mut panels {
-        if node.display != Display::None {
-            // The layout keeps it within the content.
-            scroll.y = (scroll.y - dy).max(0.0);
-        }
-    }
+    scroll_shown(&mut panels, dy);
 }
 
 /// A finger dragged up or down scrolls every shown panel that scrolls, as the wheel does (a
@@ -516,28 +508,39 @@ fn touch_scroll(
 ) {
     // The touches' points are the window's; the panels', the interface's (its scale).
     let dy: f32 = touches.iter().map(|t| t.delta().y).sum::<f32>() / scale.0.max(0.1);
+    scroll_shown(&mut panels, dy);
+}
+
+/// Every shown panel that scrolls, moved by `dy` points (down the content for a negative one).
+fn scroll_shown(panels: &mut Query<(&mut ScrollPosition, &Node), With<Scrolls>>, dy: f32) {
     if dy == 0.0 {
         return;
     }
-    for (mut scroll, node) in &mut panels {
+    for (mut scroll, node) in panels {
         if node.display != Display::None {
+            // The layout keeps it within the content.
             scroll.y = (scroll.y - dy).max(0.0);
         }
     }
 }
 
-/// A page's title at the left and its Back button (doing `back`) at the right.
+/// A page's title at the left and its Back button (doing `back`) at the right; the row also
+/// carries `with` (a `PageHeader`, or `()`).
 pub fn title_and_back(
     p: &mut ChildSpawnerCommands,
     art: &Art,
     title_words: String,
     back: impl Component,
     back_words: &str,
+    with: impl Bundle,
 ) {
-    p.spawn(Node {
-        justify_content: JustifyContent::SpaceBetween,
-        ..row()
-    })
+    p.spawn((
+        with,
+        Node {
+            justify_content: JustifyContent::SpaceBetween,
+            ..row()
+        },
+    ))
     .with_children(|r| {
         r.spawn(title(art, title_words, 24.0));
         r.spawn(button(art, back, back_words));

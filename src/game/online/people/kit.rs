@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use super::PeopleAction;
 use crate::game::board::art::Art;
 use crate::game::online::client::Online;
-use crate::game::theme::widget::{self, button, row, text};
+use crate::game::theme::widget::{self, row, text};
 use crate::session::Lang;
 
 pub(super) fn centred_row() -> Node {
@@ -42,17 +42,8 @@ pub(super) fn qr_node(p: &mut ChildSpawnerCommands, qr: Handle<Image>, side: f32
 /// A page's title with Back beside it, kept at the top of the page while the rest scrolls, so
 /// that Back is on screen however long the page.
 pub(super) fn header(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, title: String) {
-    p.spawn((
-        widget::PageHeader,
-        Node {
-            justify_content: JustifyContent::SpaceBetween,
-            ..row()
-        },
-    ))
-    .with_children(|r| {
-        r.spawn(widget::title(art, title, 24.0));
-        r.spawn(button(art, PeopleAction::Back, lang.tr("online.back")));
-    });
+    let back = lang.tr("online.back");
+    widget::title_and_back(p, art, title, PeopleAction::Back, back, widget::PageHeader);
 }
 
 /// The server's last refusal, in a line under a page's title.
