@@ -319,12 +319,27 @@ impl Analysis {
     }
 }
 
-/// Room a screen's panel keeps clear under the board (the review's graph, a puzzle's caption):
-/// `px` is asked for, in logical pixels; `world` is what the camera shows below the world for
-/// it, in world units (worked out for the window).
+/// A bar along the window's top or bottom edge over a screen that shows the board (the game's
+/// buttons, a puzzle's caption, the review's graph), or a list down its left side (the moves):
+/// the camera keeps the board clear of it.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardEdge {
+    Top,
+    Bottom,
+    Left,
+}
+
+/// Room the bars take along the window's edges (`BoardEdge`), measured from their laid-out
+/// nodes in logical pixels (none when no bar is shown): along the top, the bottom, the right
+/// where a top bar stands as a column (a phone held sideways) and the left where a list of moves
+/// shows in a window wider than high; `world` is what the camera shows below the world for the
+/// bottom one, in world units (worked out for the window).
 #[derive(Resource, Default, Debug, Clone, Copy, PartialEq)]
 pub struct PanelRoom {
-    pub px: f32,
+    pub top: f32,
+    pub bottom: f32,
+    pub right: f32,
+    pub left: f32,
     pub world: f32,
 }
 

@@ -19,8 +19,8 @@ use bevy::window::{ExitCondition, WindowResolution};
 use o_an_quan::game::online::form::Form;
 use o_an_quan::game::online::people::{Page, Pages};
 use o_an_quan::game::state::Files;
-use o_an_quan::game::{self, Launch, Overlay, Prefs, Screen};
-use o_an_quan::session::{Lang, Settings, Storage};
+use o_an_quan::game::{self, Game, Launch, Overlay, Prefs, Screen};
+use o_an_quan::session::{Lang, Mode, Settings, Speed, Storage};
 
 /// The window sizes checked: phones upright and sideways, a tablet, two desktops.
 pub const SIZES: [(u32, u32); 5] = [
@@ -101,6 +101,9 @@ pub fn app(config: Config, home: &std::path::Path) -> App {
         language: config.lang,
         text_size: config.text_size,
         seen_intro: true,
+        // Two players at this device: no computer thinks between the checks.
+        mode: Mode::TwoPlayers,
+        speed: Speed::Off,
         child: Some(false),
         name: "Bà Năm".into(),
         // Nobody there: the online screen says it cannot connect, and draws its form.
@@ -204,10 +207,21 @@ pub fn faults(app: &mut App, what: &str, config: Config) -> Vec<String> {
     }
     // Under a modal panel the rest of the screen takes no presses: only the panel's count.
     let modal = modal_nodes(app);
-    let pressable: Vec<&Seen> = seen
+    // What shows of each: a line scrolled out of its list is not there to press.
+    let shown: Vec<Seen> = seen
         .iter()
         .filter(|s| s.pressable && (modal.is_empty() || modal.contains(&s.entity)))
+        .filter_map(|s| {
+            let (lo, hi) = s.clip.unwrap_or((s.min, s.max));
+            let (min, max) = (s.min.max(lo), s.max.min(hi));
+            (max.x - min.x > SLACK && max.y - min.y > SLACK).then(|| Seen {
+                min,
+                max,
+                ..s.clone()
+            })
+        })
         .collect();
+    let pressable: Vec<&Seen> = shown.iter().collect();
     for (i, a) in pressable.iter().enumerate() {
         for b in &pressable[i + 1..] {
             let lo = a.min.max(b.min);
@@ -218,6 +232,7 @@ pub fn faults(app: &mut App, what: &str, config: Config) -> Vec<String> {
         }
     }
     if modal.is_empty() {
+        found.extend(small_pits(app, what, config));
         for (name, lo, hi) in board_parts(app) {
             for s in seen
                 .iter()
@@ -243,7 +258,7 @@ fn board_parts(app: &mut App) -> Vec<(String, Vec2, Vec2)> {
     use o_an_quan::game::layout::Layout;
     let on_board = matches!(
         app.world().resource::<State<Screen>>().get(),
-        Screen::Playing | Screen::Puzzles | Screen::Lesson
+        Screen::Playing | Screen::Puzzles | Screen::Lesson | Screen::Review
     );
     if !on_board {
         return Vec::new();
@@ -277,6 +292,40 @@ fn board_parts(app: &mut App) -> Vec<(String, Vec2, Vec2)> {
     }
     parts
 }
+
+/// The board's citizen pits where they show smaller than a finger: bars and captions may make
+/// the board smaller, never too small to play (the triangle's pits are smaller by its shape:
+/// on a phone held upright they are 6.5 mm at best, `layout.rs`).
+fn small_pits(app: &mut App, what: &str, config: Config) -> Vec<String> {
+    let three = app
+        .world()
+        .resource::<o_an_quan::game::layout::Layout>()
+        .players()
+        == 3;
+    let least = if three { TRIANGLE_PIT } else { FINGER };
+    let side = board_parts(app)
+        .iter()
+        .filter(|(name, _, _)| name.starts_with("pit"))
+        .map(|(_, lo, hi)| (*hi - *lo).min_element())
+        .reduce(f32::min);
+    match side {
+        // The size is left out of the line, which names the fault the same from run to run;
+        // OAQ_LAYOUT_LIST=1 prints it beside the list.
+        Some(side) if side < least - SLACK => {
+            if std::env::var_os("OAQ_LAYOUT_LIST").is_some() {
+                println!("({what} {config}: pits of {side:.0} points)");
+            }
+            vec![format!(
+                "{what} {config}: the board's pits smaller than a finger"
+            )]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The least side of the triangle's pits on screen, in points: 6.5 mm at 160 points an inch,
+/// what an upright phone gives them.
+const TRIANGLE_PIT: f32 = 40.0;
 
 /// The nodes inside an open modal panel (none when no panel is open).
 fn modal_nodes(app: &mut App) -> Vec<Entity> {
@@ -487,6 +536,7 @@ fn check_screens(config: Config) -> Vec<String> {
         show(&mut app, screen, overlay);
         found.extend(faults(&mut app, what, config));
     }
+    found.extend(check_game_screens(&mut app, config));
     show(&mut app, Screen::Online, Overlay::None);
     for (what, face) in ONLINE_FACES {
         face(app.world_mut());
@@ -494,6 +544,40 @@ fn check_screens(config: Config) -> Vec<String> {
         found.extend(faults(&mut app, what, config));
     }
     let _ = std::fs::remove_dir_all(&home);
+    found
+}
+
+/// A game played to its end (its end panel, then its review) and the 3-player board.
+fn check_game_screens(app: &mut App, config: Config) -> Vec<String> {
+    use o_an_quan::game::state::{LoadGame, NewGame, OpenReview};
+    let mut found = Vec::new();
+    let mut history = app.world().resource::<Game>().history.clone();
+    for k in 0..400 {
+        if history.is_over() {
+            break;
+        }
+        let legal = history.position().legal_moves();
+        history.play(legal[k * 7 % legal.len()]).unwrap();
+    }
+    show(app, Screen::Playing, Overlay::None);
+    app.world_mut().trigger(LoadGame(history));
+    settle(app);
+    found.extend(faults(app, "game over", config));
+    app.world_mut().trigger(OpenReview);
+    settle(app);
+    found.extend(faults(app, "review", config));
+    show(app, Screen::Playing, Overlay::None);
+    app.world_mut()
+        .resource_mut::<Prefs>()
+        .set_mode(Mode::ThreePlayers);
+    app.world_mut().trigger(NewGame);
+    settle(app);
+    found.extend(faults(app, "board, 3 players", config));
+    app.world_mut()
+        .resource_mut::<Prefs>()
+        .set_mode(Mode::TwoPlayers);
+    app.world_mut().trigger(NewGame);
+    settle(app);
     found
 }
 

@@ -5,9 +5,10 @@
 //! functions of the board, so that hit tests and the direction mapping are tested without a
 //! window.
 
-use bevy::math::{Rot2, Vec2};
+use bevy::math::{Rot2, Vec2, Vec2Swizzles};
 use bevy::prelude::Resource;
 
+use crate::game::state::PanelRoom;
 use crate::rules::Direction;
 use crate::rules::geometry::{self, ROW_LEN};
 
@@ -566,7 +567,69 @@ impl Layout {
         };
         (centre, self.pit_angle(first), size)
     }
+    /// The highest point of what the board draws in the world (the wood, the pits and their
+    /// arrows, the stores, their labels and the clocks): a bar along the window's top must end
+    /// above it. The world's top edge is higher still, so a bar of ordinary size costs the board
+    /// nothing.
+    pub fn content_top(&self) -> f32 {
+        let on_screen = |size: Vec2| if self.upright() { size.yx() } else { size };
+        let (board, centre) = self.board_rect();
+        let label = LABEL_HALF_HEIGHT * self.text_scale();
+        let stores = (0..self.players()).flat_map(|p| {
+            [
+                self.store_center(p).y + on_screen(self.store_size()).y / 2.0,
+                self.store_label_position(p).y + label,
+                self.clock_position(p).y + label,
+            ]
+        });
+        let arrows = (0..self.ring())
+            .filter(|&i| !geometry::is_mandarin(i))
+            .flat_map(|i| [Side::Left, Side::Right].map(|s| self.arrow_position(i, s).y))
+            .map(|y| y + ARROW / 2.0);
+        let pits = (0..self.ring())
+            .map(|i| self.pit_center(i).y + on_screen(self.pit_size(i)).max_element() / 2.0);
+        stores
+            .chain(arrows)
+            .chain(pits)
+            .fold(centre.y + on_screen(board).y / 2.0, f32::max)
+    }
 }
+
+/// Half the height of a store's label or a clock, in world units (before `text_scale`).
+const LABEL_HALF_HEIGHT: f32 = 16.0;
+
+/// How the camera shows a world of `world` units, whose drawing reaches up to `content_top`, in a
+/// window of `window` logical pixels with bars taking `room` along its edges: the world as large
+/// as the window allows with the room under it for the bottom bar, the top bar above the
+/// drawing, and the columns at the sides beside the world. Returns the pixels per world unit and
+/// the camera's viewport origin (where the world's centre stands, from the bottom left, in
+/// fractions of the window).
+pub fn camera_fit(world: Vec2, content_top: f32, window: Vec2, room: &PanelRoom) -> (f32, Vec2) {
+    let (w, h) = (window.x.max(1.0), window.y.max(1.0));
+    let PanelRoom {
+        top,
+        bottom,
+        right,
+        left,
+        ..
+    } = *room;
+    let drawn = content_top + world.y / 2.0;
+    let scale = ((w - left - right) / world.x)
+        .min((h - bottom) / world.y)
+        .min((h - top - bottom) / drawn)
+        // Bars taller than the window leave the board a sliver, never less than nothing.
+        .max(MIN_SCALE);
+    // The band to show, in world units: the bottom bar's room, the world, the top bar's room
+    // over the drawing; centred in what the window shows.
+    let low = -world.y / 2.0 - bottom / scale;
+    let high = (world.y / 2.0).max(content_top + top / scale);
+    let shown = h / scale;
+    let across = (left + (w - left - right).max(0.0) / 2.0) / w;
+    (scale, Vec2::new(across, 0.5 - (low + high) / 2.0 / shown))
+}
+
+/// The least scale `camera_fit` gives, in pixels per world unit.
+const MIN_SCALE: f32 = 0.02;
 
 fn hash(mut x: u32) -> u32 {
     x ^= x >> 16;
@@ -579,6 +642,7 @@ fn hash(mut x: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bevy::prelude::default;
 
     /// Both boards, in a landscape and in a portrait window, the 2-player board either way round.
     fn boards() -> [Layout; 6] {
@@ -753,6 +817,80 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_drawing_reaches_up_to_content_top_and_stays_in_the_world() {
+        for layout in boards() {
+            let top = layout.content_top();
+            assert!(top <= layout.world().y / 2.0, "{layout:?}: {top}");
+            for i in 0..layout.ring() {
+                assert!(layout.pit_center(i).y < top, "{layout:?} pit {i}");
+            }
+            for p in 0..layout.players() {
+                assert!(layout.store_center(p).y < top, "{layout:?} store {p}");
+            }
+        }
+    }
+
+    /// Where world point `y` shows, in pixels from the window's top, for a fit.
+    fn screen_y(fit: (f32, Vec2), window: Vec2, y: f32) -> f32 {
+        let (scale, origin) = fit;
+        window.y * (1.0 - origin.y) - y * scale
+    }
+
+    #[test]
+    fn the_camera_keeps_the_board_clear_of_the_bars_and_costs_nothing_without_them() {
+        let layout = Layout::new(2);
+        let (world, top) = (layout.world(), layout.content_top());
+        let window = Vec2::new(1280.0, 720.0);
+        // No bars, or an ordinary bar over the world's free top: the world fills the window.
+        for room in [
+            PanelRoom::default(),
+            PanelRoom {
+                top: 60.0,
+                ..default()
+            },
+        ] {
+            let fit = camera_fit(world, top, window, &room);
+            assert_eq!(fit, (1.0, Vec2::new(0.5, 0.5)), "{room:?}");
+        }
+        // Bars of large text, a column at the right: the drawing between them, the world beside.
+        for room in [
+            PanelRoom {
+                top: 200.0,
+                bottom: 150.0,
+                ..default()
+            },
+            PanelRoom {
+                bottom: 100.0,
+                right: 300.0,
+                left: 120.0,
+                ..default()
+            },
+        ] {
+            let fit = camera_fit(world, top, window, &room);
+            let (scale, origin) = fit;
+            assert!(screen_y(fit, window, top) >= room.top - 0.01, "{room:?}");
+            // The world's bottom edge, where the message line is, above the bottom bar.
+            let bottom = screen_y(fit, window, -world.y / 2.0);
+            assert!(
+                bottom <= window.y - room.bottom + 0.01,
+                "{room:?}: {bottom}"
+            );
+            let left = window.x * origin.x - world.x / 2.0 * scale;
+            let right = window.x * origin.x + world.x / 2.0 * scale;
+            assert!(left >= room.left - 0.01 && right <= window.x - room.right + 0.01);
+            assert!(scale < 1.0);
+        }
+        // Bars taller than the window: a sliver of a board, never a negative or endless scale.
+        let crushed = PanelRoom {
+            top: 500.0,
+            bottom: 500.0,
+            ..default()
+        };
+        let (scale, origin) = camera_fit(world, top, window, &crushed);
+        assert!(scale > 0.0 && scale.is_finite() && origin.is_finite());
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! What the board looks like and where everything is: the layout of both boards in the window
-//! (and the phone's safe area), the art drawn at start-up, the board, its pebbles, and the text
-//! written on it.
+//! (and the phone's safe area), the camera that fits it between the screens' bars, the art
+//! drawn at start-up, the board, its pebbles, and the text written on it.
 
 pub mod art;
+pub mod camera;
 pub mod layout;
 pub mod pebbles;
 pub mod safe_area;
@@ -16,6 +17,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_plugins((
         art::plugin,
         safe_area::plugin,
+        camera::plugin,
         pebbles::plugin,
         wood::plugin,
     ));

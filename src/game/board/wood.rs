@@ -1,7 +1,6 @@
-//! The wooden board on its mat: camera, pits, stores, and the count on every pit and store
+//! The wooden board on its mat: pits, stores, and the count on every pit and store
 //! (the lights of the turn are `lights`).
 
-use bevy::camera::ScalingMode;
 use bevy::prelude::*;
 
 use crate::art::Light;
@@ -9,9 +8,8 @@ use crate::art::glyphs::Glyph;
 use crate::game::board::art::{self, Art, GLOW_SPREAD, INK, PLAYER_COLOURS, WOOD};
 use crate::game::board::layout::Layout;
 use crate::game::board::pebbles::Places;
-use crate::game::board::safe_area::SafeArea;
 use crate::game::board::text;
-use crate::game::state::{Game, PanelRoom, Phase, Prefs};
+use crate::game::state::{Game, Phase, Prefs};
 use crate::rules::geometry;
 use crate::session::ScoreView;
 use bevy_tweening::TweenAnim;
@@ -54,13 +52,6 @@ struct BoardPart;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Layout>();
-    app.add_systems(Startup, spawn_camera);
-    app.add_systems(
-        Update,
-        (follow_window_shape, fit_camera)
-            .chain()
-            .in_set(crate::game::state::GameSet::Input),
-    );
     // Labels and glows change only when the stones, the game, the settings or the phase do.
     let stones_or_game = resource_changed::<Places>
         .or_eager(resource_changed::<Game>)
@@ -77,91 +68,6 @@ pub(super) fn plugin(app: &mut App) {
             .chain()
             .in_set(crate::game::state::GameSet::Show),
     );
-}
-
-fn spawn_camera(mut commands: Commands, layout: Res<Layout>) {
-    commands.spawn((
-        Camera2d,
-        // Every picture is drawn with its own soft edges, and every sprite is a rectangle:
-        // multisampling would smooth nothing, at four times the work per pixel (which the
-        // software renderer pays in full).
-        Msaa::Off,
-        Projection::Orthographic(OrthographicProjection {
-            scaling_mode: scaling(&layout),
-            ..OrthographicProjection::default_2d()
-        }),
-    ));
-}
-
-/// The camera shows the layout's whole world, as large as the window allows.
-fn scaling(layout: &Layout) -> ScalingMode {
-    let world = layout.world();
-    ScalingMode::AutoMin {
-        min_width: world.x,
-        min_height: world.y,
-    }
-}
-
-/// A window taller than wide stands the 2-player board upright (a phone held upright, a
-/// browser window made narrow); the board turns back when the window does. What counts is the
-/// part of the window clear of the notch and system bars.
-fn follow_window_shape(windows: Query<&Window>, safe: Res<SafeArea>, mut layout: ResMut<Layout>) {
-    let Ok(window) = windows.single() else {
-        return;
-    };
-    let size = safe.inner_size(window.size());
-    let tall = size.y > size.x;
-    layout.set_if_neq(layout.for_window(tall));
-}
-
-/// The camera shows the layout's world and, under it, the room a screen's panel asks for. The
-/// room in world units is the least that covers the panel's pixels whichever side of the
-/// window limits the scale (`room · scale ≥ px`, with `scale = min(w / W, h / (H + room))`).
-fn fit_camera(
-    layout: Res<Layout>,
-    windows: Query<Ref<Window>>,
-    safe: Res<SafeArea>,
-    mut room: ResMut<PanelRoom>,
-    mut projections: Query<&mut Projection, With<Camera2d>>,
-) {
-    // Nothing that decides the fit changed: the camera stands as it is.
-    let resized = windows.iter().any(|w| w.is_changed());
-    if !(resized || layout.is_changed() || room.is_changed() || safe.is_changed()) {
-        return;
-    }
-    let world = layout.world();
-    let below = match windows.single() {
-        Ok(window) if room.px > 0.0 => {
-            let size = safe.inner_size(window.size());
-            let by_width = room.px * world.x / size.x.max(1.0);
-            let by_height = room.px * world.y / (size.y - room.px).max(1.0);
-            by_width.max(by_height)
-        }
-        _ => 0.0,
-    };
-    if room.world != below {
-        room.world = below;
-    }
-    let (width, height) = (world.x, world.y + below);
-    // The world at the top, the room at the bottom.
-    let origin = Vec2::new(0.5, (world.y / 2.0 + below) / height);
-    for mut projection in &mut projections {
-        let Projection::Orthographic(ortho) = projection.as_ref() else {
-            continue;
-        };
-        let fits = matches!(ortho.scaling_mode,
-            ScalingMode::AutoMin { min_width, min_height } if min_width == width && min_height == height);
-        if fits && ortho.viewport_origin == origin {
-            continue;
-        }
-        if let Projection::Orthographic(ortho) = projection.as_mut() {
-            ortho.scaling_mode = ScalingMode::AutoMin {
-                min_width: width,
-                min_height: height,
-            };
-            ortho.viewport_origin = origin;
-        }
-    }
 }
 
 /// The woven mat under everything, in pieces round the part the board covers whole: with the

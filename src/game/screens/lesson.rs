@@ -9,7 +9,7 @@ use bevy::prelude::*;
 
 use crate::art::glyphs::Glyph;
 use crate::game::board::art::Art;
-use crate::game::state::{Game, PanelRoom, Phase, PlayMove, Prefs, Screen, Settled, Skip, Wake};
+use crate::game::state::{Game, Phase, PlayMove, Prefs, Screen, Settled, Skip, Wake};
 use crate::game::theme::widget::{self, icon_button, small_button};
 use crate::rules::RuleSet;
 use crate::session::lesson::{self, Example};
@@ -17,8 +17,6 @@ use crate::session::{History, Seat};
 
 /// The pause before an example's move, so that the eye finds the board first.
 const LEAD_IN: Duration = Duration::from_millis(900);
-/// Logical pixels kept clear under the board for the caption.
-const PANEL_PX: f32 = 120.0;
 
 /// The screen to go back to from the lesson (it opens from the title and from the game).
 #[derive(Resource, Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,13 +80,7 @@ fn enter(
     show(&mut commands, &mut lesson, &mut game);
 }
 
-fn leave(
-    mut commands: Commands,
-    mut lesson: ResMut<Lesson>,
-    mut game: ResMut<Game>,
-    mut room: ResMut<PanelRoom>,
-) {
-    room.px = 0.0;
+fn leave(mut commands: Commands, mut lesson: ResMut<Lesson>, mut game: ResMut<Game>) {
     lesson.lead_in = None;
     if let Some(history) = lesson.stash.take() {
         game.history = history;
@@ -177,8 +169,7 @@ fn press(
     }
 }
 
-fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>, mut room: ResMut<PanelRoom>) {
-    room.px = PANEL_PX;
+fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>) {
     let lang = prefs.lang();
     commands
         .spawn((DespawnOnExit(Screen::Lesson), widget::top_bar()))

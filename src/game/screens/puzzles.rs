@@ -10,7 +10,7 @@ use crate::art::glyphs::Glyph;
 use crate::game::board::art::Art;
 use crate::game::board::layout::Layout;
 use crate::game::state::{
-    Files, Game, Message, MovePlayed, PanelRoom, Phase, PlayMove, Prefs, Screen, Settled, Skip,
+    Files, Game, Message, MovePlayed, Phase, PlayMove, Prefs, Screen, Settled, Skip,
 };
 use crate::game::theme::widget::{self, button, icon_button, small_button};
 use crate::rules::{Move, presets};
@@ -175,13 +175,7 @@ fn enter(
     set_up(&mut commands, &mut board, &mut game, first);
 }
 
-fn leave(
-    mut commands: Commands,
-    mut board: ResMut<PuzzleBoard>,
-    mut game: ResMut<Game>,
-    mut room: ResMut<PanelRoom>,
-) {
-    room.px = 0.0;
+fn leave(mut commands: Commands, mut board: ResMut<PuzzleBoard>, mut game: ResMut<Game>) {
     if let Some(history) = board.stash.take() {
         game.history = history;
         game.generation += 1;
@@ -364,11 +358,7 @@ fn press(
     }
 }
 
-/// Logical pixels kept clear under the board for the caption.
-const PANEL_PX: f32 = 110.0;
-
-fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>, mut room: ResMut<PanelRoom>) {
-    room.px = PANEL_PX;
+fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>) {
     let lang = prefs.lang();
     commands
         .spawn((DespawnOnExit(Screen::Puzzles), widget::top_bar()))

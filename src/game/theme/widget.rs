@@ -7,6 +7,7 @@ use bevy::window::PrimaryWindow;
 use super::palette::{BUTTON, BUTTON_HOVER, BUTTON_OFF, INK, PANEL};
 use crate::art::glyphs::Glyph;
 use crate::game::board::art::Art;
+use crate::game::state::BoardEdge;
 
 /// The height of a button under a mouse pointer, and on a phone's screen (the window's shorter
 /// side under 600 points): 44 points, the least touch target phone makers ask for.
@@ -25,7 +26,13 @@ pub struct TouchTarget {
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (size_touch_targets, collapse_to_glyphs).in_set(crate::game::state::GameSet::Show),
+        (
+            size_touch_targets,
+            collapse_to_glyphs,
+            stand_bars,
+            place_side_lists,
+        )
+            .in_set(crate::game::state::GameSet::Show),
     );
     app.add_observer(size_new_target);
     app.add_observer(lift_header);
@@ -292,6 +299,100 @@ fn collapse_to_glyphs(
     }
 }
 
+/// On a window wider than high and lower than a phone's short side at the text's size (a phone
+/// held sideways), the bars along the top stand as columns at the right edge: the board there
+/// lacks height, not width. They lie back along the top when the window turns.
+fn stand_bars(
+    window: Single<&Window, With<PrimaryWindow>>,
+    scale: Res<UiScale>,
+    mut bars: Query<(&BoardEdge, &mut Node)>,
+    added: Query<(), Added<BoardEdge>>,
+    mut was_low: Local<Option<bool>>,
+) {
+    let size = window.size() / scale.0;
+    let low = size.x > size.y && size.y < PHONE_SIDE;
+    if *was_low == Some(low) && added.is_empty() {
+        return;
+    }
+    *was_low = Some(low);
+    for (edge, mut node) in &mut bars {
+        if *edge != BoardEdge::Top {
+            continue;
+        }
+        let standing = node.flex_direction == FlexDirection::Column;
+        if standing == low {
+            continue;
+        }
+        if low {
+            node.flex_direction = FlexDirection::Column;
+            node.left = Val::Auto;
+            node.bottom = px(8);
+            node.justify_content = JustifyContent::FlexStart;
+        } else {
+            node.flex_direction = FlexDirection::Row;
+            node.left = px(8);
+            node.bottom = Val::Auto;
+            node.justify_content = JustifyContent::FlexEnd;
+        }
+    }
+}
+
+/// A list down the window's left side beside the board (the moves, `padding` inside, `gap`
+/// between lines, at least `min_width` wide): under the top bar, above the bottom one, and
+/// scrolling when longer than the room between them (`place_side_lists`).
+pub fn side_list(min_width: f32, padding: f32, gap: f32) -> impl Bundle {
+    (
+        Node {
+            position_type: PositionType::Absolute,
+            left: px(8),
+            top: px(8),
+            flex_direction: FlexDirection::Column,
+            padding: UiRect::all(px(padding)),
+            row_gap: px(gap),
+            min_width: px(min_width),
+            border_radius: BorderRadius::all(px(12)),
+            overflow: Overflow::scroll_y(),
+            ..default()
+        },
+        BackgroundColor(super::palette::STRIP),
+        GlobalZIndex(5),
+        BoardEdge::Left,
+        Scrolls,
+        ScrollsUnderPointer,
+    )
+}
+
+/// The lists at the side start under the top bar and end above the bottom one, and the bars
+/// along the bottom end beside the lists and a top bar standing as a column, as measured.
+fn place_side_lists(
+    room: Res<crate::game::state::PanelRoom>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    scale: Res<UiScale>,
+    mut lists: Query<(&BoardEdge, &mut Node)>,
+    added: Query<(), Added<BoardEdge>>,
+) {
+    if !room.is_changed() && added.is_empty() {
+        return;
+    }
+    // The room is in the window's points, the nodes in the interface's (its scale).
+    let scale = scale.0.max(0.1);
+    let top = room.top / scale + 8.0;
+    let tallest = (window.height() - room.top - room.bottom) / scale - 16.0;
+    for (edge, mut node) in &mut lists {
+        match edge {
+            BoardEdge::Left => {
+                node.top = px(top);
+                node.max_height = px(tallest.max(0.0));
+            }
+            BoardEdge::Bottom => {
+                node.left = px(room.left / scale + 8.0);
+                node.right = px(room.right / scale + 8.0);
+            }
+            BoardEdge::Top => {}
+        }
+    }
+}
+
 /// A small square button (‹, ›).
 pub fn small_button(art: &Art, action: impl Component, label: &str) -> impl Bundle {
     (
@@ -343,6 +444,11 @@ pub fn backdrop(dim: f32) -> impl Bundle {
 /// the wheel and to keep the keyboard's focus in sight.
 #[derive(Component, Default)]
 pub struct Scrolls;
+
+/// A panel that scrolls only when the wheel turns or a finger drags over it (a caption beside
+/// the board, where a drag elsewhere is a move); a page scrolls wherever it is.
+#[derive(Component, Default)]
+pub struct ScrollsUnderPointer;
 
 /// The dark rounded panel of dialogs and menus, at most `width` wide; it scrolls when its
 /// content is taller than the window.
@@ -486,7 +592,8 @@ const WHEEL_LINE: f32 = 40.0;
 /// The wheel scrolls every shown panel that scrolls (there is one at a time on top).
 fn wheel_scroll(
     mut wheel: MessageReader<bevy::input::mouse::MouseWheel>,
-    mut panels: Query<(&mut ScrollPosition, &Node), With<Scrolls>>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    mut panels: Query<ScrollPanel, With<Scrolls>>,
 ) {
     use bevy::input::mouse::MouseScrollUnit;
     let dy: f32 = wheel
@@ -496,7 +603,8 @@ fn wheel_scroll(
             MouseScrollUnit::Pixel => w.y,
         })
         .sum();
-    scroll_shown(&mut panels, dy);
+    let at = window.physical_cursor_position();
+    scroll_shown(&mut panels, dy, at);
 }
 
 /// A finger dragged up or down scrolls every shown panel that scrolls, as the wheel does (a
@@ -504,19 +612,43 @@ fn wheel_scroll(
 fn touch_scroll(
     touches: Res<Touches>,
     scale: Res<UiScale>,
-    mut panels: Query<(&mut ScrollPosition, &Node), With<Scrolls>>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    mut panels: Query<ScrollPanel, With<Scrolls>>,
 ) {
     // The touches' points are the window's; the panels', the interface's (its scale).
     let dy: f32 = touches.iter().map(|t| t.delta().y).sum::<f32>() / scale.0.max(0.1);
-    scroll_shown(&mut panels, dy);
+    let at = touches
+        .iter()
+        .next()
+        .map(|t| t.position() * window.scale_factor());
+    scroll_shown(&mut panels, dy, at);
 }
 
-/// Every shown panel that scrolls, moved by `dy` points (down the content for a negative one).
-fn scroll_shown(panels: &mut Query<(&mut ScrollPosition, &Node), With<Scrolls>>, dy: f32) {
+/// What scrolling needs of a panel: where it scrolls to, whether it shows, where it is and
+/// whether only a pointer over it scrolls it.
+type ScrollPanel = (
+    &'static mut ScrollPosition,
+    &'static Node,
+    &'static ComputedNode,
+    &'static bevy::ui::UiGlobalTransform,
+    Has<ScrollsUnderPointer>,
+);
+
+/// Every shown panel that scrolls, moved by `dy` points (down the content for a negative one);
+/// one that scrolls under the pointer only when `at` (the pointer, in physical pixels) is over
+/// it.
+fn scroll_shown(panels: &mut Query<ScrollPanel, With<Scrolls>>, dy: f32, at: Option<Vec2>) {
     if dy == 0.0 {
         return;
     }
-    for (mut scroll, node) in panels {
+    for (mut scroll, node, computed, place, under_pointer) in panels {
+        let over = |p: Vec2| {
+            let half = computed.size() / 2.0;
+            (p - place.translation).abs().cmple(half).all()
+        };
+        if under_pointer && !at.is_some_and(over) {
+            continue;
+        }
         if node.display != Display::None {
             // The layout keeps it within the content.
             scroll.y = (scroll.y - dy).max(0.0);
@@ -548,16 +680,22 @@ pub fn title_and_back(
 }
 
 /// The row of buttons along the top of a screen, at its right.
-pub fn top_bar() -> Node {
-    Node {
-        position_type: PositionType::Absolute,
-        top: px(8),
-        left: px(8),
-        right: px(8),
-        justify_content: JustifyContent::FlexEnd,
-        ..row()
-    }
+pub fn top_bar() -> impl Bundle {
+    (
+        Node {
+            position_type: PositionType::Absolute,
+            top: px(8),
+            left: px(8),
+            right: px(8),
+            justify_content: JustifyContent::FlexEnd,
+            ..row()
+        },
+        BoardEdge::Top,
+    )
 }
+
+/// The most of the window's height a caption along the bottom takes, in per cent.
+const CAPTION_SHARE: f32 = 20.0;
 
 /// A dark box centred along the bottom of the window with two lines of text, a bold one tagged
 /// `head` and an ordinary one tagged `body`; the whole tagged `scope` (the screen it belongs to).
@@ -579,6 +717,7 @@ pub fn bottom_caption(
                 justify_content: JustifyContent::Center,
                 ..default()
             },
+            BoardEdge::Bottom,
         ))
         .with_children(|b| {
             b.spawn((
@@ -588,9 +727,15 @@ pub fn bottom_caption(
                     padding: UiRect::axes(px(16), px(8)),
                     row_gap: px(4),
                     max_width: px(900),
+                    // At a large text size on a phone the words would leave the board no room:
+                    // past a share of the window they scroll.
+                    max_height: Val::Vh(CAPTION_SHARE),
+                    overflow: Overflow::scroll_y(),
                     border_radius: BorderRadius::all(px(12)),
                     ..default()
                 },
+                Scrolls,
+                ScrollsUnderPointer,
                 BackgroundColor(Color::srgba(0.10, 0.06, 0.03, 0.85)),
             ))
             .with_children(|p| {

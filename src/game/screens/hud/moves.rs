@@ -36,19 +36,7 @@ pub(super) fn move_list(
         .spawn((
             MoveListRoot,
             DespawnOnExit(Screen::Playing),
-            Node {
-                position_type: PositionType::Absolute,
-                left: px(8),
-                top: px(64),
-                flex_direction: FlexDirection::Column,
-                padding: UiRect::all(px(12)),
-                row_gap: px(2),
-                min_width: px(200),
-                border_radius: BorderRadius::all(px(12)),
-                ..default()
-            },
-            BackgroundColor(crate::game::theme::palette::STRIP),
-            GlobalZIndex(5),
+            widget::side_list(200.0, 12.0, 2.0),
         ))
         .with_children(|list| {
             list.spawn(bold(&art, lang.tr("moves.title"), 18.0));

@@ -21,7 +21,7 @@ use crate::game::board::layout::Layout;
 use crate::game::play::animation::Pace;
 use crate::game::play::off_frame::Job;
 use crate::game::state::{
-    Analysis, Game, Message, OpenReview, PanelRoom, Phase, Prefs, Screen, Settled, Skip,
+    Analysis, Game, Message, OpenReview, Phase, Prefs, Screen, Settled, Skip,
 };
 use crate::rules::Move;
 use crate::session::History;
@@ -32,8 +32,6 @@ const SPEEDS: [f32; 4] = [0.5, 1.0, 2.0, 4.0];
 const GRAPH_POINTS: f64 = 30.0;
 /// Moves the list shows around the current one.
 const LIST_LINES: usize = 14;
-/// Logical pixels kept clear under the board for the caption and the graph.
-const PANEL_PX: f32 = 124.0;
 
 /// A game's review: its moves, their judgements and where the board is in it.
 #[derive(Resource, Default)]
@@ -173,14 +171,12 @@ fn leave(
     mut game: ResMut<Game>,
     mut pace: ResMut<Pace>,
     mut message: ResMut<Message>,
-    mut room: ResMut<PanelRoom>,
 ) {
     review.playing = false;
     review.reviewer = None;
     // Work still out is dropped: a pool task is cancelled, a worker stopped.
     review.job = None;
     pace.0 = 1.0;
-    room.px = 0.0;
     if let Some(history) = review.game.take() {
         game.history = history;
         game.generation += 1;

@@ -4,11 +4,11 @@
 use bevy::prelude::*;
 use bevy::ui::RelativeCursorPosition;
 
-use super::{Caption, ControlLabel, Graph, MoveList, PANEL_PX, Review, ReviewAction};
+use super::{Caption, ControlLabel, Graph, MoveList, Review, ReviewAction};
 use crate::art::glyphs::Glyph;
 use crate::game::board::art::Art;
 use crate::game::board::layout::Layout;
-use crate::game::state::{PanelRoom, Prefs, Screen};
+use crate::game::state::{BoardEdge, Prefs, Screen};
 use crate::game::theme::palette;
 use crate::game::theme::widget::{self, icon_button, small_button, text};
 use crate::session::Lang;
@@ -28,20 +28,15 @@ pub(super) fn spawn(
     prefs: Res<Prefs>,
     layout: Res<Layout>,
     mut review: ResMut<Review>,
-    mut room: ResMut<PanelRoom>,
+    window: Single<&Window, With<bevy::window::PrimaryWindow>>,
+    scale: Res<UiScale>,
 ) {
     let tall = layout.tall_window();
-    // On a phone held upright the list would cover the board: it waits for its button.
-    review.list_shown = !tall;
-    room.px = panel_px(tall);
+    // On a phone the list would cover the board, or leave it too small beside it: it waits
+    // for its button.
+    review.list_shown = !tall && !widget::phone_sized(window.size() / scale.0);
     build(&mut commands, &art, prefs.lang(), tall);
     commands.insert_resource(BuiltTall(tall));
-}
-
-/// Logical pixels kept clear under the board: the caption and the graph, and on a tall window
-/// the transport row too.
-pub(super) fn panel_px(tall: bool) -> f32 {
-    if tall { PANEL_PX + 52.0 } else { PANEL_PX }
 }
 
 /// The window turned: the controls move between the top bar and the bottom panel.
@@ -51,7 +46,6 @@ pub(super) fn rebuild(
     prefs: Res<Prefs>,
     layout: Res<Layout>,
     built: Option<Res<BuiltTall>>,
-    mut room: ResMut<PanelRoom>,
     nodes: Query<Entity, With<ReviewUi>>,
 ) {
     let tall = layout.tall_window();
@@ -61,7 +55,6 @@ pub(super) fn rebuild(
     for node in &nodes {
         commands.entity(node).despawn();
     }
-    room.px = panel_px(tall);
     build(&mut commands, &art, prefs.lang(), tall);
     commands.insert_resource(BuiltTall(tall));
 }
@@ -131,6 +124,7 @@ pub(super) fn build(commands: &mut Commands, art: &Art, lang: Lang, tall: bool) 
                 row_gap: px(4),
                 ..default()
             },
+            BoardEdge::Bottom,
         ))
         .with_children(|b| {
             if tall {
@@ -140,18 +134,32 @@ pub(super) fn build(commands: &mut Commands, art: &Art, lang: Lang, tall: bool) 
                 })
                 .with_children(|bar| transport(bar, art, lang));
             }
+            // Past a share of the window the words scroll: a phone keeps its board.
             b.spawn((
+                Node {
+                    max_height: Val::Vh(15.0),
+                    overflow: Overflow::scroll_y(),
+                    justify_content: JustifyContent::Center,
+                    ..default()
+                },
+                widget::Scrolls,
+                widget::ScrollsUnderPointer,
+            ))
+            .with_child((
                 Caption,
                 text(art, "", 17.0),
                 TextLayout::justify(Justify::Center),
             ));
             b.spawn((
                 Graph,
+                Name::new("the review's graph"),
                 Button,
                 widget::OwnColours,
                 RelativeCursorPosition::default(),
                 Node {
                     height: px(84),
+                    // A share of a low window at most: a phone held sideways keeps its board.
+                    max_height: Val::Vh(12.0),
                     width: percent(100),
                     flex_direction: FlexDirection::Row,
                     align_items: AlignItems::Stretch,
@@ -166,18 +174,6 @@ pub(super) fn build(commands: &mut Commands, art: &Art, lang: Lang, tall: bool) 
         ReviewUi,
         MoveList,
         DespawnOnExit(Screen::Review),
-        Node {
-            position_type: PositionType::Absolute,
-            left: px(8),
-            top: px(if tall { 112 } else { 64 }),
-            flex_direction: FlexDirection::Column,
-            padding: UiRect::all(px(10)),
-            row_gap: px(1),
-            min_width: px(170),
-            border_radius: BorderRadius::all(px(12)),
-            ..default()
-        },
-        BackgroundColor(palette::STRIP),
-        GlobalZIndex(5),
+        widget::side_list(170.0, 10.0, 1.0),
     ));
 }
