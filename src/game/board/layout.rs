@@ -595,8 +595,9 @@ impl Layout {
     }
 }
 
-/// Half the height of a store's label or a clock, in world units (before `text_scale`).
-const LABEL_HALF_HEIGHT: f32 = 16.0;
+/// Half the height of a store's label (three lines: the player, the stones, the points) or a
+/// clock, in world units (before `text_scale`).
+const LABEL_HALF_HEIGHT: f32 = 36.0;
 
 /// How the camera shows a world of `world` units, whose drawing reaches up to `content_top`, in a
 /// window of `window` logical pixels with bars taking `room` along its edges: the world as large

@@ -27,8 +27,8 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            size_touch_targets,
-            collapse_to_glyphs,
+            // A button's picture alone sizes differently: marked before the sizes follow.
+            (collapse_to_glyphs, size_touch_targets).chain(),
             stand_bars,
             place_side_lists,
         )
@@ -114,21 +114,31 @@ fn size_new_target(
     scale: Res<UiScale>,
     mut targets: Query<(&TouchTarget, &mut Node)>,
 ) {
-    let height = px(button_height(window.size() / scale.0, prefs.large_targets));
+    let height = target_height(window.size(), scale.0, prefs.large_targets, false);
     if let Ok((target, mut node)) = targets.get_mut(added.entity)
         && node.min_height != height
     {
-        fit(target, &mut node, height);
+        fit(target, &mut node, height, false);
     }
 }
 
-fn fit(target: &TouchTarget, node: &mut Node, height: Val) {
+/// A button at `height`, as wide for a square one or one showing its picture alone.
+fn fit(target: &TouchTarget, node: &mut Node, height: Val, glyph_only: bool) {
     node.min_height = height;
     if target.square {
         node.width = height;
         node.height = height;
     }
+    node.min_width = if glyph_only || target.square {
+        height
+    } else {
+        px(MOUSE_HEIGHT)
+    };
 }
+
+/// A button showing its picture without its words (`collapse_to_glyphs`).
+#[derive(Component)]
+struct GlyphOnly;
 
 /// All buttons when the window changes. The window also changes whenever the
 /// pointer moves, so a node is only touched when its height really differs (a touched node is
@@ -137,15 +147,29 @@ fn size_touch_targets(
     window: Single<Ref<Window>, With<PrimaryWindow>>,
     prefs: Res<crate::game::state::Prefs>,
     scale: Res<UiScale>,
-    mut targets: Query<(Ref<TouchTarget>, &mut Node)>,
+    mut targets: Query<(Ref<TouchTarget>, &mut Node, Has<GlyphOnly>)>,
 ) {
-    let height = px(button_height(window.size() / scale.0, prefs.large_targets));
-    let changed = window.is_changed() || prefs.is_changed();
-    for (target, mut node) in &mut targets {
+    let large = prefs.large_targets;
+    let changed = window.is_changed() || prefs.is_changed() || scale.is_changed();
+    for (target, mut node, glyph_only) in &mut targets {
+        let height = target_height(window.size(), scale.0, large, glyph_only);
         // Read before written: a node borrowed mutably is marked changed.
         if (changed || target.is_added()) && node.min_height != height {
-            fit(&target, &mut node, height);
+            fit(&target, &mut node, height, glyph_only);
         }
+    }
+}
+
+/// A button's height in the interface's units in a window of `window` logical pixels at the
+/// interface's `scale` (the text size): a finger's or a mouse's at the text's size, or at the
+/// window's own for a button showing its picture alone, which a larger text does not enlarge
+/// (as a phone's toolbar icons: the text size is for words).
+fn target_height(window: Vec2, scale: f32, large: bool, glyph_only: bool) -> Val {
+    let scale = scale.max(0.1);
+    if glyph_only {
+        px(button_height(window, large) / scale)
+    } else {
+        px(button_height(window / scale, large))
     }
 }
 
@@ -249,8 +273,8 @@ pub fn icon_button(
                 ButtonGlyph,
                 ImageNode::new(art.glyph(glyph)).with_color(INK),
                 Node {
-                    width: px(24),
-                    height: px(24),
+                    width: px(GLYPH),
+                    height: px(GLYPH),
                     ..default()
                 },
             ),
@@ -270,34 +294,73 @@ const NARROW: f32 = 700.0;
 /// On a narrow window, or a low one (a phone held sideways), the buttons with pictures drop
 /// their words (and their padding), so that a bar fits on one line and leaves the board clear.
 fn collapse_to_glyphs(
+    mut commands: Commands,
     window: Single<&Window, With<PrimaryWindow>>,
     scale: Res<UiScale>,
-    mut words: Query<&mut Node, (With<ButtonWords>, Without<Button>)>,
-    mut buttons: Query<(&mut Node, &Children), With<Button>>,
-    added: Query<(), Added<ButtonWords>>,
-    mut was_narrow: Local<Option<bool>>,
+    prefs: Res<crate::game::state::Prefs>,
+    mut parts: Query<
+        (&mut Node, Has<ButtonWords>),
+        (Without<Button>, Or<(With<ButtonWords>, With<ButtonGlyph>)>),
+    >,
+    mut buttons: Query<(Entity, &TouchTarget, &mut Node, &Children), With<Button>>,
+    added: Query<(), Added<TouchTarget>>,
+    mut was: Local<Option<(bool, f32, bool)>>,
 ) {
     // In the interface's own pixels: a larger text size narrows the window for it.
     let narrow = phone_sized(window.size() / scale.0);
-    if *was_narrow == Some(narrow) && added.is_empty() {
+    let now = (narrow, scale.0, prefs.large_targets);
+    if *was == Some(now) && added.is_empty() {
         return;
     }
-    *was_narrow = Some(narrow);
-    let display = if narrow { Display::None } else { Display::Flex };
-    for (mut node, children) in &mut buttons {
-        let Some(label) = children.iter().find(|&c| words.contains(c)) else {
+    *was = Some(now);
+    let height = target_height(window.size(), scale.0, prefs.large_targets, narrow);
+    // The picture keeps its size on the screen when the words go, as the button does.
+    let glyph = if narrow {
+        GLYPH / scale.0.max(0.1)
+    } else {
+        GLYPH
+    };
+    for (entity, target, mut node, children) in &mut buttons {
+        // A picture and words, or a square's sign (‹ › - +): both keep a finger's size.
+        let has_words = children.iter().any(|c| parts.get(c).is_ok_and(|(_, w)| w));
+        if target.square {
+            if narrow {
+                commands.entity(entity).insert(GlyphOnly);
+            } else {
+                commands.entity(entity).remove::<GlyphOnly>();
+            }
+            fit(target, &mut node, height, narrow);
             continue;
-        };
-        if let Ok(mut words) = words.get_mut(label) {
-            words.display = display;
+        }
+        if !has_words {
+            continue;
+        }
+        for child in children.iter() {
+            if let Ok((mut part, is_words)) = parts.get_mut(child) {
+                if is_words {
+                    part.display = if narrow { Display::None } else { Display::Flex };
+                } else {
+                    part.width = px(glyph);
+                    part.height = px(glyph);
+                }
+            }
         }
         node.padding = if narrow {
             UiRect::all(px(0))
         } else {
             UiRect::axes(px(12), px(9))
         };
+        if narrow {
+            commands.entity(entity).insert(GlyphOnly);
+        } else {
+            commands.entity(entity).remove::<GlyphOnly>();
+        }
+        fit(target, &mut node, height, narrow);
     }
 }
+
+/// The side of a button's picture, in the interface's units.
+const GLYPH: f32 = 24.0;
 
 /// On a window wider than high and lower than a phone's short side at the text's size (a phone
 /// held sideways), the bars along the top stand as columns at the right edge: the board there

@@ -72,6 +72,9 @@ pub(super) fn transport(bar: &mut ChildSpawnerCommands, art: &Art, lang: Lang) {
     bar.spawn(small_button(art, ReviewAction::Speed(1), "+"));
 }
 
+/// The most of the window's height the panel along the bottom takes, in per cent.
+const PANEL_SHARE: f32 = 24.0;
+
 pub(super) fn build(commands: &mut Commands, art: &Art, lang: Lang, tall: bool) {
     commands
         .spawn((ReviewUi, DespawnOnExit(Screen::Review), widget::top_bar()))
@@ -122,6 +125,7 @@ pub(super) fn build(commands: &mut Commands, art: &Art, lang: Lang, tall: bool) 
                 bottom: px(8),
                 flex_direction: FlexDirection::Column,
                 row_gap: px(4),
+                max_height: Val::Vh(PANEL_SHARE),
                 ..default()
             },
             BoardEdge::Bottom,
@@ -130,16 +134,19 @@ pub(super) fn build(commands: &mut Commands, art: &Art, lang: Lang, tall: bool) 
             if tall {
                 b.spawn(Node {
                     justify_content: JustifyContent::Center,
+                    flex_shrink: 0.0,
                     ..widget::row()
                 })
                 .with_children(|bar| transport(bar, art, lang));
             }
-            // Past a share of the window the words scroll: a phone keeps its board.
+            // Past the panel's share of the window the words scroll: a phone keeps its board.
             b.spawn((
                 Node {
-                    max_height: Val::Vh(15.0),
+                    // What the panel's share leaves after the graph (and the transport).
+                    min_height: px(0),
                     overflow: Overflow::scroll_y(),
-                    justify_content: JustifyContent::Center,
+                    flex_direction: FlexDirection::Column,
+                    align_items: AlignItems::Center,
                     ..default()
                 },
                 widget::Scrolls,
@@ -160,6 +167,8 @@ pub(super) fn build(commands: &mut Commands, art: &Art, lang: Lang, tall: bool) 
                     height: px(84),
                     // A share of a low window at most: a phone held sideways keeps its board.
                     max_height: Val::Vh(12.0),
+                    // In the panel's share it gives way to the moves' buttons, down to a strip.
+                    min_height: px(20),
                     width: percent(100),
                     flex_direction: FlexDirection::Row,
                     align_items: AlignItems::Stretch,
