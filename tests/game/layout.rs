@@ -20,6 +20,7 @@ use o_an_quan::game::online::form::Form;
 use o_an_quan::game::online::people::{Page, Pages};
 use o_an_quan::game::state::Files;
 use o_an_quan::game::{self, Game, Launch, Overlay, Prefs, Screen};
+use o_an_quan::rules::geometry::is_mandarin;
 use o_an_quan::session::{Lang, Mode, Settings, Speed, Storage};
 
 /// The window sizes checked: phones upright and sideways, a tablet, two desktops.
@@ -282,7 +283,13 @@ fn board_parts(app: &mut App) -> Vec<(String, Vec2, Vec2)> {
     let mut parts = Vec::new();
     for pit in 0..layout.ring() {
         if let Some((lo, hi)) = rect(layout.pit_center(pit), turn(layout.pit_size(pit))) {
-            parts.push((format!("pit {}", pit + 1), lo, hi));
+            // Mandarin pits are never chosen: their size is not a finger's matter.
+            let kind = if is_mandarin(pit) {
+                "mandarin pit"
+            } else {
+                "pit"
+            };
+            parts.push((format!("{kind} {}", pit + 1), lo, hi));
         }
     }
     for player in 0..layout.players() {
