@@ -426,7 +426,7 @@ pub fn side_list(min_width: f32, padding: f32, gap: f32) -> impl Bundle {
 }
 
 /// The lists at the side start under the top bar and end above the bottom one, and the bars
-/// along the bottom end beside the lists and a top bar standing as a column, as measured.
+/// along the bottom end beside a top bar standing as a column, as measured.
 fn place_side_lists(
     room: Res<crate::game::state::PanelRoom>,
     window: Single<&Window, With<PrimaryWindow>>,
@@ -447,10 +447,8 @@ fn place_side_lists(
                 node.top = px(top);
                 node.max_height = px(tallest.max(0.0));
             }
-            BoardEdge::Bottom => {
-                node.left = px(room.left / scale + 8.0);
-                node.right = px(room.right / scale + 8.0);
-            }
+            // The lists at the side end above it: only a column at the right stands beside it.
+            BoardEdge::Bottom => node.right = px(room.right / scale + 8.0),
             BoardEdge::Top => {}
         }
     }

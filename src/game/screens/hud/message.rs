@@ -94,15 +94,20 @@ pub(super) fn place_message(
     text_scale: Res<crate::game::state::TextScale>,
     room: Res<crate::game::state::PanelRoom>,
     projection: Single<&Projection, With<Camera2d>>,
+    window: Single<&Window, With<bevy::window::PrimaryWindow>>,
+    safe: Res<crate::game::safe_area::SafeArea>,
     mut line: Query<
         (&mut TextFont, &mut bevy::text::TextBounds, &mut Transform),
         With<MessageLine>,
     >,
 ) {
-    // Above the room a screen's panel keeps under the board.
+    // Above the room a screen's panel keeps under the board. The window's bottom in the world
+    // from the projection as it now stands (its `area` follows only in the next frame, which a
+    // still game may not draw soon).
+    let height = safe.inner_size(window.size()).y;
     let bottom = room.world
         + match *projection {
-            Projection::Orthographic(ortho) => ortho.area.min.y,
+            Projection::Orthographic(ortho) => -ortho.viewport_origin.y * height * ortho.scale,
             _ => -layout.world().y / 2.0,
         };
     let at = Vec3::new(0.0, bottom + 10.0, 10.0);
