@@ -101,9 +101,7 @@ pub async fn run(server: Arc<Server>) {
             let runs = match &server.cluster {
                 None => true,
                 Some(cluster) => {
-                    // A wave longer than a member's staleness: whoever takes a lost node's
-                    // pool finds that node's players stale already.
-                    let ms = (every.as_millis() as u64).saturating_mul(STALE_WAVES as u64 + 1);
+                    let ms = claim_ms(&server);
                     cluster.pool_runner(&key, running.contains(&key), ms).await
                 }
             };
@@ -118,6 +116,7 @@ pub async fn run(server: Arc<Server>) {
                 tracing::warn!(pool = %key, "a wave: {e}");
             }
         }
+        gather_counts(&server).await;
     }
 }
 
@@ -162,6 +161,7 @@ async fn wave(
     let live = live_members(server, key, clock, now, wave_ms).await?;
     if live.is_empty() {
         lock(&server.pools.counts).remove(key);
+        publish_count(server, key, 0).await;
         return Ok(());
     }
     let candidates: Vec<Candidate> = live
@@ -176,6 +176,7 @@ async fn wave(
     let paired = pairing::pair_except(&candidates, |a, b| blocks.contains(&(a.min(b), a.max(b))));
     let left = u32::try_from(paired.alone.len()).unwrap_or(u32::MAX);
     lock(&server.pools.counts).insert(key.to_owned(), left);
+    publish_count(server, key, left).await;
     for &(a, b) in &paired.pairs {
         let (a, b) = (&live[a], &live[b]);
         if !take(server, key, &a.player.id, &b.player.id).await? {
@@ -206,6 +207,46 @@ async fn wave(
         }
     }
     Ok(())
+}
+
+/// On several nodes, tell the others how many wait in pool `key`, which this node runs; the
+/// count lapses as the claim does, with a lost node.
+async fn publish_count(server: &Arc<Server>, key: &str, count: u32) {
+    let Some(cluster) = &server.cluster else {
+        return;
+    };
+    let ms = claim_ms(server);
+    if let Err(e) = cluster.pool_count_set(key, count, ms).await {
+        tracing::warn!(pool = %key, "telling the pool's count: {e}");
+    }
+}
+
+/// On several nodes, every pool's count as its runner last told it, for this node's lobby: the
+/// same counts whichever node a player asks. A count not read keeps the last one known.
+async fn gather_counts(server: &Arc<Server>) {
+    let Some(cluster) = &server.cluster else {
+        return;
+    };
+    let keys: Vec<String> = all_pools().map(|(key, _, _)| key).collect();
+    match cluster.pool_counts(&keys).await {
+        Ok(counts) => {
+            let mut known = lock(&server.pools.counts);
+            for (key, count) in keys.into_iter().zip(counts) {
+                match count {
+                    Some(n) if n > 0 => known.insert(key, n),
+                    _ => known.remove(&key),
+                };
+            }
+        }
+        Err(e) => tracing::warn!("reading the pools' counts: {e}"),
+    }
+}
+
+/// How long a pool's claim (and its count) lasts: longer than a member's staleness, so that
+/// whoever takes a lost node's pool finds that node's players stale already.
+fn claim_ms(server: &Server) -> u64 {
+    let every = server.settings.pool_wave.as_millis() as u64;
+    every.saturating_mul(STALE_WAVES as u64 + 1)
 }
 
 /// Pool `key`'s members with their last heartbeat, from the cluster's book or this node's.

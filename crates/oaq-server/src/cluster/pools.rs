@@ -1,7 +1,9 @@
 //! The pools' share of Redis: each pool's members (`oaq:pool:KEY:members`, player → member)
 //! and when each was last vouched for by the node they are connected to
-//! (`oaq:pool:KEY:beat`), and which node runs the pool's waves (`oaq:pool:KEY:runner`, a
-//! claim that lapses unless renewed, so that another node takes over a lost node's pools).
+//! (`oaq:pool:KEY:beat`), which node runs the pool's waves (`oaq:pool:KEY:runner`, a
+//! claim that lapses unless renewed, so that another node takes over a lost node's pools), and
+//! how many its last wave left waiting (`oaq:pool:KEY:waiting`, for every node's lobby; it
+//! lapses with its runner).
 
 use redis::Script;
 
@@ -19,6 +21,10 @@ fn members(key: &str) -> String {
 
 fn beats(key: &str) -> String {
     format!("oaq:pool:{key}:beat")
+}
+
+fn waiting(key: &str) -> String {
+    format!("oaq:pool:{key}:waiting")
 }
 
 impl Cluster {
@@ -94,6 +100,29 @@ impl Cluster {
             .timed("pool_take", call.invoke_async(&mut conn))
             .await?;
         Ok(n == 1)
+    }
+
+    /// Say that `count` players wait in pool `key` after its last wave, for `ms` (a count no
+    /// runner renews lapses with its node).
+    pub async fn pool_count_set(&self, key: &str, count: u32, ms: u64) -> Result<(), String> {
+        let mut set = redis::cmd("SET");
+        set.arg(waiting(key)).arg(count).arg("PX").arg(ms.max(1));
+        let mut conn = self.conn.clone();
+        self.timed("pool_count_set", set.query_async::<()>(&mut conn))
+            .await
+    }
+
+    /// How many wait in each of `keys` as their runners last said (none where no runner has).
+    pub async fn pool_counts(&self, keys: &[String]) -> Result<Vec<Option<u32>>, String> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut get = redis::cmd("MGET");
+        for key in keys {
+            get.arg(waiting(key));
+        }
+        let mut conn = self.conn.clone();
+        self.timed("pool_counts", get.query_async(&mut conn)).await
     }
 
     /// Whether this node runs pool `key`'s waves now: renew its claim, or take an unclaimed

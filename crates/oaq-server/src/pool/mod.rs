@@ -92,12 +92,14 @@ pub struct Pools {
     pub(crate) book: Mutex<HashMap<String, HashMap<String, (Member, i64)>>>,
     /// Players offered the computer already, by pool (kept by whichever node runs it).
     pub(crate) offered: Mutex<HashSet<String>>,
-    /// Players left waiting after each pool's last wave, for the pools this node runs.
+    /// Players left waiting after each pool's last wave: alone, as this node's waves left
+    /// them; with other nodes, as each pool's runner last told (`oaq:pool:KEY:waiting`).
     pub(crate) counts: Mutex<HashMap<String, u32>>,
 }
 
 impl Pools {
-    /// The pools this node runs with players waiting after their last wave, for the lobby.
+    /// The pools with players waiting after their last wave, on whichever node runs them, for
+    /// the lobby.
     pub fn waiting_counts(&self) -> Vec<oaq_net::pool::PoolCount> {
         let counts = lock(&self.counts);
         all_pools()

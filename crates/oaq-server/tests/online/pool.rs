@@ -154,9 +154,22 @@ async fn on_two_nodes_players_are_paired_across_and_a_lost_node_hands_its_pools_
     assert_eq!(binh.paired().await, room, "paired across the nodes");
 
     // Node one dies with a player waiting on it: node two takes the pools over, drops him
-    // (nobody vouches for him) and pairs its own players.
+    // (nobody vouches for him) and pairs its own players. While he waits, node two's lobby
+    // counts him, though node one runs the pool.
     let mut chi = Client::connect(&one.url(), "Chi").await;
     chi.pool("standard").await;
+    let chi_waits = vec![PoolCount {
+        rules: "standard".into(),
+        clock: THREE_TWO,
+        waiting: 1,
+    }];
+    for wave in 0.. {
+        if pool_counts(&mut binh).await == chi_waits {
+            break;
+        }
+        assert!(wave < 40, "node two's lobby never counted Chi");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
     one.kill();
     let mut dung = Client::connect(&two.url(), "Dũng").await;
     let mut em = Client::connect(&two.url(), "Em").await;
