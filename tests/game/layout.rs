@@ -619,3 +619,67 @@ fn tempfile_dir() -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// A finger that comes down on a button and drags (scrolling the page) presses nothing; one that
+/// lifts where it came down presses the button then, not before (it might still have dragged).
+#[test]
+fn a_finger_presses_a_button_as_it_lifts_and_a_drag_from_it_presses_nothing() {
+    use bevy::input::touch::TouchPhase;
+    let config = Config {
+        size: (390, 844),
+        lang: Lang::En,
+        text_size: 100,
+    };
+    let home = tempfile_dir();
+    let mut app = app(config, &home);
+    app.add_plugins(bevy::input::InputPlugin);
+    show(&mut app, Screen::Playing, Overlay::None);
+    let overlay = |app: &App| *app.world().resource::<State<Overlay>>().get();
+    let at = centre_of(&mut app, game::Action::OpenMenu);
+    let below = at + Vec2::new(0.0, 80.0);
+    for (phase, point) in [
+        (TouchPhase::Started, at),
+        (TouchPhase::Moved, below),
+        (TouchPhase::Ended, below),
+    ] {
+        touch(&mut app, phase, point);
+    }
+    settle(&mut app);
+    assert_eq!(overlay(&app), Overlay::None, "a drag presses nothing");
+    touch(&mut app, TouchPhase::Started, at);
+    settle(&mut app);
+    assert_eq!(overlay(&app), Overlay::None, "not while the finger is down");
+    touch(&mut app, TouchPhase::Ended, at);
+    settle(&mut app);
+    assert_eq!(overlay(&app), Overlay::Menu, "pressed as the finger lifts");
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+/// The centre of the button doing `action`, in the window's points.
+fn centre_of(app: &mut App, action: game::Action) -> Vec2 {
+    let world = app.world_mut();
+    let mut buttons = world.query::<(&game::Action, &ComputedNode, &UiGlobalTransform)>();
+    buttons
+        .iter(world)
+        .find(|(a, node, _)| **a == action && node.size().x > 0.0)
+        .map(|(_, _, at)| at.translation)
+        .unwrap_or_else(|| panic!("no {action:?} button on screen"))
+}
+
+/// A finger at `at` (one finger, the window's points), and a frame to see it.
+fn touch(app: &mut App, phase: bevy::input::touch::TouchPhase, at: Vec2) {
+    let world = app.world_mut();
+    let window = world
+        .query_filtered::<Entity, With<Window>>()
+        .iter(world)
+        .next()
+        .expect("a window");
+    world.write_message(bevy::input::touch::TouchInput {
+        phase,
+        position: at,
+        window,
+        force: None,
+        id: 1,
+    });
+    app.update();
+}

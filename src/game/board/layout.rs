@@ -620,13 +620,15 @@ pub fn camera_fit(world: Vec2, content_top: f32, window: Vec2, room: &PanelRoom)
         .min((h - top - bottom) / drawn)
         // Bars taller than the window leave the board a sliver, never less than nothing.
         .max(MIN_SCALE);
-    // The band to show, in world units: the bottom bar's room, the world, the top bar's room
-    // over the drawing; centred in what the window shows.
+    // What must show, in world units: from the bottom bar's room under the world up to the top
+    // bar's room over the drawing. The world stays centred where that leaves both clear (a
+    // window with height to spare), and moves as little as it must otherwise.
     let low = -world.y / 2.0 - bottom / scale;
-    let high = (world.y / 2.0).max(content_top + top / scale);
+    let high = content_top + top / scale;
     let shown = h / scale;
+    let centre = 0.0f32.min(low + shown / 2.0).max(high - shown / 2.0);
     let across = (left + (w - left - right).max(0.0) / 2.0) / w;
-    (scale, Vec2::new(across, 0.5 - (low + high) / 2.0 / shown))
+    (scale, Vec2::new(across, 0.5 - centre / shown))
 }
 
 /// The least scale `camera_fit` gives, in pixels per world unit.
@@ -884,6 +886,18 @@ mod tests {
             assert!(left >= room.left - 0.01 && right <= window.x - room.right + 0.01);
             assert!(scale < 1.0);
         }
+        // A phone held upright has height to spare: a bar of two rows takes it, the world stays
+        // where it was.
+        let upright = Layout::new(2).for_window(true);
+        let phone = Vec2::new(390.0, 844.0);
+        let two_rows = PanelRoom {
+            top: 104.0,
+            ..default()
+        };
+        let fit = camera_fit(upright.world(), upright.content_top(), phone, &two_rows);
+        let alone = camera_fit(upright.world(), upright.content_top(), phone, &default());
+        assert_eq!(fit, alone);
+        assert!(screen_y(fit, phone, upright.content_top()) >= two_rows.top);
         // Bars taller than the window: a sliver of a board, never a negative or endless scale.
         let crushed = PanelRoom {
             top: 500.0,
