@@ -8,7 +8,6 @@ use bevy::window::PrimaryWindow;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Tap>();
-    app.init_resource::<Touches>();
     // After the interface's own focus system has marked the button under the finger pressed,
     // before any screen reads it.
     app.add_systems(PreUpdate, hold_until_lifted.after(UiSystems::Focus));

@@ -302,16 +302,15 @@ fn collapse_to_glyphs(
         (&mut Node, Has<ButtonWords>),
         (Without<Button>, Or<(With<ButtonWords>, With<ButtonGlyph>)>),
     >,
-    mut buttons: Query<(Entity, &TouchTarget, &mut Node, &Children), With<Button>>,
-    added: Query<(), Added<TouchTarget>>,
+    mut buttons: Query<(Entity, Ref<TouchTarget>, &mut Node, &Children), With<Button>>,
     mut was: Local<Option<(bool, f32, bool)>>,
 ) {
     // In the interface's own pixels: a larger text size narrows the window for it.
     let narrow = phone_sized(window.size() / scale.0);
     let now = (narrow, scale.0, prefs.large_targets);
-    if *was == Some(now) && added.is_empty() {
-        return;
-    }
+    // Every button when the window or the settings change; otherwise only those just spawned
+    // (a page rebuilt as a key is typed).
+    let all = *was != Some(now);
     *was = Some(now);
     let height = target_height(window.size(), scale.0, prefs.large_targets, narrow);
     // The picture keeps its size on the screen when the words go, as the button does.
@@ -321,6 +320,9 @@ fn collapse_to_glyphs(
         GLYPH
     };
     for (entity, target, mut node, children) in &mut buttons {
+        if !all && !target.is_added() {
+            continue;
+        }
         // A picture and words, or a square's sign (‹ › - +): both keep a finger's size.
         let has_words = children.iter().any(|c| parts.get(c).is_ok_and(|(_, w)| w));
         if target.square {
@@ -329,7 +331,7 @@ fn collapse_to_glyphs(
             } else {
                 commands.entity(entity).remove::<GlyphOnly>();
             }
-            fit(target, &mut node, height, narrow);
+            fit(&target, &mut node, height, narrow);
             continue;
         }
         if !has_words {
@@ -355,7 +357,7 @@ fn collapse_to_glyphs(
         } else {
             commands.entity(entity).remove::<GlyphOnly>();
         }
-        fit(target, &mut node, height, narrow);
+        fit(&target, &mut node, height, narrow);
     }
 }
 
