@@ -50,10 +50,30 @@ pub struct Engine {
     pub starts: u32,
 }
 
+/// A running program, in a process group of its own: stopping it stops whatever it started
+/// too (a script's engine, a `sleep` it stalls in), not only the program itself.
 struct Program {
-    _child: Child,
+    child: Child,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
+}
+
+impl Drop for Program {
+    fn drop(&mut self) {
+        // The group's id is the program's, which stays taken until the program is reaped (by
+        // `kill_on_drop`, after this): the signal cannot reach anyone else's processes.
+        #[cfg(unix)]
+        if let Some(group) = self
+            .child
+            .id()
+            .and_then(|id| libc::pid_t::try_from(id).ok())
+        {
+            // SAFETY: `kill` takes plain integers and touches no memory of ours.
+            unsafe {
+                libc::kill(-group, libc::SIGKILL);
+            }
+        }
+    }
 }
 
 impl Engine {
@@ -131,18 +151,22 @@ impl Engine {
         };
         let words: Vec<String> = words.iter().map(fill).collect();
         let (program, args) = words.split_first().ok_or("no program")?;
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        command
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
-            .kill_on_drop(true)
+            .kill_on_drop(true);
+        #[cfg(unix)]
+        command.process_group(0);
+        let mut child = command
             .spawn()
             .map_err(|e| format!("starting {program}: {e}"))?;
         let stdin = child.stdin.take().ok_or("no stdin")?;
         let stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
         Ok(Program {
-            _child: child,
+            child,
             stdin,
             stdout,
         })

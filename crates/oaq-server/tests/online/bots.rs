@@ -283,6 +283,8 @@ async fn programs_that_fail_are_restarted_or_their_games_resigned() {
     let (opponent, token_o) = new_bot(&server, "Steady", "steady-bot").await;
     let engine = env!("CARGO_BIN_EXE_oaq-bot");
     let marker = dir.path().join("failed-once");
+    // The stalling program waits on a child of its own: a stopped program's children stop too.
+    let stalled = dir.path().join("stalled-pids");
     let scripts = [
         ("crashes", "exit 3".to_owned(), true),
         (
@@ -290,7 +292,11 @@ async fn programs_that_fail_are_restarted_or_their_games_resigned() {
             "while read line; do echo '{\"move\":\"99+\"}'; done".to_owned(),
             true,
         ),
-        ("stalls", "sleep 600".to_owned(), true),
+        (
+            "stalls",
+            format!("sleep 600 & echo $! >> {}; wait", stalled.display()),
+            true,
+        ),
         (
             "fails-once",
             format!(
@@ -346,6 +352,37 @@ async fn programs_that_fail_are_restarted_or_their_games_resigned() {
     }
     let out = finished(steady, Duration::from_secs(30)).await;
     assert_eq!(out.matches(" over: {").count(), scripts.len(), "{out}");
+    let pids = std::fs::read_to_string(&stalled).unwrap();
+    assert_eq!(
+        pids.lines().count(),
+        2,
+        "the stalling program started twice: {pids}"
+    );
+    for pid in pids.lines() {
+        assert!(
+            stops_within(pid.trim(), Duration::from_secs(10)).await,
+            "the stalled program's child {pid} still runs"
+        );
+    }
+}
+
+/// Whether process `pid` is gone (or a zombie nobody has reaped) within `limit`.
+async fn stops_within(pid: &str, limit: Duration) -> bool {
+    let deadline = tokio::time::Instant::now() + limit;
+    loop {
+        let running = std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            stat.rsplit(") ")
+                .next()
+                .is_some_and(|rest| !rest.starts_with('Z'))
+        });
+        if !running {
+            return true;
+        }
+        if tokio::time::Instant::now() > deadline {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 /// A revoked token closes the bot's streams at once and is refused after; a new one works.
