@@ -56,8 +56,46 @@ pub(in crate::game) fn plugin(app: &mut App) {
         push::plugin,
     ));
     #[cfg(target_arch = "wasm32")]
-    app.add_plugins((page::plugin, web_field::plugin, timeline::plugin))
-        .add_systems(PostStartup, open_the_link_s_room);
+    {
+        app.add_plugins((page::plugin, web_field::plugin, timeline::plugin))
+            .add_systems(PostStartup, open_the_link_s_room);
+        connect_for_the_link_s_room(app);
+    }
+}
+
+/// A room link's page connects while the app is still being built, saying its hello and the
+/// room as the socket opens: on a phone's CPU the first frame is a second or two away, and by
+/// its end the welcome and the seat are waiting. (Not while the first visit's question waits:
+/// the hello says whether a child plays.) `open_the_link_s_room` then shows the room as usual.
+#[cfg(target_arch = "wasm32")]
+fn connect_for_the_link_s_room(app: &mut App) {
+    let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else {
+        return;
+    };
+    let Some(code) = follow::from_address(&search)
+        .into_iter()
+        .find_map(|asked| match asked {
+            follow::FromAddress::Room(code) => Some(code),
+            _ => None,
+        })
+    else {
+        return;
+    };
+    let world = app.world_mut();
+    let Some((url, greeting)) = world.resource_scope(|world, mut online: Mut<client::Online>| {
+        let prefs = world.resource::<Prefs>();
+        if people::asking_who_plays(&online, prefs) {
+            return None;
+        }
+        online.room = Some(client::Room::new(code, false));
+        Some((server_url(prefs), client::greeting(&online, prefs)))
+    }) else {
+        return;
+    };
+    let mut link = world.resource_mut::<link::Link>();
+    link.start(&url);
+    link.set_greeting(greeting);
+    link::carry_out_now(world);
 }
 
 /// The server to play on: the page's own on the web (`wss://` for an https page), the

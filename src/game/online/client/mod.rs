@@ -2,19 +2,22 @@
 //! settings), the room we sit in as its log folds (the same fold as the server's), the lobby,
 //! and what must be said again after a reconnection (hello, the room with the last `seq` seen,
 //! a move not yet acknowledged). Its files, lowest first: the state, the device's identity,
-//! the notices by area, what arrives, what the player asks.
+//! the greeting a socket says as it opens, the notices by area, what arrives, what the player
+//! asks.
 
 use std::time::Duration;
 
 use bevy::prelude::*;
 
 mod ask;
+mod greeting;
 mod identity;
 mod notices;
 mod receive;
 mod state;
 
 pub use ask::Ask;
+pub use greeting::greeting;
 pub use identity::{device_label, display_name, kept_token};
 pub use receive::refresh_lobby;
 pub use state::{Board, NotifyState, Online, Pending, PoolWait, Problem, Room, unix_ms};
@@ -33,5 +36,14 @@ pub(super) fn plugin(app: &mut App) {
             .chain()
             .after(super::link::pump)
             .in_set(crate::game::state::GameSet::Input),
+    );
+    // The greeting is ready before the frame's end, where the link opens a socket asked for.
+    app.add_systems(
+        PostUpdate,
+        greeting::greet.before(super::link::flush).run_if(
+            resource_changed::<Online>
+                .or_eager(resource_changed::<crate::game::state::Prefs>)
+                .or_eager(resource_changed::<super::link::Link>),
+        ),
     );
 }

@@ -4,14 +4,15 @@
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
 
-use super::identity::{device_label, display_name, keep_previous, keep_token};
+use super::greeting::{entered, greeting};
+use super::identity::{display_name, keep_previous, keep_token};
 use super::notices::{people_notice, room_notice};
 use super::state::{Online, Problem, Room, acknowledge, unix_ms};
 use super::{LOBBY_EVERY, PING_EVERY};
 use crate::game::online::link::{Link, LinkEvent};
 use crate::game::state::{Files, Prefs};
 use crate::net::protocol::{
-    ClientMessage, ErrorCode, Notice, PROTOCOL, PlayerInfo, RoomEvent, Sequenced, ServerMessage,
+    ClientMessage, ErrorCode, Notice, PlayerInfo, RoomEvent, Sequenced, ServerMessage,
 };
 
 /// What the server said this frame.
@@ -34,21 +35,18 @@ pub(super) fn receive(
         }
         match event {
             LinkEvent::Up => {
-                let hello = ClientMessage::Hello {
-                    protocol: PROTOCOL,
-                    name: display_name(&prefs.name, prefs.lang()),
-                    token: online.token.clone(),
-                    device: Some(device_label()),
-                    child: prefs.child == Some(true),
-                };
-                link.send(&hello);
-                // The room (a link's, or the one we were in) goes right behind the hello, a
-                // round trip sooner: the server takes a connection's frames in order, so the
-                // hello's player is the one seated.
-                if let Some(room) = &online.room {
-                    let enter = room.enter();
-                    link.send(&enter);
-                    online.entered_with_hello = true;
+                // The socket said the greeting as it opened; a link given none says it now.
+                if link.greeted().is_empty() {
+                    for msg in greeting(&online, &prefs) {
+                        link.send(&msg);
+                    }
+                    online.entered_with_hello = online.room.is_some();
+                } else {
+                    let entered = online
+                        .room
+                        .as_ref()
+                        .is_some_and(|room| entered(link.greeted(), room));
+                    online.entered_with_hello = entered;
                 }
             }
             LinkEvent::Down(why) => {

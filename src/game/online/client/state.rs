@@ -45,7 +45,7 @@ pub struct Room {
 }
 
 impl Room {
-    pub(super) fn new(code: String, watching: bool) -> Room {
+    pub(in crate::game::online) fn new(code: String, watching: bool) -> Room {
         Room {
             code,
             watching,

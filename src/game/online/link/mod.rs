@@ -1,15 +1,36 @@
 //! The connection to `oaq-server`: one WebSocket (a thread of ewebsock's on desktop, the
 //! browser's own on the web), drained every frame so that nothing waits on the network, and
 //! opened again with backoff whenever it drops. It only carries frames; what they mean is
-//! `client`'s.
+//! `client`'s, which also gives the greeting the socket sends the moment it opens.
 
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
-use ewebsock::{WsEvent, WsMessage, WsSender};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
 use crate::net::protocol::{ClientMessage, MAX_FRAME, ServerMessage, parse_server};
+
+#[cfg(not(target_arch = "wasm32"))]
+mod native;
+#[cfg(target_arch = "wasm32")]
+mod web;
+#[cfg(not(target_arch = "wasm32"))]
+use native::Conn;
+#[cfg(target_arch = "wasm32")]
+use web::Conn;
+
+/// The largest frame taken from the server: four times the protocol's, as the server reads (a
+/// snapshot of a long game is the largest thing it sends).
+const MAX_INCOMING: usize = 4 * MAX_FRAME;
+
+/// What a socket reports, on either platform.
+enum SocketEvent {
+    /// Open, the greeting sent.
+    Opened,
+    Text(String),
+    Failed(String),
+    Closed,
+}
 
 /// First wait before connecting again, and the longest.
 const FIRST_RETRY: Duration = Duration::from_millis(300);
@@ -59,11 +80,15 @@ pub struct Link {
     close: bool,
     /// Open a socket.
     connect: bool,
+    /// What the next socket says as it opens, before any frame of the game runs.
+    greeting: Vec<ClientMessage>,
+    /// What the current socket said as it opened.
+    greeted: Vec<ClientMessage>,
 }
 
 /// The WebSocket, when there is one, and how a frame from it wakes the sleeping event loop.
 #[derive(Default)]
-pub struct Socket(Option<(WsSender, Receiver<WsEvent>)>, Option<Waker>);
+pub struct Socket(Option<(Conn, Receiver<SocketEvent>)>, Option<Waker>);
 
 /// Wakes the event loop from the socket's thread (or the browser's callback).
 pub type Waker = std::sync::Arc<dyn Fn() + Send + Sync>;
@@ -79,7 +104,21 @@ impl Link {
             outbox: Vec::new(),
             close: false,
             connect: false,
+            greeting: Vec::new(),
+            greeted: Vec::new(),
         }
+    }
+
+    /// What a socket opened from now on says the instant it opens (the hello, the room we go
+    /// back to), in order, before the game's next frame: `client` keeps it up to date while
+    /// the link is not open.
+    pub fn set_greeting(&mut self, greeting: Vec<ClientMessage>) {
+        self.greeting = greeting;
+    }
+
+    /// What the open socket said as it opened (empty when no greeting was set).
+    pub fn greeted(&self) -> &[ClientMessage] {
+        &self.greeted
     }
 
     pub fn url(&self) -> &str {
@@ -169,50 +208,32 @@ impl Link {
 
 impl Socket {
     fn open(&mut self, link: &mut Link) {
-        let options = ewebsock::Options {
-            // Four times the protocol's frame, as the server reads: a snapshot of a long game
-            // is the largest thing it sends.
-            max_incoming_frame_size: 4 * MAX_FRAME,
-            // The socket's thread looks for frames to send between reads: 40 ms keeps sends
-            // prompt and the thread nearly asleep (ewebsock's 10 ms costs a tenth of a core
-            // here in a debug build).
-            read_timeout: Some(Duration::from_millis(40)),
-            ..ewebsock::Options::default()
-        };
+        let mut frames = Vec::with_capacity(link.greeting.len());
+        for msg in &link.greeting {
+            match serde_json::to_string(msg) {
+                Ok(text) => frames.push(text),
+                Err(e) => error!("online: a greeting that does not serialise: {e}"),
+            }
+        }
         let (tx, rx) = channel();
-        let wake = self.1.clone();
-        let on_event = Box::new(move |event: WsEvent| {
-            // The connection's own pings and pongs need no frame; everything else does.
-            let quiet = matches!(
-                event,
-                WsEvent::Message(WsMessage::Ping(_) | WsMessage::Pong(_))
-            );
-            let sent = tx.send(event);
-            if !quiet && let Some(wake) = &wake {
-                wake();
+        match Conn::open(&link.url, frames, tx, self.1.clone()) {
+            Ok(conn) => {
+                self.0 = Some((conn, rx));
+                link.greeted = link.greeting.clone();
             }
-            match sent {
-                Ok(()) => std::ops::ControlFlow::Continue(()),
-                Err(_) => std::ops::ControlFlow::Break(()),
-            }
-        });
-        match ewebsock::ws_connect(link.url.clone(), options, on_event) {
-            Ok(sender) => self.0 = Some((sender, rx)),
             Err(e) => link.failed(e),
         }
     }
 
     fn close(&mut self) {
-        if let Some((mut sender, _)) = self.0.take() {
-            sender.close();
-        }
+        self.0 = None;
     }
 }
 
-/// Requests to close or open, and the frames queued: carried out on the socket.
-fn carry_out(link: &mut ResMut<Link>, socket: &mut Socket) {
-    // Only a change of state counts as a change of the link, for the screens.
-    let quiet = link.bypass_change_detection();
+/// Requests to close or open, and the frames queued: carried out on the socket. (Only a change
+/// of state counts as a change of the link, for the screens: callers pass it past change
+/// detection.)
+fn carry_out(quiet: &mut Link, socket: &mut Socket) {
     if std::mem::take(&mut quiet.close) {
         socket.close();
     }
@@ -220,11 +241,22 @@ fn carry_out(link: &mut ResMut<Link>, socket: &mut Socket) {
         quiet.opened_at = Instant::now();
         socket.open(quiet);
     }
-    if let Some((sender, _)) = socket.0.as_mut() {
+    if let Some((conn, _)) = socket.0.as_mut() {
         for text in quiet.outbox.drain(..) {
-            sender.send(WsMessage::Text(text));
+            conn.send(text);
         }
     }
+}
+
+/// Carry out the link's requests now, outside any system: a room link's page connects while
+/// the app is still being built (see `online::plugin`).
+#[cfg(target_arch = "wasm32")]
+pub(super) fn carry_out_now(world: &mut World) {
+    world.resource_scope(|world, mut link: Mut<Link>| {
+        if let Some(mut socket) = world.get_non_send_mut::<Socket>() {
+            carry_out(link.bypass_change_detection(), &mut socket);
+        }
+    });
 }
 
 /// The wait before attempt `failures + 1`: 300 ms doubling up to 5 s, with a fifth of jitter
@@ -257,9 +289,9 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(PostUpdate, flush);
 }
 
-fn flush(link: Option<ResMut<Link>>, mut socket: NonSendMut<Socket>) {
+pub(super) fn flush(link: Option<ResMut<Link>>, mut socket: NonSendMut<Socket>) {
     if let Some(mut link) = link {
-        carry_out(&mut link, &mut socket);
+        carry_out(link.bypass_change_detection(), &mut socket);
     }
 }
 
@@ -271,7 +303,7 @@ pub(super) fn pump(
     mut wake: ResMut<crate::game::state::Wake>,
 ) {
     let Some(mut link) = link else { return };
-    carry_out(&mut link, &mut socket);
+    carry_out(link.bypass_change_detection(), &mut socket);
     let now = Instant::now();
     // Frames for the next attempt and the open timeout; what arrives wakes the loop itself.
     let wake = wake.bypass_change_detection();
@@ -303,12 +335,12 @@ pub(super) fn pump(
             return;
         };
         match event {
-            WsEvent::Opened => {
+            SocketEvent::Opened => {
                 link.state = LinkState::Open;
                 link.failures = 0;
                 events.write(LinkEvent::Up);
             }
-            WsEvent::Message(WsMessage::Text(text)) => match parse_server(&text) {
+            SocketEvent::Text(text) => match parse_server(&text) {
                 Ok(msg) => {
                     events.write(LinkEvent::Message(Box::new(msg)));
                 }
@@ -317,13 +349,12 @@ pub(super) fn pump(
                     crate::excerpt::quoted(&text)
                 ),
             },
-            WsEvent::Message(_) => {}
-            WsEvent::Error(why) => {
+            SocketEvent::Failed(why) => {
                 link.failed(why.clone());
                 socket.close();
                 events.write(LinkEvent::Down(why));
             }
-            WsEvent::Closed => {
+            SocketEvent::Closed => {
                 link.failed("closed".to_owned());
                 socket.close();
                 events.write(LinkEvent::Down("closed".to_owned()));
