@@ -63,9 +63,10 @@ pub(in crate::game) fn plugin(app: &mut App) {
     }
 }
 
-/// A room link's page connects while the app is still being built, saying its hello and the
-/// room as the socket opens: on a phone's CPU the first frame is a second or two away, and by
-/// its end the welcome and the seat are waiting. (Not while the first visit's question waits:
+/// A room link's page connects while the app is still being built (taking the socket the page
+/// opened while the game downloaded), saying its hello and the room as soon as the socket is
+/// open: on a phone's CPU the first frame is a second or two away, and by its end the welcome
+/// and the seat are waiting. (Not while the first visit's question waits:
 /// the hello says whether a child plays.) `open_the_link_s_room` then shows the room as usual.
 #[cfg(target_arch = "wasm32")]
 fn connect_for_the_link_s_room(app: &mut App) {
@@ -85,6 +86,7 @@ fn connect_for_the_link_s_room(app: &mut App) {
     let Some((url, greeting)) = world.resource_scope(|world, mut online: Mut<client::Online>| {
         let prefs = world.resource::<Prefs>();
         if people::asking_who_plays(&online, prefs) {
+            link::close_early_socket();
             return None;
         }
         online.room = Some(client::Room::new(code, false));

@@ -248,6 +248,13 @@ fn carry_out(quiet: &mut Link, socket: &mut Socket) {
     }
 }
 
+/// The socket a room link's page opened while the game downloaded, closed: the game does not
+/// connect yet (the first visit's question waits for an answer).
+#[cfg(target_arch = "wasm32")]
+pub(super) fn close_early_socket() {
+    web::take_early_socket(None);
+}
+
 /// Carry out the link's requests now, outside any system: a room link's page connects while
 /// the app is still being built (see `online::plugin`).
 #[cfg(target_arch = "wasm32")]
