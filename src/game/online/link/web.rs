@@ -87,16 +87,17 @@ impl Conn {
                 greet();
             }
         });
+        let on_close = {
+            let report = report.clone();
+            Closure::<dyn FnMut(CloseEvent)>::new(move |_: CloseEvent| report(SocketEvent::Closed))
+        };
         Ok(Conn {
             _on_open: on_open,
             _on_message: on_message(report.clone(), traced),
             _on_error: Closure::new(move |_: Event| {
                 report(SocketEvent::Failed("the connection failed".to_owned()))
             }),
-            _on_close: Closure::new({
-                let report = report.clone();
-                move |_: CloseEvent| report(SocketEvent::Closed)
-            }),
+            _on_close: on_close,
             socket,
         }
         .listening(open_now))
