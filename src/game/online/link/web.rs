@@ -53,15 +53,18 @@ impl Conn {
                 WebSocket::new(url).map_err(|e| describe(&e))?
             }
         };
-        let report: Report = Rc::new(move |event| {
-            let _ = events.send(event);
-            if let Some(wake) = &wake {
-                wake();
-            }
-        });
+        let report: Report = {
+            let events = events.clone();
+            Rc::new(move |event| {
+                let _ = events.send(event);
+                if let Some(wake) = &wake {
+                    wake();
+                }
+            })
+        };
         let greet = {
-            let (socket, report) = (socket.clone(), report.clone());
-            move || {
+            let socket = socket.clone();
+            move |report: &dyn Fn(SocketEvent)| {
                 for text in &greeting {
                     if let Err(e) = socket.send_with_str(text) {
                         report(SocketEvent::Failed(describe(&e)));
@@ -76,17 +79,22 @@ impl Conn {
         };
         let open_now = socket.ready_state() == WebSocket::OPEN;
         if open_now {
-            greet();
+            // Said while the app is being built: the event loop is not running yet, and a
+            // wake-up sent to it now would keep it polling through the renderer's start.
+            greet(&|event| drop(events.send(event)));
         }
         let mut greet = Some(greet);
-        let on_open = Closure::<dyn FnMut(Event)>::new(move |_: Event| {
-            if traced {
-                mark("socket-opened");
-            }
-            if let Some(greet) = greet.take() {
-                greet();
-            }
-        });
+        let on_open = {
+            let report = report.clone();
+            Closure::<dyn FnMut(Event)>::new(move |_: Event| {
+                if traced {
+                    mark("socket-opened");
+                }
+                if let Some(greet) = greet.take() {
+                    greet(&*report);
+                }
+            })
+        };
         let on_close = {
             let report = report.clone();
             Closure::<dyn FnMut(CloseEvent)>::new(move |_: CloseEvent| report(SocketEvent::Closed))
