@@ -16,6 +16,7 @@ use bevy::text::{ComputedTextBlock, TextLayoutInfo};
 use bevy::time::TimeUpdateStrategy;
 use bevy::ui::UiGlobalTransform;
 use bevy::window::{ExitCondition, WindowResolution};
+use o_an_quan::game::online::client::Ask;
 use o_an_quan::game::online::form::Form;
 use o_an_quan::game::online::people::{Page, Pages};
 use o_an_quan::game::state::Files;
@@ -589,9 +590,10 @@ fn check_game_screens(app: &mut App, config: Config) -> Vec<String> {
 }
 
 /// The online screen's other faces, each set over the last: the sheet of a room's choices, the
-/// leaderboard, and the pages of people (as they show before the server answers).
+/// leaderboard, the pages of people (as they show before the server answers), and a room asked
+/// for that has not come.
 type Face = fn(&mut World);
-const ONLINE_FACES: [(&str, Face); 7] = [
+const ONLINE_FACES: [(&str, Face); 8] = [
     ("online sheet", |w| w.resource_mut::<Form>().sheet = true),
     ("online leaderboard", |w| {
         let mut form = w.resource_mut::<Form>();
@@ -603,6 +605,10 @@ const ONLINE_FACES: [(&str, Face); 7] = [
     ("play now page", |w| open_page(w, Page::PlayNow)),
     ("tournaments page", |w| open_page(w, Page::Tournaments)),
     ("profile page", |w| open_page(w, Page::Profile)),
+    ("online, a room asked for", |w| {
+        open_page(w, Page::None);
+        w.trigger(Ask::Join("ABCDEF".to_owned()));
+    }),
 ];
 
 fn open_page(world: &mut World, page: Page) {

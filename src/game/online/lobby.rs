@@ -1,7 +1,7 @@
 //! The online screen: what its buttons do, and which of its faces it shows: the home (`home`),
-//! the sheet of a room's own choices (`sheet`), the leaderboard, or, once seated in a room not
-//! yet full, the waiting room: the code in large letters, the room's link as a QR code for a
-//! friend's phone, Copy link, Cancel. The public rooms are asked again every few seconds while
+//! the sheet of a room's own choices (`sheet`), the leaderboard, the room asked for while it
+//! has not come (`joining`), or, once seated in a room not yet full, the waiting room: the code
+//! in large letters, the room's link as a QR code for a friend's phone, Copy link, Cancel. The public rooms are asked again every few seconds while
 //! the screen is up.
 
 use bevy::prelude::*;
@@ -16,6 +16,7 @@ use super::form::{
 };
 use super::home::Home;
 pub use super::home::link_words;
+use super::joining::{self, spaced};
 use super::link::Link;
 use super::people::{Pages, asking_who_plays, covered};
 use super::qr;
@@ -240,8 +241,9 @@ fn waiting_room(online: &Online) -> Option<&str> {
     (state.phase == room::Phase::Waiting && !room.watching).then_some(room.code.as_str())
 }
 
-/// The screen drawn again from its state: the waiting room while ours waits for players, else
-/// the leaderboard, the sheet of a room's choices or the home, as the form says.
+/// The screen drawn again from its state: the waiting room while ours waits for players, the
+/// room's code while the room asked for has not come, else the leaderboard, the sheet of a
+/// room's choices or the home, as the form says.
 #[allow(clippy::too_many_arguments)]
 fn build(
     mut commands: Commands,
@@ -282,6 +284,14 @@ fn build(
         commands.entity(root).with_children(|b| {
             b.spawn(panel(520.0))
                 .with_children(|p| waiting.spawn(p, &art, lang));
+        });
+        return;
+    }
+    if let Some(room) = joining::joining(&online) {
+        let root = commands.spawn(root(0.55)).id();
+        commands.entity(root).with_children(|b| {
+            b.spawn(panel(520.0))
+                .with_children(|p| joining::spawn(p, &art, lang, (room, &link, &online)));
         });
         return;
     }
@@ -452,12 +462,4 @@ fn bots_board(p: &mut ChildSpawnerCommands, art: &Art, online: &Online, lang: La
         );
         p.spawn(text(art, line, 16.0));
     }
-}
-
-/// A room code with thin gaps, easier to read aloud.
-fn spaced(code: &str) -> String {
-    code.chars()
-        .map(String::from)
-        .collect::<Vec<_>>()
-        .join("\u{2009}")
 }

@@ -15,6 +15,7 @@ pub mod form;
 mod game_action;
 pub mod graph;
 mod home;
+mod joining;
 pub mod link;
 pub mod lobby;
 #[cfg(target_arch = "wasm32")]
