@@ -37,13 +37,22 @@ pub(super) fn plugin(app: &mut App) {
             .after(super::link::pump)
             .in_set(crate::game::state::GameSet::Input),
     );
-    // The greeting is ready before the frame's end, where the link opens a socket asked for.
+    // The greeting is made again before the link may open a socket: at the frame's start (a
+    // retry that is due) and at its end (a connection asked for this frame).
+    let may_have_changed = resource_changed::<Online>
+        .or_eager(resource_changed::<crate::game::state::Prefs>)
+        .or_eager(resource_changed::<super::link::Link>);
+    app.add_systems(
+        Update,
+        greeting::greet
+            .before(super::link::pump)
+            .in_set(crate::game::state::GameSet::Input)
+            .run_if(may_have_changed.clone()),
+    );
     app.add_systems(
         PostUpdate,
-        greeting::greet.before(super::link::flush).run_if(
-            resource_changed::<Online>
-                .or_eager(resource_changed::<crate::game::state::Prefs>)
-                .or_eager(resource_changed::<super::link::Link>),
-        ),
+        greeting::greet
+            .before(super::link::flush)
+            .run_if(may_have_changed),
     );
 }
