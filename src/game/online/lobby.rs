@@ -1,8 +1,8 @@
 //! The online screen: what its buttons do, and which of its faces it shows: the home (`home`),
 //! the sheet of a room's own choices (`sheet`), the leaderboard, the room asked for while it
 //! has not come (`joining`), or, once seated in a room not yet full, the waiting room: the code
-//! in large letters, the room's link as a QR code for a friend's phone, Copy link, Cancel. The public rooms are asked again every few seconds while
-//! the screen is up.
+//! in large letters, the room's link as a QR code for a friend's phone, Copy link, Cancel. The
+//! public rooms are asked again every few seconds while the screen is up.
 
 use bevy::prelude::*;
 
