@@ -32,7 +32,8 @@ pub(super) fn spawn(
         "online.joining_room"
     };
     p.spawn((widget::title(art, lang.tr(asked), 26.0), centre()));
-    p.spawn((widget::title(art, spaced(&room.code), 64.0), centre()));
+    // Smaller than the waiting room's: it stays on one line on a phone held upright.
+    p.spawn((widget::title(art, spaced(&room.code), 52.0), centre()));
     let (status, retry) = link_words(link, online, lang);
     p.spawn((text(art, status, 15.0), centre()));
     if let Some(problem) = &online.problem {
