@@ -37,22 +37,14 @@ pub(super) fn plugin(app: &mut App) {
             .after(super::link::pump)
             .in_set(crate::game::state::GameSet::Input),
     );
-    // The greeting is made again before the link may open a socket: at the frame's start (a
-    // retry that is due) and at its end (a connection asked for this frame).
-    let may_have_changed = resource_changed::<Online>
-        .or_eager(resource_changed::<crate::game::state::Prefs>)
-        .or_eager(resource_changed::<super::link::Link>);
-    app.add_systems(
-        Update,
-        greeting::greet
-            .before(super::link::pump)
-            .in_set(crate::game::state::GameSet::Input)
-            .run_if(may_have_changed.clone()),
-    );
+    // The greeting is made again, when what it says may have changed, before the frame's end
+    // where the link opens the sockets asked for or due.
     app.add_systems(
         PostUpdate,
-        greeting::greet
-            .before(super::link::flush)
-            .run_if(may_have_changed),
+        greeting::greet.before(super::link::flush).run_if(
+            resource_changed::<Online>
+                .or_eager(resource_changed::<crate::game::state::Prefs>)
+                .or_eager(resource_changed::<super::link::Link>),
+        ),
     );
 }

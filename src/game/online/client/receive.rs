@@ -4,7 +4,7 @@
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
 
-use super::greeting::{entered, greeting};
+use super::greeting::entered;
 use super::identity::{display_name, keep_previous, keep_token};
 use super::notices::{people_notice, room_notice};
 use super::state::{Online, Problem, Room, acknowledge, unix_ms};
@@ -34,20 +34,13 @@ pub(super) fn receive(
             prefs.name = player.name.clone();
         }
         match event {
+            // The socket said the greeting as it opened (`link`): what it took along.
             LinkEvent::Up => {
-                // The socket said the greeting as it opened; a link given none says it now.
-                if link.greeted().is_empty() {
-                    for msg in greeting(&online, &prefs) {
-                        link.send(&msg);
-                    }
-                    online.entered_with_hello = online.room.is_some();
-                } else {
-                    let entered = online
-                        .room
-                        .as_ref()
-                        .is_some_and(|room| entered(link.greeted(), room));
-                    online.entered_with_hello = entered;
-                }
+                let entered = online
+                    .room
+                    .as_ref()
+                    .is_some_and(|room| entered(link.greeted(), room));
+                online.entered_with_hello = entered;
             }
             LinkEvent::Down(why) => {
                 online.entered_with_hello = false;

@@ -230,14 +230,15 @@ impl Socket {
     }
 }
 
-/// Requests to close or open, and the frames queued: carried out on the socket. (Only a change
-/// of state counts as a change of the link, for the screens: callers pass it past change
-/// detection.)
-fn carry_out(quiet: &mut Link, socket: &mut Socket) {
+/// Requests to close or open, and the frames queued: carried out on the socket. A socket opens
+/// only where `open` says: at the frame's end, once `client` has made the greeting it says.
+/// (Only a change of state counts as a change of the link, for the screens: callers pass it
+/// past change detection.)
+fn carry_out(quiet: &mut Link, socket: &mut Socket, open: bool) {
     if std::mem::take(&mut quiet.close) {
         socket.close();
     }
-    if std::mem::take(&mut quiet.connect) {
+    if open && std::mem::take(&mut quiet.connect) {
         quiet.opened_at = Instant::now();
         socket.open(quiet);
     }
@@ -261,7 +262,7 @@ pub(super) fn close_early_socket() {
 pub(super) fn carry_out_now(world: &mut World) {
     world.resource_scope(|world, mut link: Mut<Link>| {
         if let Some(mut socket) = world.get_non_send_mut::<Socket>() {
-            carry_out(link.bypass_change_detection(), &mut socket);
+            carry_out(link.bypass_change_detection(), &mut socket, true);
         }
     });
 }
@@ -298,7 +299,7 @@ pub(super) fn plugin(app: &mut App) {
 
 pub(super) fn flush(link: Option<ResMut<Link>>, mut socket: NonSendMut<Socket>) {
     if let Some(mut link) = link {
-        carry_out(link.bypass_change_detection(), &mut socket);
+        carry_out(link.bypass_change_detection(), &mut socket, true);
     }
 }
 
@@ -310,7 +311,7 @@ pub(super) fn pump(
     mut wake: ResMut<crate::game::state::Wake>,
 ) {
     let Some(mut link) = link else { return };
-    carry_out(link.bypass_change_detection(), &mut socket);
+    carry_out(link.bypass_change_detection(), &mut socket, false);
     let now = Instant::now();
     // Frames for the next attempt and the open timeout; what arrives wakes the loop itself.
     let wake = wake.bypass_change_detection();
@@ -319,13 +320,12 @@ pub(super) fn pump(
         LinkState::Connecting => wake.within(OPEN_TIMEOUT),
         _ => {}
     }
+    // An attempt that is due opens at this frame's end (`flush`), with the greeting made then.
     if let LinkState::Retrying { at, .. } = link.state
         && now >= at
         && socket.0.is_none()
     {
-        let quiet = link.bypass_change_detection();
-        quiet.opened_at = now;
-        socket.open(quiet);
+        link.bypass_change_detection().connect = true;
     }
     let opening =
         link.state == LinkState::Connecting || matches!(link.state, LinkState::Retrying { .. });

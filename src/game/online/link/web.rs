@@ -25,10 +25,10 @@ const EARLY: &str = "oaqEarlySocket";
 /// An open (or opening) connection and the callbacks it calls; closed when dropped.
 pub(super) struct Conn {
     socket: WebSocket,
-    _on_open: Closure<dyn FnMut(Event)>,
-    _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(Event)>,
-    _on_close: Closure<dyn FnMut(CloseEvent)>,
+    on_open: Closure<dyn FnMut(Event)>,
+    on_message: Closure<dyn FnMut(MessageEvent)>,
+    on_error: Closure<dyn FnMut(Event)>,
+    on_close: Closure<dyn FnMut(CloseEvent)>,
 }
 
 /// What arrives, for `link`, waking the event loop.
@@ -100,12 +100,12 @@ impl Conn {
             Closure::<dyn FnMut(CloseEvent)>::new(move |_: CloseEvent| report(SocketEvent::Closed))
         };
         Ok(Conn {
-            _on_open: on_open,
-            _on_message: on_message(report.clone(), traced),
-            _on_error: Closure::new(move |_: Event| {
+            on_open,
+            on_message: on_message(report.clone(), traced),
+            on_error: Closure::new(move |_: Event| {
                 report(SocketEvent::Failed("the connection failed".to_owned()))
             }),
-            _on_close: on_close,
+            on_close: on_close,
             socket,
         }
         .listening(open_now))
@@ -115,11 +115,11 @@ impl Conn {
     fn listening(self, open: bool) -> Conn {
         let socket = &self.socket;
         if !open {
-            socket.set_onopen(Some(self._on_open.as_ref().unchecked_ref()));
+            socket.set_onopen(Some(self.on_open.as_ref().unchecked_ref()));
         }
-        socket.set_onmessage(Some(self._on_message.as_ref().unchecked_ref()));
-        socket.set_onerror(Some(self._on_error.as_ref().unchecked_ref()));
-        socket.set_onclose(Some(self._on_close.as_ref().unchecked_ref()));
+        socket.set_onmessage(Some(self.on_message.as_ref().unchecked_ref()));
+        socket.set_onerror(Some(self.on_error.as_ref().unchecked_ref()));
+        socket.set_onclose(Some(self.on_close.as_ref().unchecked_ref()));
         self
     }
 
