@@ -218,7 +218,12 @@ fn an_online_game_through_the_plugins_with_a_reconnection_a_resignation_and_a_re
         assert_eq!(pos(app).rules().win_at, Some(36));
     }
 
-    // Six moves, each animated on the other boards, every board the server's after each.
+    // Six moves, each animated on the other boards, every board the server's after each; the
+    // game's buttons stay the same through them (a finger on Resign is not lost to a move).
+    use o_an_quan::game::online::controls::GameAction;
+    let resign = |app: &mut App| entity_with(app, |a: &GameAction| *a == GameAction::Resign);
+    let resigns = [resign(&mut ana), resign(&mut bao)];
+    assert!(resigns.iter().all(Option::is_some), "each player's Resign");
     for _ in 0..6 {
         let mut apps = [&mut ana, &mut bao, &mut cam];
         one_move(&mut apps, &room_code);
@@ -226,6 +231,11 @@ fn an_online_game_through_the_plugins_with_a_reconnection_a_resignation_and_a_re
             check_board(app);
         }
     }
+    assert_eq!(
+        [resign(&mut ana), resign(&mut bao)],
+        resigns,
+        "the same buttons"
+    );
     let moves_before = state(&ana).unwrap().moves.len();
 
     // Bao's connection drops; Ana moves meanwhile; Bao comes back to the same seat, with the
@@ -539,6 +549,11 @@ fn friends_challenges_and_the_profile_with_its_graph() {
         .clone()
         .unwrap();
     assert!(screen_text(&mut an).contains(&o_an_quan::net::social::grouped(&friend_code)));
+    // The page, scrolled, keeps its body and its scroll through the news it shows below.
+    let body = entity_with::<o_an_quan::game::widget::Scrolls>(&mut an, |_| true).unwrap();
+    an.world_mut()
+        .entity_mut(body)
+        .insert(ScrollPosition(Vec2::new(0.0, 80.0)));
 
     // Bình asks by the code; An accepts with the page's button.
     let mut binh = rt.block_on(online::Client::connect(&server.url(), "Bình"));
@@ -558,6 +573,11 @@ fn friends_challenges_and_the_profile_with_its_graph() {
     });
     let shown = screen_text(&mut an);
     assert!(shown.contains("Bình · 1500?"), "{shown}");
+    assert_eq!(
+        an.world().get::<ScrollPosition>(body).map(|s| s.y),
+        Some(80.0),
+        "the friends page scrolled as it was"
+    );
 
     // Bình's challenge, accepted here: the room comes to the board; Bình resigns.
     rt.block_on(binh.send(&ClientMessage::Challenge {
@@ -717,4 +737,68 @@ fn a_room_code_typed_into_its_field_joins_the_room() {
             .as_ref()
             .is_some_and(|r| r.code == room && r.you == Some(1))
     });
+}
+
+/// The entity of the first node carrying `C` that `keep` accepts.
+fn entity_with<C: Component>(app: &mut App, keep: impl Fn(&C) -> bool) -> Option<Entity> {
+    let world = app.world_mut();
+    let mut nodes = world.query::<(Entity, &C)>();
+    nodes.iter(world).find(|(_, c)| keep(c)).map(|(e, _)| e)
+}
+
+/// The online home follows the server's news in place: the lobby, asked again every few
+/// seconds, draws nothing while it says the same, and a room newly listed draws the lobby's part
+/// alone, so the page keeps how far it was scrolled and its other buttons (a finger's among
+/// them) stay as they were.
+#[test]
+fn the_online_home_follows_the_lobby_in_place() {
+    use o_an_quan::game::online::form::OnlineAction;
+    use o_an_quan::game::online::people::PeopleAction;
+    use o_an_quan::game::widget::Scrolls;
+    let home = TempDir::new("home-in-place");
+    let server = ServerProcess::sqlite(&home, &[]);
+    let mut an = player(&server, "An", &home);
+    run_until(&mut [&mut an], "welcomed", |a| online(a[0]).welcomed());
+    let body = entity_with::<Scrolls>(&mut an, |_| true).expect("the home's body");
+    let join = entity_with(&mut an, |a: &OnlineAction| *a == OnlineAction::Join).unwrap();
+    let tile = entity_with(&mut an, |a: &PeopleAction| *a == PeopleAction::Pool(0)).unwrap();
+    an.world_mut()
+        .entity_mut(body)
+        .insert(ScrollPosition(Vec2::new(0.0, 120.0)));
+    an.world_mut().entity_mut(tile).insert(Interaction::Hovered);
+    let kept = |app: &mut App, when: &str| {
+        let world = app.world();
+        assert_eq!(
+            world.get::<ScrollPosition>(body).map(|s| s.y),
+            Some(120.0),
+            "{when}: the page's body and its scroll"
+        );
+        assert!(world.get::<OnlineAction>(join).is_some(), "{when}: Join");
+        assert_eq!(
+            world.get::<Interaction>(tile),
+            Some(&Interaction::Hovered),
+            "{when}: the tile under the pointer"
+        );
+    };
+    // The lobby is asked at once after the welcome, then every four seconds.
+    let until = Instant::now() + Duration::from_millis(1500);
+    run_until(&mut [&mut an], "a second and a half", |_| {
+        Instant::now() > until
+    });
+    kept(&mut an, "the same empty lobby");
+
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let mut binh = rt.block_on(online::Client::connect(&server.url(), "Bình"));
+    let room = rt.block_on(binh.create("basic", ClockSpec::UNTIMED, First::Me, true));
+    run_until(&mut [&mut an], "Bình's room listed", |a| {
+        online(a[0]).lobby.iter().any(|r| r.code == room)
+    });
+    an.update();
+    assert!(
+        entity_with(&mut an, |a: &OnlineAction| *a
+            == OnlineAction::JoinListed(0))
+        .is_some(),
+        "the room's Join"
+    );
+    kept(&mut an, "a room listed");
 }

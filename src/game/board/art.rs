@@ -14,8 +14,8 @@ use crate::art::Light;
 use crate::art::glyphs::Glyph;
 use crate::game::board::layout::{self, Layout};
 
-/// Every handle the board needs.
-#[derive(Resource, Clone)]
+/// Every handle the board needs (none loaded by default: for tests of widgets).
+#[derive(Resource, Clone, Default)]
 pub struct Art {
     pub pebble: Handle<Image>,
     pub mandarin: Handle<Image>,

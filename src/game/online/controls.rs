@@ -14,6 +14,7 @@ use crate::art::glyphs::Glyph;
 use crate::game::board::art::Art;
 use crate::game::screens::hud::HudRow;
 use crate::game::state::{OpenReview, Phase, Prefs, Screen};
+use crate::game::theme::part::{Part, Parts, column, spawn_part};
 use crate::game::theme::widget::{self, button, icon_button, panel, row, text};
 use crate::net::protocol::{ClientMessage, RulesChoice};
 use crate::net::room::{self, RoomState};
@@ -39,8 +40,17 @@ const SAID_MS: i64 = 8_000;
 #[derive(Resource, Default)]
 struct Asking(bool);
 
+/// What the controls spawn over the board: the band, the end panel.
 #[derive(Component)]
 struct BarRoot;
+
+/// The end panel's backdrop.
+#[derive(Component)]
+struct EndRoot;
+
+/// A button (or the question) the controls put in the button bar's row.
+#[derive(Component)]
+struct BarButton;
 
 /// The second shown in the countdown, so that it is redrawn once a second only.
 #[derive(Resource, Default, PartialEq)]
@@ -247,6 +257,10 @@ fn count_down(
     shown.set_if_neq(Shown(second));
 }
 
+/// The controls follow the room on the board: the bar's buttons spawned again only when they
+/// change (or a new bar came), the band's lines and the end panel as parts (drawn again where
+/// what they say changed), so that a finger on a button is not lost to the opponent's move.
+#[allow(clippy::too_many_arguments)]
 fn build(
     mut commands: Commands,
     art: Res<Art>,
@@ -254,50 +268,74 @@ fn build(
     online: Res<Online>,
     link: Res<Link>,
     on_board: Res<OnBoard>,
-    asking: Res<Asking>,
-    chatting: Res<Chatting>,
-    reporting: Res<Reporting>,
+    (asking, chatting, reporting): (Res<Asking>, Res<Chatting>, Res<Reporting>),
     bar_row: Option<Single<Entity, With<HudRow>>>,
-    roots: Query<Entity, With<BarRoot>>,
+    mut bar_shown: Local<Option<(Entity, BarButtons)>>,
+    buttons: Query<Entity, With<BarButton>>,
+    roots: Query<(Entity, Has<EndRoot>), With<BarRoot>>,
+    mut parts: Parts,
 ) {
-    for root in &roots {
-        commands.entity(root).despawn();
-    }
-    let Some(room) = room_on_board(&online, &on_board) else {
+    let on = room_on_board(&online, &on_board).and_then(|room| Some((room, room.state.as_ref()?)));
+    let Some((room, state)) = on else {
+        let all = buttons.iter().chain(roots.iter().map(|(root, _)| root));
+        all.for_each(|entity| commands.entity(entity).despawn());
+        *bar_shown = None;
         return;
     };
-    let Some(state) = &room.state else { return };
     let lang = prefs.lang();
     let told = Told::of(room, state, &online, &link, lang);
-    let actions = game_actions(room, state, &told, asking.0);
     // Chat between the players (none in child mode, none for spectators).
     let may_chat = room.you.is_some() && !online.people.child && !state.no_chat;
-    if let Some(row) = bar_row.map(|r| *r) {
-        commands.entity(row).with_children(|r| {
-            bar_buttons(r, &art, lang, may_chat, told.retry, actions);
-        });
+    let bar = BarButtons {
+        lang,
+        chat: may_chat,
+        retry: told.retry,
+        actions: game_actions(room, state, &told, asking.0),
+    };
+    if let Some(row) = bar_row.map(|r| *r)
+        && bar_shown.as_ref() != Some(&(row, bar.clone()))
+    {
+        buttons.iter().for_each(|b| commands.entity(b).despawn());
+        commands.entity(row).with_children(|r| bar.spawn(&art, r));
+        *bar_shown = Some((row, bar));
     }
     let muted = online.people.muted.contains(&room.code);
-    let chat = (may_chat && chatting.0).then_some(muted);
-    commands
-        .spawn((BarRoot, DespawnOnExit(Screen::Playing), band()))
-        .with_children(|b| band_lines(b, &art, lang, &told.lines, chat));
+    let band = Band {
+        lang,
+        lines: told.lines,
+        chat: (may_chat && chatting.0).then_some(muted),
+    };
+    if let Err(band) = parts.show(band) {
+        commands
+            .spawn((BarRoot, DespawnOnExit(Screen::Playing), band_node()))
+            .with_children(|b| spawn_part(b, &art, band_lines(), band));
+    }
     // The end: the result, the rating change, a rematch.
-    if let room::Phase::Ended(result) = &state.phase {
-        let ended = super::ended::Ended {
-            room,
-            state,
-            result,
-            online: &online,
-            reporting: reporting.0,
-        };
+    let room::Phase::Ended(result) = &state.phase else {
+        for (root, _) in roots.iter().filter(|(_, end)| *end) {
+            commands.entity(root).despawn();
+        }
+        return;
+    };
+    let ended = super::ended::Ended {
+        room,
+        state,
+        result,
+        online: &online,
+        reporting: reporting.0,
+    };
+    if let Err(end) = parts.show(ended.panel(lang)) {
         commands
             .spawn((
                 BarRoot,
+                EndRoot,
                 DespawnOnExit(Screen::Playing),
                 widget::backdrop(0.35),
             ))
-            .with_children(|b| ended.spawn(b, &art, lang));
+            .with_children(|b| {
+                b.spawn(panel(560.0))
+                    .with_children(|p| spawn_part(p, &art, column(), end));
+            });
     }
 }
 
@@ -440,46 +478,51 @@ fn game_actions(
     actions
 }
 
-/// The game's buttons at the end of the button bar's row (wrapping with it on a phone).
-fn bar_buttons(
-    r: &mut ChildSpawnerCommands,
-    art: &Art,
+/// The game's buttons at the end of the button bar's row (wrapping with it on a phone): the
+/// chat, a retry, then the game's (`game_actions`).
+#[derive(Clone, PartialEq)]
+struct BarButtons {
     lang: Lang,
     chat: bool,
     retry: bool,
     actions: Vec<(GameAction, &'static str)>,
-) {
-    if chat {
-        let label = lang.tr("chat.open");
-        r.spawn((
-            BarRoot,
-            icon_button(art, GameAction::Chat, Glyph::Chat, label),
-        ));
-    }
-    if retry {
-        let label = lang.tr("online.retry");
-        r.spawn((BarRoot, icon_button(art, RetryLink, Glyph::Again, label)));
-    }
-    for (action, key) in actions {
-        if action == GameAction::ResignYes {
-            r.spawn((BarRoot, text(art, lang.tr("online.resign.ask"), 17.0)));
+}
+
+impl BarButtons {
+    fn spawn(&self, art: &Art, r: &mut ChildSpawnerCommands) {
+        let lang = self.lang;
+        if self.chat {
+            let label = lang.tr("chat.open");
+            r.spawn((
+                BarButton,
+                icon_button(art, GameAction::Chat, Glyph::Chat, label),
+            ));
         }
-        // Yes and No keep their words: they answer the question beside them.
-        let picture = match action {
-            GameAction::Resign => Some(Glyph::Flag),
-            GameAction::OfferDraw | GameAction::AcceptDraw => Some(Glyph::Draw),
-            GameAction::Leave => Some(Glyph::Leave),
-            _ => None,
-        };
-        match picture {
-            Some(glyph) => r.spawn((BarRoot, icon_button(art, action, glyph, lang.tr(key)))),
-            None => r.spawn((BarRoot, button(art, action, lang.tr(key)))),
-        };
+        if self.retry {
+            let label = lang.tr("online.retry");
+            r.spawn((BarButton, icon_button(art, RetryLink, Glyph::Again, label)));
+        }
+        for &(action, key) in &self.actions {
+            if action == GameAction::ResignYes {
+                r.spawn((BarButton, text(art, lang.tr("online.resign.ask"), 17.0)));
+            }
+            // Yes and No keep their words: they answer the question beside them.
+            let picture = match action {
+                GameAction::Resign => Some(Glyph::Flag),
+                GameAction::OfferDraw | GameAction::AcceptDraw => Some(Glyph::Draw),
+                GameAction::Leave => Some(Glyph::Leave),
+                _ => None,
+            };
+            match picture {
+                Some(glyph) => r.spawn((BarButton, icon_button(art, action, glyph, lang.tr(key)))),
+                None => r.spawn((BarButton, button(art, action, lang.tr(key)))),
+            };
+        }
     }
 }
 
 /// The free band above the message line, where what is said goes.
-fn band() -> impl Bundle {
+fn band_node() -> impl Bundle {
     (
         Node {
             position_type: PositionType::Absolute,
@@ -488,43 +531,61 @@ fn band() -> impl Bundle {
             right: px(8),
             flex_direction: FlexDirection::Column,
             align_items: AlignItems::Center,
-            row_gap: px(6),
             ..default()
         },
         GlobalZIndex(5),
     )
 }
 
-/// The band's lines, and the chat's phrases when open (`chat`: whether this game is muted).
-fn band_lines(
-    b: &mut ChildSpawnerCommands,
-    art: &Art,
-    lang: Lang,
-    lines: &[String],
-    chat: Option<bool>,
-) {
-    for line in lines {
-        b.spawn((
-            widget::text(art, line.clone(), 16.0),
-            TextLayout::justify(Justify::Center),
-        ));
+/// The band's part: its lines one under the other, centred, across the band.
+fn band_lines() -> Node {
+    Node {
+        width: percent(100),
+        flex_direction: FlexDirection::Column,
+        align_items: AlignItems::Center,
+        row_gap: px(6),
+        ..default()
     }
-    let Some(muted) = chat else { return };
-    b.spawn(panel(560.0)).with_children(|p| {
-        p.spawn(Node {
-            justify_content: JustifyContent::Center,
-            flex_wrap: FlexWrap::Wrap,
-            ..row()
-        })
-        .with_children(|r| {
-            for phrase in crate::net::social::Phrase::ALL {
-                let words = super::people::phrase_words(phrase, lang);
-                r.spawn(button(art, GameAction::Say(phrase), words));
-            }
-            let mute = if muted { "chat.unmute" } else { "chat.mute" };
-            r.spawn(button(art, GameAction::Mute, lang.tr(mute)));
+}
+
+/// The band's lines, and the chat's phrases when open (`chat`: whether this game is muted).
+#[derive(PartialEq)]
+struct Band {
+    lang: Lang,
+    lines: Vec<String>,
+    chat: Option<bool>,
+}
+
+impl Part for Band {
+    fn spawn(&self, art: &Art, b: &mut ChildSpawnerCommands) {
+        let lang = self.lang;
+        for line in &self.lines {
+            b.spawn((
+                widget::text(art, line.clone(), 16.0),
+                TextLayout::justify(Justify::Center),
+            ));
+        }
+        let Some(muted) = self.chat else { return };
+        b.spawn(panel(560.0)).with_children(|p| {
+            p.spawn(Node {
+                justify_content: JustifyContent::Center,
+                flex_wrap: FlexWrap::Wrap,
+                ..row()
+            })
+            .with_children(|r| {
+                for phrase in crate::net::social::Phrase::ALL {
+                    let words = super::people::phrase_words(phrase, lang);
+                    r.spawn(button(art, GameAction::Say(phrase), words));
+                }
+                let mute = if muted { "chat.unmute" } else { "chat.mute" };
+                r.spawn(button(art, GameAction::Mute, lang.tr(mute)));
+            });
         });
-    });
+    }
+
+    fn is_empty(&self) -> bool {
+        self.lines.is_empty() && self.chat.is_none()
+    }
 }
 
 /// The retry button beside a connection that keeps failing.

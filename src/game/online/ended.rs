@@ -7,7 +7,8 @@ use bevy::prelude::*;
 use super::client::{Online, Room};
 use super::game_action::GameAction;
 use crate::game::board::art::Art;
-use crate::game::theme::widget::{self, button, panel, row, text};
+use crate::game::theme::part::Part;
+use crate::game::theme::widget::{self, button, row, text};
 use crate::net::protocol::{EndCause, GameResult, PlayerInfo};
 use crate::net::room::RoomState;
 use crate::session::Lang;
@@ -23,43 +24,18 @@ pub(super) struct Ended<'a> {
 }
 
 impl Ended<'_> {
-    /// The panel, in `b` (a backdrop).
-    pub fn spawn(&self, b: &mut ChildSpawnerCommands, art: &Art, lang: Lang) {
+    /// The panel, as a value.
+    pub fn panel(&self, lang: Lang) -> EndPanel {
         let (room, state, result) = (self.room, self.state, self.result);
-        let words = result_words(result, state, room.you, lang);
-        b.spawn(panel(560.0)).with_children(|p| {
-            p.spawn((
-                widget::title(art, words, 24.0),
-                TextLayout::justify(Justify::Center),
-            ));
-            if let Some(rating) = self.rating_words(lang) {
-                p.spawn((
-                    text(art, rating, 18.0),
-                    TextLayout::justify(Justify::Center),
-                ));
-            }
-            // A rematch opens only when every player asked for it.
-            if let Some(asked) = rematch_words(state, room.you, lang) {
-                p.spawn((text(art, asked, 16.0), TextLayout::justify(Justify::Center)));
-            }
-            p.spawn(centred_row())
-                .with_children(|r| self.next_buttons(r, art, lang));
-            // The opponent: a friend from now on, or a game another day.
-            p.spawn(centred_row())
-                .with_children(|r| self.opponent_buttons(r, art, lang));
-            if self.reporting {
-                p.spawn((
-                    text(art, lang.tr("people.report.why"), 15.0),
-                    TextLayout::justify(Justify::Center),
-                ));
-                p.spawn(centred_row()).with_children(|r| {
-                    for reason in crate::net::social::ReportReason::ALL {
-                        let key = super::people::reason_key(reason);
-                        r.spawn(button(art, GameAction::ReportAs(reason), lang.tr(key)));
-                    }
-                });
-            }
-        });
+        EndPanel {
+            lang,
+            result: result_words(result, state, room.you, lang),
+            rating: self.rating_words(lang),
+            rematch: rematch_words(state, room.you, lang),
+            next: self.next_buttons(),
+            opponent: self.opponent_buttons(),
+            reporting: self.reporting,
+        }
     }
 
     /// The rating before and after, for a player of the game.
@@ -78,27 +54,29 @@ impl Ended<'_> {
     }
 
     /// Rematch (unless asked already, aborted, or against a bot), leave, review.
-    fn next_buttons(&self, r: &mut ChildSpawnerCommands, art: &Art, lang: Lang) {
+    fn next_buttons(&self) -> Vec<(GameAction, &'static str)> {
         let (you, aborted) = (self.room.you, self.result.cause == EndCause::Aborted);
         let asked = you.is_some_and(|s| self.state.rematch_asked[s]);
         // A tournament's game has no rematch: the tournament pairs again. Nor a bot's: its
         // program plays the games it is challenged to (Play now offers another).
         let tournament = self.online.tournaments.of_room(&self.room.code).is_some();
         let bot = self.state.seats.iter().flatten().any(|p| p.bot);
+        let mut buttons = Vec::new();
         if tournament {
-            r.spawn(button(art, GameAction::Tournament, lang.tr("tour.back")));
+            buttons.push((GameAction::Tournament, "tour.back"));
         } else if you.is_some() && !aborted && !asked && !bot {
-            r.spawn(button(art, GameAction::Rematch, lang.tr("online.rematch")));
+            buttons.push((GameAction::Rematch, "online.rematch"));
         }
-        r.spawn(button(art, GameAction::Leave, lang.tr("online.leave")));
+        buttons.push((GameAction::Leave, "online.leave"));
         if !aborted {
-            r.spawn(button(art, GameAction::Review, lang.tr("over.review")));
+            buttons.push((GameAction::Review, "over.review"));
         }
+        buttons
     }
 
     /// The opponent of a two-player game: be friends (not in child mode), a challenge for
     /// later (unless one waits), a report.
-    fn opponent_buttons(&self, r: &mut ChildSpawnerCommands, art: &Art, lang: Lang) {
+    fn opponent_buttons(&self) -> Vec<(GameAction, &'static str)> {
         let state = self.state;
         let opponent = self
             .room
@@ -106,20 +84,68 @@ impl Ended<'_> {
             .and_then(|you| (0..state.players()).find(|&s| s != you))
             .and_then(|s| state.seats[s].as_ref());
         let Some(opponent) = opponent.filter(|_| state.players() == 2) else {
-            return;
+            return Vec::new();
         };
         let people = &self.online.people;
+        let mut buttons = Vec::new();
         if people.friend(&opponent.id).is_none() && !people.child {
-            r.spawn(button(art, GameAction::AddFriend, lang.tr("people.add")));
+            buttons.push((GameAction::AddFriend, "people.add"));
         }
         if !people.outgoing.iter().any(|c| c.to.id == opponent.id) {
-            r.spawn(button(
-                art,
-                GameAction::ChallengeLater,
-                lang.tr("people.later"),
-            ));
+            buttons.push((GameAction::ChallengeLater, "people.later"));
         }
-        r.spawn(button(art, GameAction::Report, lang.tr("people.report")));
+        buttons.push((GameAction::Report, "people.report"));
+        buttons
+    }
+}
+
+/// The end panel, as a value: the result in words, the rating's change, a rematch asked, the
+/// buttons (what comes next; the opponent), and the report's reasons when open.
+#[derive(PartialEq)]
+pub(super) struct EndPanel {
+    lang: Lang,
+    result: String,
+    rating: Option<String>,
+    rematch: Option<String>,
+    /// The buttons and their words' keys.
+    next: Vec<(GameAction, &'static str)>,
+    opponent: Vec<(GameAction, &'static str)>,
+    reporting: bool,
+}
+
+impl Part for EndPanel {
+    fn spawn(&self, art: &Art, p: &mut ChildSpawnerCommands) {
+        let lang = self.lang;
+        let centred = || TextLayout::justify(Justify::Center);
+        p.spawn((widget::title(art, self.result.clone(), 24.0), centred()));
+        if let Some(rating) = &self.rating {
+            p.spawn((text(art, rating.clone(), 18.0), centred()));
+        }
+        // A rematch opens only when every player asked for it.
+        if let Some(asked) = &self.rematch {
+            p.spawn((text(art, asked.clone(), 16.0), centred()));
+        }
+        let buttons = |r: &mut ChildSpawnerCommands, buttons: &[(GameAction, &'static str)]| {
+            for (action, key) in buttons {
+                r.spawn(button(art, *action, lang.tr(key)));
+            }
+        };
+        p.spawn(centred_row())
+            .with_children(|r| buttons(r, &self.next));
+        // The opponent: a friend from now on, or a game another day.
+        if !self.opponent.is_empty() {
+            p.spawn(centred_row())
+                .with_children(|r| buttons(r, &self.opponent));
+        }
+        if self.reporting {
+            p.spawn((text(art, lang.tr("people.report.why"), 15.0), centred()));
+            p.spawn(centred_row()).with_children(|r| {
+                for reason in crate::net::social::ReportReason::ALL {
+                    let key = super::people::reason_key(reason);
+                    r.spawn(button(art, GameAction::ReportAs(reason), lang.tr(key)));
+                }
+            });
+        }
     }
 }
 

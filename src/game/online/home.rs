@@ -15,6 +15,7 @@ use super::people::{
 };
 use crate::game::board::art::Art;
 use crate::game::state::Prefs;
+use crate::game::theme::part::{Part, Parts, column, spawn_part};
 use crate::game::theme::widget::{bold, button, page_body, row, text, tile, title_and_back};
 use crate::net::pool::POOLS;
 use crate::net::protocol::ClockSpec;
@@ -24,6 +25,9 @@ use crate::session::Lang;
 /// At most this many of each kind of thing waiting for the player (the rest are a tap away on
 /// their page).
 const SHOWN_WAITING: usize = 3;
+
+/// The public rooms listed on the home (the lobby's first).
+const SHOWN_ROOMS: usize = 6;
 
 /// What the home shows, and from where.
 pub struct Home<'a> {
@@ -39,124 +43,103 @@ pub struct Home<'a> {
 impl Home<'_> {
     /// The home's header, then its body in a part that scrolls.
     pub fn spawn(&self, page: &mut ChildSpawnerCommands) {
-        self.header(page);
-        page.spawn(page_body()).with_children(|body| {
-            self.waiting_for_you(body);
-            self.play_now(body);
-            self.friend(body);
-            self.by_code(body);
-            self.lobby(body);
-        });
-    }
-
-    /// The title and Back, the connection's state, then the player's name, profile, friends
-    /// and the leaderboard.
-    fn header(&self, p: &mut ChildSpawnerCommands) {
         let (art, lang) = (self.art, self.lang);
         let (heading, back) = (lang.tr("title.online"), lang.tr("online.back"));
-        title_and_back(p, art, heading.to_owned(), OnlineAction::Back, back, ());
-        let (status, retry) = link_words(self.link, self.online, lang);
-        p.spawn(row()).with_children(|r| {
-            r.spawn(text(art, status, 15.0));
-            if retry {
-                r.spawn(button(art, OnlineAction::Retry, lang.tr("online.retry")));
-            }
-        });
-        if let Some(problem) = &self.online.problem {
-            let why = lang.trf("online.refused", &[("why", &problem.message)]);
-            p.spawn(text(art, why, 15.0));
-        }
-        p.spawn(row()).with_children(|r| {
-            r.spawn(text(art, lang.tr("online.name"), 15.0));
-            let name = &self.prefs.name;
-            r.spawn(text_field(art, Field::Name, name, self.pages.typing, "—"));
-            let profile = lang.tr("people.my_profile");
-            r.spawn(button(art, PeopleAction::Open(Page::Profile), profile));
-            let friends = friends_label(self.online, lang);
-            r.spawn(button(art, PeopleAction::Open(Page::Friends), friends));
-            let board = lang.tr("online.leaderboard");
-            r.spawn(button(art, OnlineAction::Leaderboard, board));
+        title_and_back(page, art, heading.to_owned(), OnlineAction::Back, back, ());
+        spawn_part(page, art, column(), self.status());
+        spawn_part(page, art, row(), self.you());
+        page.spawn(page_body()).with_children(|body| {
+            spawn_part(body, art, column(), self.waiting_for_you());
+            spawn_part(body, art, column(), self.play_now());
+            self.friend(body);
+            spawn_part(body, art, row(), self.by_code());
+            spawn_part(body, art, column(), self.lobby());
         });
     }
 
-    /// Our move in games by days and friends' challenges, each a tap from being played; the
-    /// latest news of friends; our games and the tournaments.
-    fn waiting_for_you(&self, p: &mut ChildSpawnerCommands) {
-        let (art, lang, online) = (self.art, self.lang, self.online);
+    /// Each part of the home shows what it now says (drawn again where that changed). False
+    /// when the home is not on screen.
+    pub fn show(&self, parts: &mut Parts) -> bool {
+        parts.show(self.status()).is_ok()
+            & parts.show(self.you()).is_ok()
+            & parts.show(self.waiting_for_you()).is_ok()
+            & parts.show(self.play_now()).is_ok()
+            & parts.show(self.by_code()).is_ok()
+            & parts.show(self.lobby()).is_ok()
+    }
+
+    fn status(&self) -> Status {
+        let (words, retry) = link_words(self.link, self.online, self.lang);
+        let problem = self.online.problem.as_ref().map(|problem| {
+            self.lang
+                .trf("online.refused", &[("why", &problem.message)])
+        });
+        Status {
+            lang: self.lang,
+            words,
+            retry,
+            problem,
+        }
+    }
+
+    fn you(&self) -> You {
+        You {
+            lang: self.lang,
+            name: self.prefs.name.clone(),
+            typing: self.pages.typing,
+            friends: friends_label(self.online, self.lang),
+        }
+    }
+
+    fn waiting_for_you(&self) -> WaitingForYou {
+        let (lang, online) = (self.lang, self.online);
         let ours = online.my_games.iter().flat_map(|(games, _)| games);
-        let ours: Vec<_> = ours.filter(|g| g.your_turn).take(SHOWN_WAITING).collect();
+        let moves = ours
+            .filter(|g| g.your_turn)
+            .take(SHOWN_WAITING)
+            .map(|game| (game.code.clone(), game_line(game, lang)))
+            .collect();
         let challenges = online.people.incoming.iter().take(SHOWN_WAITING);
-        if !ours.is_empty() || challenges.len() > 0 {
-            p.spawn(bold(art, lang.tr("home.for_you"), 20.0));
-        }
-        for game in ours {
-            p.spawn(row()).with_children(|r| {
-                let open = PeopleAction::OpenGame(game.code.clone());
-                r.spawn(button(art, open, lang.tr("home.play_move")));
-                r.spawn(text(art, game_line(game, lang), 16.0));
-            });
-        }
-        for c in challenges {
-            p.spawn(row()).with_children(|r| {
+        let challenges = challenges
+            .map(|c| {
                 let game = challenge_words(c, lang);
                 let who = c.from.shown_name();
                 let words = lang.trf("people.challenge.from", &[("who", &who), ("game", &game)]);
-                r.spawn(text(art, words, 16.0));
-                let yes = PeopleAction::AnswerChallenge(c.id.clone(), true);
-                r.spawn(button(art, yes, lang.tr("people.accept")));
-                let no = PeopleAction::AnswerChallenge(c.id.clone(), false);
-                r.spawn(button(art, no, lang.tr("people.decline")));
-            });
+                (c.id.clone(), words)
+            })
+            .collect();
+        WaitingForYou {
+            lang,
+            moves,
+            challenges,
+            news: online
+                .people
+                .news
+                .as_ref()
+                .map(|news| news_words(news, lang)),
+            games: games_label(online, lang),
         }
-        if let Some(news) = &online.people.news {
-            p.spawn(bold(art, news_words(news, lang), 16.0));
-        }
-        p.spawn(row()).with_children(|r| {
-            let games = games_label(online, lang);
-            r.spawn(button(art, PeopleAction::Open(Page::Games), games));
-            let tournaments = lang.tr("tour.title");
-            r.spawn(button(
-                art,
-                PeopleAction::Open(Page::Tournaments),
-                tournaments,
-            ));
-        });
     }
 
-    /// A tile for each of the pools' time controls (with how many wait in it, where the server
-    /// says), and the bots (none in child mode: no games with strangers).
-    fn play_now(&self, p: &mut ChildSpawnerCommands) {
-        let (art, lang) = (self.art, self.lang);
-        if self.online.people.child {
-            return;
-        }
-        p.spawn(bold(art, lang.tr("play.now"), 20.0));
-        let tiles = Node {
-            align_items: AlignItems::Stretch,
-            ..row()
-        };
+    /// The pools' tiles, each with how many wait in it where the server says.
+    fn play_now(&self) -> PlayNow {
+        let lang = self.lang;
         let rules = pool_rules(self.form);
-        p.spawn(tiles).with_children(|r| {
-            for (i, clock) in POOLS.iter().enumerate() {
-                let mut under = lang.tr(pace_key(*clock)).to_owned();
-                let mut counted = self.online.pool_counts.iter();
-                let count = counted.find(|c| c.rules == rules && c.clock == *clock);
-                if let Some(count) = count {
-                    let waiting = lang.trf("home.waiting", &[("n", &count.waiting)]);
-                    under = format!("{under} · {waiting}");
-                }
-                r.spawn(tile(
-                    art,
-                    PeopleAction::Pool(i),
-                    tile_label(*clock, lang),
-                    under,
-                ));
+        let tiles = POOLS.iter().map(|clock| {
+            let mut under = lang.tr(pace_key(*clock)).to_owned();
+            let mut counted = self.online.pool_counts.iter();
+            let count = counted.find(|c| c.rules == rules && c.clock == *clock);
+            if let Some(count) = count {
+                let waiting = lang.trf("home.waiting", &[("n", &count.waiting)]);
+                under = format!("{under} · {waiting}");
             }
+            (tile_label(*clock, lang), under)
         });
-        // The bots, programs rated as people are, on the same page as the pools.
-        let bots = PeopleAction::Open(Page::PlayNow);
-        p.spawn(row())
-            .with_child(button(art, bots, lang.tr("home.bots")));
+        PlayNow {
+            lang,
+            // A child plays no strangers.
+            tiles: (!self.online.people.child).then(|| tiles.collect()),
+        }
     }
 
     /// A friend: a private room whose link (and QR code) they are given, a friend from the
@@ -172,40 +155,217 @@ impl Home<'_> {
         });
     }
 
-    /// A room's code typed in, to join or watch.
-    fn by_code(&self, p: &mut ChildSpawnerCommands) {
-        let (art, lang) = (self.art, self.lang);
-        p.spawn(row()).with_children(|r| {
-            r.spawn(text(art, lang.tr("online.code"), 17.0));
-            let code = &self.form.code;
-            r.spawn(text_field(
-                art,
-                Field::RoomCode,
-                code,
-                self.pages.typing,
-                "______",
-            ));
-            r.spawn(button(art, OnlineAction::Join, lang.tr("online.join")));
-            r.spawn(button(art, OnlineAction::Watch, lang.tr("online.watch")));
-        });
+    fn by_code(&self) -> ByCode {
+        ByCode {
+            lang: self.lang,
+            code: self.form.code.clone(),
+            typing: self.pages.typing,
+        }
     }
 
-    /// The lobby's first rooms (none in child mode: strangers are met through friends' codes).
-    fn lobby(&self, p: &mut ChildSpawnerCommands) {
-        let (art, lang, online) = (self.art, self.lang, self.online);
-        if online.people.child {
+    fn lobby(&self) -> Lobby {
+        let online = self.online;
+        let rooms = online.lobby.iter().take(SHOWN_ROOMS);
+        Lobby {
+            lang: self.lang,
+            // A child meets strangers through friends' codes only.
+            rooms: (!online.people.child)
+                .then(|| rooms.map(|room| room_line(room, self.lang)).collect()),
+        }
+    }
+}
+
+/// The connection's state, Retry when it is down, and the server's last refusal.
+#[derive(PartialEq)]
+struct Status {
+    lang: Lang,
+    words: String,
+    retry: bool,
+    problem: Option<String>,
+}
+
+impl Part for Status {
+    fn spawn(&self, art: &Art, p: &mut ChildSpawnerCommands) {
+        p.spawn(row()).with_children(|r| {
+            r.spawn(text(art, self.words.clone(), 15.0));
+            if self.retry {
+                r.spawn(button(
+                    art,
+                    OnlineAction::Retry,
+                    self.lang.tr("online.retry"),
+                ));
+            }
+        });
+        if let Some(problem) = &self.problem {
+            p.spawn(text(art, problem.clone(), 15.0));
+        }
+    }
+}
+
+/// The player's name (a field), profile, friends (with the challenges waiting) and the
+/// leaderboard.
+#[derive(PartialEq)]
+struct You {
+    lang: Lang,
+    name: String,
+    typing: Option<Field>,
+    friends: String,
+}
+
+impl Part for You {
+    fn spawn(&self, art: &Art, r: &mut ChildSpawnerCommands) {
+        let lang = self.lang;
+        r.spawn(text(art, lang.tr("online.name"), 15.0));
+        r.spawn(text_field(art, Field::Name, &self.name, self.typing, "—"));
+        let profile = lang.tr("people.my_profile");
+        r.spawn(button(art, PeopleAction::Open(Page::Profile), profile));
+        let friends = PeopleAction::Open(Page::Friends);
+        r.spawn(button(art, friends, self.friends.clone()));
+        let board = lang.tr("online.leaderboard");
+        r.spawn(button(art, OnlineAction::Leaderboard, board));
+    }
+}
+
+/// Our move in games by days and friends' challenges, each a tap from being played; the latest
+/// news of friends; our games and the tournaments.
+#[derive(PartialEq)]
+struct WaitingForYou {
+    lang: Lang,
+    /// Games by days waiting for our move: their codes and their lines.
+    moves: Vec<(String, String)>,
+    /// Challenges: their ids and their words.
+    challenges: Vec<(String, String)>,
+    news: Option<String>,
+    /// The "My games" button's words.
+    games: String,
+}
+
+impl Part for WaitingForYou {
+    fn spawn(&self, art: &Art, p: &mut ChildSpawnerCommands) {
+        let lang = self.lang;
+        if !self.moves.is_empty() || !self.challenges.is_empty() {
+            p.spawn(bold(art, lang.tr("home.for_you"), 20.0));
+        }
+        for (code, line) in &self.moves {
+            p.spawn(row()).with_children(|r| {
+                let open = PeopleAction::OpenGame(code.clone());
+                r.spawn(button(art, open, lang.tr("home.play_move")));
+                r.spawn(text(art, line.clone(), 16.0));
+            });
+        }
+        for (id, words) in &self.challenges {
+            p.spawn(row()).with_children(|r| {
+                r.spawn(text(art, words.clone(), 16.0));
+                let yes = PeopleAction::AnswerChallenge(id.clone(), true);
+                r.spawn(button(art, yes, lang.tr("people.accept")));
+                let no = PeopleAction::AnswerChallenge(id.clone(), false);
+                r.spawn(button(art, no, lang.tr("people.decline")));
+            });
+        }
+        if let Some(news) = &self.news {
+            p.spawn(bold(art, news.clone(), 16.0));
+        }
+        p.spawn(row()).with_children(|r| {
+            r.spawn(button(
+                art,
+                PeopleAction::Open(Page::Games),
+                self.games.clone(),
+            ));
+            let tournaments = lang.tr("tour.title");
+            r.spawn(button(
+                art,
+                PeopleAction::Open(Page::Tournaments),
+                tournaments,
+            ));
+        });
+    }
+}
+
+/// A tile for each of the pools' time controls (its words, and under them its pace and how many
+/// wait), and the bots; nothing in child mode (no games with strangers).
+#[derive(PartialEq)]
+struct PlayNow {
+    lang: Lang,
+    tiles: Option<Vec<(String, String)>>,
+}
+
+impl Part for PlayNow {
+    fn spawn(&self, art: &Art, p: &mut ChildSpawnerCommands) {
+        let Some(tiles) = &self.tiles else { return };
+        let lang = self.lang;
+        p.spawn(bold(art, lang.tr("play.now"), 20.0));
+        let row_of_tiles = Node {
+            align_items: AlignItems::Stretch,
+            ..row()
+        };
+        p.spawn(row_of_tiles).with_children(|r| {
+            for (i, (label, under)) in tiles.iter().enumerate() {
+                r.spawn(tile(
+                    art,
+                    PeopleAction::Pool(i),
+                    label.clone(),
+                    under.clone(),
+                ));
+            }
+        });
+        // The bots, programs rated as people are, on the same page as the pools.
+        let bots = PeopleAction::Open(Page::PlayNow);
+        p.spawn(row())
+            .with_child(button(art, bots, lang.tr("home.bots")));
+    }
+
+    fn is_empty(&self) -> bool {
+        self.tiles.is_none()
+    }
+}
+
+/// A room's code typed in, to join or watch.
+#[derive(PartialEq)]
+struct ByCode {
+    lang: Lang,
+    code: String,
+    typing: Option<Field>,
+}
+
+impl Part for ByCode {
+    fn spawn(&self, art: &Art, r: &mut ChildSpawnerCommands) {
+        let lang = self.lang;
+        r.spawn(text(art, lang.tr("online.code"), 17.0));
+        r.spawn(text_field(
+            art,
+            Field::RoomCode,
+            &self.code,
+            self.typing,
+            "______",
+        ));
+        r.spawn(button(art, OnlineAction::Join, lang.tr("online.join")));
+        r.spawn(button(art, OnlineAction::Watch, lang.tr("online.watch")));
+    }
+}
+
+/// The lobby's first rooms, in words (none in child mode: a sentence saying why).
+#[derive(PartialEq)]
+struct Lobby {
+    lang: Lang,
+    rooms: Option<Vec<String>>,
+}
+
+impl Part for Lobby {
+    fn spawn(&self, art: &Art, p: &mut ChildSpawnerCommands) {
+        let lang = self.lang;
+        let Some(rooms) = &self.rooms else {
             p.spawn(text(art, lang.tr("people.child.no_lobby"), 15.0));
             return;
-        }
+        };
         p.spawn(bold(art, lang.tr("online.lobby"), 20.0));
-        if online.lobby.is_empty() {
+        if rooms.is_empty() {
             p.spawn(text(art, lang.tr("online.lobby.empty"), 15.0));
         }
-        for (i, room) in online.lobby.iter().take(6).enumerate() {
+        for (i, line) in rooms.iter().enumerate() {
             p.spawn(row()).with_children(|r| {
                 let join = lang.tr("online.join");
                 r.spawn(button(art, OnlineAction::JoinListed(i), join));
-                r.spawn(text(art, room_line(room, lang), 16.0));
+                r.spawn(text(art, line.clone(), 16.0));
             });
         }
     }

@@ -10,6 +10,7 @@ use super::form::OnlineAction;
 use super::home::link_words;
 use super::link::Link;
 use crate::game::board::art::Art;
+use crate::game::theme::part::Part;
 use crate::game::theme::widget::{self, button, row, text};
 use crate::session::Lang;
 
@@ -18,38 +19,60 @@ pub(super) fn joining(online: &Online) -> Option<&Room> {
     online.room.as_ref().filter(|room| room.state.is_none())
 }
 
-/// The panel's contents: what is asked, the room's code large, where the connection stands.
-pub(super) fn spawn(
-    p: &mut ChildSpawnerCommands,
-    art: &Art,
-    lang: Lang,
-    (room, link, online): (&Room, &Link, &Online),
-) {
-    let centre = || TextLayout::justify(Justify::Center);
-    let asked = if room.watching {
-        "online.opening_room"
-    } else {
-        "online.joining_room"
-    };
-    p.spawn((widget::title(art, lang.tr(asked), 26.0), centre()));
-    // Smaller than the waiting room's: it stays on one line on a phone held upright.
-    p.spawn((widget::title(art, spaced(&room.code), 52.0), centre()));
+/// The panel's contents for `room`: what is asked, the room's code large, where the connection
+/// stands.
+pub(super) fn part(room: &Room, link: &Link, online: &Online, lang: Lang) -> Joining {
     let (status, retry) = link_words(link, online, lang);
-    p.spawn((text(art, status, 15.0), centre()));
-    if let Some(problem) = &online.problem {
-        let why = lang.trf("online.refused", &[("why", &problem.message)]);
-        p.spawn((text(art, why, 15.0), centre()));
+    let problem = online.problem.as_ref();
+    Joining {
+        lang,
+        watching: room.watching,
+        code: room.code.clone(),
+        status,
+        retry,
+        problem: problem.map(|p| lang.trf("online.refused", &[("why", &p.message)])),
     }
-    p.spawn(Node {
-        justify_content: JustifyContent::Center,
-        ..row()
-    })
-    .with_children(|r| {
-        if retry {
-            r.spawn(button(art, OnlineAction::Retry, lang.tr("online.retry")));
+}
+
+/// The joining face's panel, as a value.
+#[derive(PartialEq)]
+pub(super) struct Joining {
+    lang: Lang,
+    watching: bool,
+    code: String,
+    /// The connection in words, and whether Retry goes with them.
+    status: String,
+    retry: bool,
+    /// The server's refusal, in words.
+    problem: Option<String>,
+}
+
+impl Part for Joining {
+    fn spawn(&self, art: &Art, p: &mut ChildSpawnerCommands) {
+        let (lang, centre) = (self.lang, || TextLayout::justify(Justify::Center));
+        let asked = if self.watching {
+            "online.opening_room"
+        } else {
+            "online.joining_room"
+        };
+        p.spawn((widget::title(art, lang.tr(asked), 26.0), centre()));
+        // Smaller than the waiting room's: it stays on one line on a phone held upright.
+        p.spawn((widget::title(art, spaced(&self.code), 52.0), centre()));
+        p.spawn((text(art, self.status.clone(), 15.0), centre()));
+        if let Some(why) = &self.problem {
+            p.spawn((text(art, why.clone(), 15.0), centre()));
         }
-        r.spawn(button(art, OnlineAction::Cancel, lang.tr("online.cancel")));
-    });
+        p.spawn(Node {
+            justify_content: JustifyContent::Center,
+            ..row()
+        })
+        .with_children(|r| {
+            if self.retry {
+                r.spawn(button(art, OnlineAction::Retry, lang.tr("online.retry")));
+            }
+            r.spawn(button(art, OnlineAction::Cancel, lang.tr("online.cancel")));
+        });
+    }
 }
 
 /// A room's code with thin spaces between its letters, to read out.

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 
 use bevy::window::PrimaryWindow;
 
-use super::client::{self, Ask, Online};
+use super::client::{self, Ask, Board, Online};
 use super::field::{Entered, Field};
 pub use super::form::OnlineAction;
 use super::form::{
@@ -20,10 +20,12 @@ use super::joining::{self, spaced};
 use super::link::Link;
 use super::people::{Pages, asking_who_plays, covered};
 use super::qr;
+use super::sheet::Sheet;
 use crate::game::board::art::Art;
 use crate::game::state::{Prefs, Screen};
+use crate::game::theme::part::{Part, Parts, column, spawn_part};
 use crate::game::theme::widget::{self, bold, button, panel, row, text};
-use crate::net::protocol::{CORRESPONDENCE_DAYS, First, is_room_code};
+use crate::net::protocol::{CORRESPONDENCE_DAYS, First, PlayerInfo, is_room_code};
 use crate::net::room;
 use crate::rules::presets;
 use crate::session::Lang;
@@ -241,9 +243,42 @@ fn waiting_room(online: &Online) -> Option<&str> {
     (state.phase == room::Phase::Waiting && !room.watching).then_some(room.code.as_str())
 }
 
-/// The screen drawn again from its state: the waiting room while ours waits for players, the
-/// room's code while the room asked for has not come, else the leaderboard, the sheet of a
-/// room's choices or the home, as the form says.
+/// Which of its faces the screen shows: a page of people over it (nothing of its own), the
+/// waiting room, the room asked for, the leaderboard, the sheet or the home.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Face {
+    Covered,
+    Waiting,
+    Joining,
+    Leaderboard,
+    Sheet,
+    Home,
+}
+
+impl Face {
+    fn of(pages: &Pages, online: &Online, prefs: &Prefs, form: &Form) -> Face {
+        if covered(pages, online, prefs) {
+            Face::Covered
+        } else if waiting_room(online).is_some() {
+            Face::Waiting
+        } else if joining::joining(online).is_some() {
+            Face::Joining
+        } else if form.board {
+            Face::Leaderboard
+        } else if form.sheet {
+            Face::Sheet
+        } else {
+            Face::Home
+        }
+    }
+}
+
+/// The screen's face, in the language and for the window it was spawned for.
+type Spawned = (Face, Lang, bool);
+
+/// The screen follows its state: a face spawned when it changes (or the language, or the
+/// window between a phone's and a larger one), else the face's parts given what they now show,
+/// each drawn again only where that changed (the page's scroll, a finger on a button kept).
 #[allow(clippy::too_many_arguments)]
 fn build(
     mut commands: Commands,
@@ -255,68 +290,121 @@ fn build(
     pages: Res<Pages>,
     mut images: ResMut<Assets<Image>>,
     mut qr_of: Local<Option<(String, Handle<Image>)>>,
+    mut spawned: Local<Option<Spawned>>,
+    mut parts: Parts,
     roots: Query<Entity, With<OnlineRoot>>,
     window: Option<Single<&Window, With<PrimaryWindow>>>,
     scale: Res<UiScale>,
 ) {
+    let lang = prefs.lang();
+    let phone = window.is_some_and(|w| widget::phone_sized(w.size() / scale.0));
+    let face = Face::of(&pages, &online, &prefs, &form);
+    let state = State {
+        lang,
+        online: &online,
+        link: &link,
+        prefs: &prefs,
+        pages: &pages,
+        form: &form,
+    };
+    let waiting = |images: &mut Assets<Image>, qr_of: &mut Option<(String, Handle<Image>)>| {
+        let code = waiting_room(&online)?;
+        Some(WaitingRoom::of(code, &state, images, qr_of))
+    };
+    let now = Some((face, lang, phone));
+    if *spawned == now && !roots.is_empty() {
+        let shown = match face {
+            Face::Covered => true,
+            Face::Waiting => {
+                waiting(&mut images, &mut qr_of).is_some_and(|w| parts.show(w).is_ok())
+            }
+            Face::Joining => joining::joining(&online).is_some_and(|room| {
+                parts
+                    .show(joining::part(room, &link, &online, lang))
+                    .is_ok()
+            }),
+            Face::Leaderboard => parts.show(Leaders::of(&online, lang)).is_ok(),
+            Face::Sheet => parts.show(Sheet::of(&form, &online, lang)).is_ok(),
+            Face::Home => state.home(&art).show(&mut parts),
+        };
+        if shown {
+            return;
+        }
+    }
     for root in &roots {
         commands.entity(root).despawn();
     }
-    if covered(&pages, &online, &prefs) {
-        return;
-    }
-    let lang = prefs.lang();
-    let phone = window.is_some_and(|w| widget::phone_sized(w.size() / scale.0));
-    if let Some(code) = waiting_room(&online) {
-        let link_text = super::room_link(&prefs.0, code);
-        // Drawn once per link, not at every rebuild of the panel.
-        if qr_of.as_ref().is_none_or(|(text, _)| *text != link_text) {
-            *qr_of = qr::image(&link_text).map(|image| (link_text.clone(), images.add(image)));
+    *spawned = now;
+    match face {
+        Face::Covered => {}
+        Face::Waiting => {
+            if let Some(waiting) = waiting(&mut images, &mut qr_of) {
+                in_panel(&mut commands, &art, waiting);
+            }
         }
-        let waiting = Waiting {
-            code,
-            link: link_text,
-            qr: qr_of.as_ref().map(|(_, handle)| handle.clone()),
-            copied: form.copied,
-            status: link_words(&link, &online, lang).0,
-        };
-        let root = commands.spawn(root(0.55)).id();
-        commands.entity(root).with_children(|b| {
-            b.spawn(panel(520.0))
-                .with_children(|p| waiting.spawn(p, &art, lang));
-        });
-        return;
-    }
-    if let Some(room) = joining::joining(&online) {
-        let root = commands.spawn(root(0.55)).id();
-        commands.entity(root).with_children(|b| {
-            b.spawn(panel(520.0))
-                .with_children(|p| joining::spawn(p, &art, lang, (room, &link, &online)));
-        });
-        return;
-    }
-    // Pages hide the board rather than dim it (on a phone, the page is the whole window).
-    let root = commands.spawn(root(1.0)).id();
-    commands.entity(root).with_children(|b| {
-        if form.board {
-            b.spawn(widget::page(560.0, phone))
-                .with_children(|p| leaderboard(p, &art, &online, lang));
-        } else if form.sheet {
-            b.spawn(widget::page(620.0, phone))
-                .with_children(|p| super::sheet::spawn(p, &art, lang, &form, &online));
-        } else {
-            let home = Home {
-                art: &art,
-                lang,
-                online: &online,
-                link: &link,
-                prefs: &prefs,
-                pages: &pages,
-                form: &form,
-            };
-            b.spawn(widget::page(720.0, phone))
-                .with_children(|p| home.spawn(p));
+        Face::Joining => {
+            if let Some(room) = joining::joining(&online) {
+                in_panel(
+                    &mut commands,
+                    &art,
+                    joining::part(room, &link, &online, lang),
+                );
+            }
         }
+        // Pages hide the board rather than dim it (on a phone, the page is the whole window).
+        Face::Leaderboard => {
+            let leaders = Leaders::of(&online, lang);
+            commands.spawn(root(1.0)).with_children(|b| {
+                b.spawn(widget::page(560.0, phone))
+                    .with_children(|p| spawn_part(p, &art, column(), leaders));
+            });
+        }
+        Face::Sheet => {
+            let sheet = Sheet::of(&form, &online, lang);
+            commands.spawn(root(1.0)).with_children(|b| {
+                b.spawn(widget::page(620.0, phone))
+                    .with_children(|p| super::sheet::spawn(p, &art, sheet));
+            });
+        }
+        Face::Home => {
+            let home = state.home(&art);
+            commands.spawn(root(1.0)).with_children(|b| {
+                b.spawn(widget::page(720.0, phone))
+                    .with_children(|p| home.spawn(p));
+            });
+        }
+    }
+}
+
+/// What the screen's faces are drawn from.
+struct State<'a> {
+    lang: Lang,
+    online: &'a Online,
+    link: &'a Link,
+    prefs: &'a Prefs,
+    pages: &'a Pages,
+    form: &'a Form,
+}
+
+impl<'a> State<'a> {
+    fn home(&self, art: &'a Art) -> Home<'a> {
+        Home {
+            art,
+            lang: self.lang,
+            online: self.online,
+            link: self.link,
+            prefs: self.prefs,
+            pages: self.pages,
+            form: self.form,
+        }
+    }
+}
+
+/// A face in a panel over the board, dimmed: the waiting room, the room asked for.
+fn in_panel(commands: &mut Commands, art: &Art, part: impl Part) {
+    commands.spawn(root(0.55)).with_children(|b| {
+        b.spawn(panel(520.0))
+            .with_children(|p| spawn_part(p, art, column(), part));
     });
 }
 
@@ -330,30 +418,56 @@ fn root(dim: f32) -> impl Bundle {
 }
 
 /// The waiting room's panel: the code large, its link and QR, copy and cancel.
-struct Waiting<'a> {
-    code: &'a str,
+#[derive(PartialEq)]
+struct WaitingRoom {
+    lang: Lang,
+    code: String,
     link: String,
     qr: Option<Handle<Image>>,
     copied: bool,
     status: String,
 }
 
-impl Waiting<'_> {
-    fn spawn(self, p: &mut ChildSpawnerCommands, art: &Art, lang: Lang) {
+impl WaitingRoom {
+    /// The room `code`'s panel; its link's QR code drawn once per link (kept in `qr_of`).
+    fn of(
+        code: &str,
+        state: &State,
+        images: &mut Assets<Image>,
+        qr_of: &mut Option<(String, Handle<Image>)>,
+    ) -> WaitingRoom {
+        let link = super::room_link(&state.prefs.0, code);
+        if qr_of.as_ref().is_none_or(|(text, _)| *text != link) {
+            *qr_of = qr::image(&link).map(|image| (link.clone(), images.add(image)));
+        }
+        WaitingRoom {
+            lang: state.lang,
+            code: code.to_owned(),
+            link,
+            qr: qr_of.as_ref().map(|(_, handle)| handle.clone()),
+            copied: state.form.copied,
+            status: link_words(state.link, state.online, state.lang).0,
+        }
+    }
+}
+
+impl Part for WaitingRoom {
+    fn spawn(&self, art: &Art, p: &mut ChildSpawnerCommands) {
+        let lang = self.lang;
         let centred = |words: String, size: f32| (text(art, words, size), centre());
         p.spawn((
             widget::title(art, lang.tr("online.waiting"), 26.0),
             centre(),
         ));
         p.spawn(centred(lang.tr("online.share").to_owned(), 17.0));
-        p.spawn((widget::title(art, spaced(self.code), 64.0), centre()));
-        if let Some(qr) = self.qr {
+        p.spawn((widget::title(art, spaced(&self.code), 64.0), centre()));
+        if let Some(qr) = &self.qr {
             p.spawn(Node {
                 justify_content: JustifyContent::Center,
                 ..default()
             })
             .with_child((
-                ImageNode::new(qr),
+                ImageNode::new(qr.clone()),
                 Node {
                     width: px(220),
                     height: px(220),
@@ -361,7 +475,7 @@ impl Waiting<'_> {
                 },
             ));
         }
-        p.spawn(centred(self.link, 15.0));
+        p.spawn(centred(self.link.clone(), 15.0));
         p.spawn(Node {
             justify_content: JustifyContent::Center,
             ..row()
@@ -381,7 +495,7 @@ impl Waiting<'_> {
             }
             r.spawn(button(art, OnlineAction::Cancel, lang.tr("online.cancel")));
         });
-        p.spawn(centred(self.status, 15.0));
+        p.spawn(centred(self.status.clone(), 15.0));
     }
 }
 
@@ -389,10 +503,34 @@ fn centre() -> TextLayout {
     TextLayout::justify(Justify::Center)
 }
 
+/// The leaderboard page, as a value: the board and the bots as last told.
+#[derive(PartialEq)]
+struct Leaders {
+    lang: Lang,
+    board: Option<Board>,
+    bots: Option<(Vec<PlayerInfo>, Vec<PlayerInfo>)>,
+}
+
+impl Leaders {
+    fn of(online: &Online, lang: Lang) -> Leaders {
+        Leaders {
+            lang,
+            board: online.leaderboard.clone(),
+            bots: online.bots.clone(),
+        }
+    }
+}
+
+impl Part for Leaders {
+    fn spawn(&self, art: &Art, p: &mut ChildSpawnerCommands) {
+        leaderboard(p, art, self, self.lang);
+    }
+}
+
 /// The top players (ten shown), then our own place and rating.
-fn leaderboard(p: &mut ChildSpawnerCommands, art: &Art, online: &Online, lang: Lang) {
+fn leaderboard(p: &mut ChildSpawnerCommands, art: &Art, online: &Leaders, lang: Lang) {
     p.spawn(widget::title(art, lang.tr("online.leaderboard"), 26.0));
-    match &online.leaderboard {
+    match &online.board {
         None => {
             p.spawn(text(art, lang.tr("online.connecting"), 16.0));
         }
@@ -438,7 +576,7 @@ fn leaderboard(p: &mut ChildSpawnerCommands, art: &Art, online: &Online, lang: L
 
 /// The bots' own leaderboard (five shown, each with its mark), and how many are online: people
 /// and programs are rated on one scale but ranked apart.
-fn bots_board(p: &mut ChildSpawnerCommands, art: &Art, online: &Online, lang: Lang) {
+fn bots_board(p: &mut ChildSpawnerCommands, art: &Art, online: &Leaders, lang: Lang) {
     let Some((connected, board)) = &online.bots else {
         return;
     };

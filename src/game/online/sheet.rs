@@ -7,23 +7,53 @@ use bevy::prelude::*;
 use super::client::Online;
 use super::form::{BY_DAYS, CLOCKS, Form, OnlineAction, base_words, clock_label};
 use crate::game::board::art::Art;
+use crate::game::theme::part::{Part, column, spawn_part};
 use crate::game::theme::widget::{button, page_body, row, small_button, text, title_and_back};
 use crate::net::protocol::First;
 use crate::rules::presets;
 use crate::session::Lang;
 
-/// The sheet's header (its title and Back), then its rows.
-pub fn spawn(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, form: &Form, online: &Online) {
-    let (heading, back) = (lang.tr("home.custom.title"), lang.tr("online.back"));
+/// The sheet's header (its title and Back), then its rows (a part: drawn again as they are
+/// chosen, the page's scroll kept).
+pub fn spawn(p: &mut ChildSpawnerCommands, art: &Art, sheet: Sheet) {
+    let (heading, back) = (
+        sheet.lang.tr("home.custom.title"),
+        sheet.lang.tr("online.back"),
+    );
     title_and_back(p, art, heading.to_owned(), OnlineAction::Back, back, ());
-    p.spawn(page_body()).with_children(|body| {
+    p.spawn(page_body())
+        .with_children(|body| spawn_part(body, art, column(), sheet));
+}
+
+/// The sheet's rows, as a value: the form's choices, and whether a child plays (their rooms are
+/// private).
+#[derive(PartialEq)]
+pub struct Sheet {
+    pub lang: Lang,
+    pub form: Form,
+    pub child: bool,
+}
+
+impl Sheet {
+    pub fn of(form: &Form, online: &Online, lang: Lang) -> Sheet {
+        Sheet {
+            lang,
+            form: form.clone(),
+            child: online.people.child,
+        }
+    }
+}
+
+impl Part for Sheet {
+    fn spawn(&self, art: &Art, body: &mut ChildSpawnerCommands) {
+        let (lang, form) = (self.lang, &self.form);
         body.spawn(row())
             .with_children(|r| rules_row(r, art, lang, form));
         body.spawn(row())
             .with_children(|r| clock_row(r, art, lang, form));
         body.spawn(row())
-            .with_children(|r| choices_row(r, art, lang, form, online.people.child));
-    });
+            .with_children(|r| choices_row(r, art, lang, form, self.child));
+    }
 }
 
 /// The new room's rule set, and whether it is won at a majority.

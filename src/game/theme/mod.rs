@@ -1,8 +1,10 @@
 //! The interface's look: its colours (`palette`) and the widgets every screen and page is
-//! made of (`widget`: buttons sized for fingers, text in the game's faces, panels, bars), and
-//! how a finger presses them (`tap`: when it lifts without having dragged).
+//! made of (`widget`: buttons sized for fingers, text in the game's faces, panels, bars), the
+//! parts of a panel drawn again only when what they show changes (`part`), and how a finger
+//! presses them (`tap`: when it lifts without having dragged).
 
 pub mod palette;
+pub mod part;
 mod tap;
 pub mod widget;
 

@@ -60,10 +60,28 @@ pub(super) fn receive(
                 )
             }
             LinkEvent::Message(msg) => {
-                handle(&mut online, &mut link, (**msg).clone(), files.as_deref());
+                if !lobby_news(&mut online, msg) {
+                    handle(&mut online, &mut link, (**msg).clone(), files.as_deref());
+                }
             }
         }
     }
+}
+
+/// The lobby and the pools' counts, asked every few seconds while the home is up: news for
+/// the screens only where they changed (the same lobby again draws nothing). False for any
+/// other message.
+fn lobby_news(online: &mut ResMut<Online>, msg: &ServerMessage) -> bool {
+    let ServerMessage::Notice(Notice::Lobby { rooms, pools }) = msg else {
+        return false;
+    };
+    if online.lobby != *rooms {
+        online.lobby = rooms.clone();
+    }
+    if online.pool_counts != *pools {
+        online.pool_counts = pools.clone();
+    }
+    true
 }
 
 fn handle(online: &mut Online, link: &mut Link, msg: ServerMessage, files: Option<&Files>) {

@@ -18,6 +18,23 @@ use crate::game::theme::widget::{self, button, panel, text};
 #[derive(Component)]
 pub(super) struct PagesRoot;
 
+/// What the pages' layer shows: the first visit's question, a link's question, or a page (whose
+/// other player or tournament it is), laid out for a phone or not.
+#[derive(Clone, PartialEq)]
+pub(super) enum Face {
+    WhoPlays,
+    Offer,
+    Page(Page, Option<String>, Option<String>),
+}
+
+/// The part of the layer drawn again as the pages' state changes: the question's panel, or the
+/// page's body (which scrolls).
+#[derive(Component)]
+pub(super) struct Content;
+
+/// The pages follow their state: the layer spawned when its face changes (another page, the
+/// window between a phone's and a larger one), else its content drawn again in the same panel,
+/// so that a page keeps how far it was scrolled through the news it shows.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn build(
     mut commands: Commands,
@@ -28,50 +45,51 @@ pub(super) fn build(
     form: Res<Form>,
     device: Res<crate::game::online::push::PushDevice>,
     mut images: ResMut<Assets<Image>>,
-    mut qr_of: Local<Option<(String, Handle<Image>)>>,
-    mut graph_of: Local<Option<(Vec<f64>, Handle<Image>)>>,
+    mut pictures_of: Local<(
+        Option<(String, Handle<Image>)>,
+        Option<(Vec<f64>, Handle<Image>)>,
+    )>,
+    mut spawned: Local<Option<(Face, bool)>>,
     roots: Query<Entity, With<PagesRoot>>,
+    content: Option<Single<Entity, With<Content>>>,
     window: Option<Single<&Window, With<PrimaryWindow>>>,
     scale: Res<UiScale>,
 ) {
-    for root in &roots {
-        commands.entity(root).despawn();
-    }
     let lang = prefs.lang();
     let narrow = window.as_ref().is_some_and(|w| w.width() < 700.0);
     let phone = window.is_some_and(|w| widget::phone_sized(w.size() / scale.0));
-    let who_plays = super::asking_who_plays(&online, &prefs);
-    if pages.page == Page::None && !who_plays && online.offer.is_none() {
+    let face = if super::asking_who_plays(&online, &prefs) {
+        Face::WhoPlays
+    } else if online.offer.is_some() {
+        Face::Offer
+    } else if pages.page != Page::None {
+        Face::Page(pages.page, pages.other.clone(), pages.tournament.clone())
+    } else {
+        for root in &roots {
+            commands.entity(root).despawn();
+        }
+        *spawned = None;
         return;
-    }
-    // A page hides the board (a question only dims it).
-    let dim = if pages.page == Page::None { 0.55 } else { 1.0 };
-    let root = commands
-        .spawn((
-            PagesRoot,
-            DespawnOnExit(Screen::Online),
-            widget::backdrop(if phone { 1.0 } else { dim }),
-        ))
-        .id();
-    if who_plays {
-        commands.entity(root).with_children(|b| {
-            b.spawn(panel(520.0))
-                .with_children(|p| who_plays_page(p, &art, lang));
-        });
-        return;
-    }
-    if let Some(offer) = &online.offer {
-        commands.entity(root).with_children(|b| {
-            b.spawn(panel(560.0)).with_children(|p| {
-                super::offer::page(p, &art, lang, &online, offer);
-            });
-        });
-        return;
-    }
+    };
+    let now = Some((face.clone(), phone));
+    let into = match content.map(|c| *c) {
+        Some(content) if *spawned == now => {
+            commands.entity(content).despawn_children();
+            content
+        }
+        _ => {
+            for root in &roots {
+                commands.entity(root).despawn();
+            }
+            *spawned = now;
+            spawn_layer(&mut commands, &face, phone, pages.page)
+        }
+    };
+    let (qr_of, graph_of) = &mut *pictures_of;
     let mut drawn = Drawn {
         images: &mut images,
-        qr_of: &mut qr_of,
-        graph_of: &mut graph_of,
+        qr_of,
+        graph_of,
     };
     let shown = Shown {
         art: &art,
@@ -82,14 +100,51 @@ pub(super) fn build(
         device: &device,
         narrow,
     };
-    let pictures = drawn.pictures(&shown, &prefs.0);
+    commands
+        .entity(into)
+        .with_children(|p| match (&face, &online.offer) {
+            (Face::WhoPlays, _) => who_plays_page(p, &art, lang),
+            (Face::Offer, Some(offer)) => super::offer::page(p, &art, lang, &online, offer),
+            (Face::Offer, None) => {}
+            (Face::Page(..), _) => {
+                let pictures = drawn.pictures(&shown, &prefs.0);
+                shown.page(p, pictures);
+            }
+        });
+}
+
+/// The layer over the screen for `face`: its backdrop and its panel (a page's frame and body);
+/// the entity its content goes in.
+fn spawn_layer(commands: &mut Commands, face: &Face, phone: bool, page: Page) -> Entity {
+    // A page hides the board (a question only dims it).
+    let dim = if phone || matches!(face, Face::Page(..)) {
+        1.0
+    } else {
+        0.55
+    };
+    let root = commands
+        .spawn((
+            PagesRoot,
+            DespawnOnExit(Screen::Online),
+            widget::backdrop(dim),
+        ))
+        .id();
+    let width = match face {
+        Face::WhoPlays => 520.0,
+        Face::Offer => 560.0,
+        Face::Page(..) => page_width(page),
+    };
+    let mut content = Entity::PLACEHOLDER;
     commands.entity(root).with_children(|b| {
-        b.spawn(widget::page(page_width(pages.page), phone))
-            .with_children(|p| {
-                p.spawn(widget::page_body())
-                    .with_children(|body| shown.page(body, pictures));
+        if matches!(face, Face::Page(..)) {
+            b.spawn(widget::page(width, phone)).with_children(|p| {
+                content = p.spawn((widget::page_body(), Content)).id();
             });
+        } else {
+            content = b.spawn((panel(width), Content)).id();
+        }
     });
+    content
 }
 
 /// "Who is playing on this device?", asked on the first visit.
