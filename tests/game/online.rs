@@ -578,6 +578,12 @@ fn friends_challenges_and_the_profile_with_its_graph() {
         Some(80.0),
         "the friends page scrolled as it was"
     );
+    let world = an.world_mut();
+    let headers = world
+        .query_filtered::<(), With<o_an_quan::game::widget::PageHeader>>()
+        .iter(world)
+        .count();
+    assert_eq!(headers, 1, "one header, drawn again with the page");
 
     // Bình's challenge, accepted here: the room comes to the board; Bình resigns.
     rt.block_on(binh.send(&ClientMessage::Challenge {
@@ -801,4 +807,36 @@ fn the_online_home_follows_the_lobby_in_place() {
         "the room's Join"
     );
     kept(&mut an, "a room listed");
+}
+
+/// Waiting in a pool, the Play now page counts the seconds up: the count alone is drawn again
+/// each second, and Stop looking stays the button a finger may be on.
+#[test]
+fn the_play_now_page_counts_the_wait_without_drawing_its_buttons_again() {
+    use o_an_quan::game::online::people::{PeopleAction, Press};
+    let home = TempDir::new("pool-wait");
+    let server = ServerProcess::sqlite(&home, &[]);
+    let mut an = player(&server, "An", &home);
+    run_until(&mut [&mut an], "welcomed", |a| online(a[0]).welcomed());
+    an.world_mut().trigger(Press(PeopleAction::Pool(1)));
+    run_until(&mut [&mut an], "waiting in 3+2's pool", |a| {
+        online(a[0]).pool.is_some()
+    });
+    an.update();
+    let stop = |app: &mut App| entity_with(app, |a: &PeopleAction| *a == PeopleAction::LeavePool);
+    let before = stop(&mut an).expect("Stop looking");
+    // The seconds the page says it has waited.
+    let waited = |app: &mut App| -> u64 {
+        let shown = screen_text(app);
+        let after = shown
+            .split("· 3+2 · ")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{shown}"));
+        after.split(' ').next().unwrap().parse().unwrap()
+    };
+    let first = waited(&mut an);
+    let until = Instant::now() + Duration::from_millis(2300);
+    run_until(&mut [&mut an], "two seconds", |_| Instant::now() > until);
+    assert!(waited(&mut an) >= first + 2, "the seconds counted");
+    assert_eq!(stop(&mut an), Some(before), "the same Stop looking");
 }

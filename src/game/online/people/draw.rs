@@ -13,6 +13,7 @@ use crate::game::online::form::Form;
 use crate::game::online::room_link;
 use crate::game::online::{graph, qr};
 use crate::game::state::{Prefs, Screen};
+use crate::game::theme::part::Parts;
 use crate::game::theme::widget::{self, button, panel, text};
 
 #[derive(Component)]
@@ -52,8 +53,10 @@ pub(super) fn build(
     mut spawned: Local<Option<(Face, bool)>>,
     roots: Query<Entity, With<PagesRoot>>,
     content: Option<Single<Entity, With<Content>>>,
+    (headers, parents): (Query<Entity, With<widget::PageHeader>>, Query<&ChildOf>),
     window: Option<Single<&Window, With<PrimaryWindow>>>,
     scale: Res<UiScale>,
+    mut parts: Parts,
 ) {
     let lang = prefs.lang();
     let narrow = window.as_ref().is_some_and(|w| w.width() < 700.0);
@@ -72,9 +75,23 @@ pub(super) fn build(
         return;
     };
     let now = Some((face.clone(), phone));
+    // A page made of parts is given what they show (drawn again where that changed).
+    if content.is_some()
+        && *spawned == now
+        && pages.page == Page::PlayNow
+        && super::play_now::show(&mut parts, lang, &online, &form)
+    {
+        return;
+    }
     let into = match content.map(|c| *c) {
         Some(content) if *spawned == now => {
             commands.entity(content).despawn_children();
+            // A page's header was lifted out of its body, to the frame's top: it goes too.
+            let frame = parents.get(content).map(ChildOf::parent).ok();
+            let lifted = headers
+                .iter()
+                .filter(|h| parents.get(*h).ok().map(ChildOf::parent) == frame);
+            lifted.for_each(|header| commands.entity(header).despawn());
             content
         }
         _ => {

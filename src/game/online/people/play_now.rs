@@ -7,9 +7,10 @@ use bevy::prelude::*;
 use super::kit::{centred_row, header};
 use super::{PeopleAction, PlayComputer};
 use crate::game::board::art::Art;
-use crate::game::online::client::{Online, unix_ms};
+use crate::game::online::client::{Online, PoolWait, unix_ms};
 use crate::game::online::form::{Form, clock_label};
 use crate::game::state::{NewGame, Prefs, Screen};
+use crate::game::theme::part::{Part, Parts, column, spawn_part};
 use crate::game::theme::widget::{bold, button, text};
 use crate::net::pool::{POOL_RULES, POOLS};
 use crate::rules::presets;
@@ -28,6 +29,8 @@ pub fn pool_rules(form: &Form) -> &'static str {
         .unwrap_or(POOL_RULES[0])
 }
 
+/// The page: its header, then its body as a part (drawn again when the wait changes), whose
+/// seconds waited are a part of their own (drawn again each second, the buttons left alone).
 pub(super) fn page(
     p: &mut ChildSpawnerCommands,
     art: &Art,
@@ -36,15 +39,47 @@ pub(super) fn page(
     form: &Form,
 ) {
     header(p, art, lang, lang.tr("play.now").to_owned());
-    super::kit::problem_line(p, art, lang, online);
-    let rules = pool_rules(form);
-    let name = presets::get(rules).map_or(rules.to_owned(), |p| lang.pick(&p.name).to_owned());
-    p.spawn(text(
-        art,
-        lang.trf("play.now.rules", &[("rules", &name)]),
-        16.0,
-    ));
-    let Some(pool) = &online.pool else {
+    spawn_part(p, art, column(), PlayNowPage::of(lang, online, form));
+}
+
+/// The page's parts given what they show now; false when they are not on screen.
+pub(super) fn show(parts: &mut Parts, lang: Lang, online: &Online, form: &Form) -> bool {
+    // The seconds first: the page drawn again after them takes theirs along.
+    let waited = online.pool.as_ref().map(|pool| Waited::of(pool, lang));
+    waited.is_none_or(|waited| parts.show(waited).is_ok())
+        && parts.show(PlayNowPage::of(lang, online, form)).is_ok()
+}
+
+/// The page's body, as a value: the refusal, the rule set's name, whether a child plays, and
+/// the wait in a pool when there is one.
+#[derive(PartialEq)]
+struct PlayNowPage {
+    lang: Lang,
+    problem: Option<String>,
+    rules: String,
+    child: bool,
+    pool: Option<PoolWait>,
+}
+
+impl PlayNowPage {
+    fn of(lang: Lang, online: &Online, form: &Form) -> PlayNowPage {
+        let rules = pool_rules(form);
+        let name = presets::get(rules).map_or(rules.to_owned(), |p| lang.pick(&p.name).to_owned());
+        PlayNowPage {
+            lang,
+            problem: online
+                .problem
+                .as_ref()
+                .map(|problem| lang.trf("online.refused", &[("why", &problem.message)])),
+            rules: lang.trf("play.now.rules", &[("rules", &name)]),
+            child: online.people.child,
+            pool: online.pool.clone(),
+        }
+    }
+
+    /// The pools' time controls, and the bots' (not for a child).
+    fn choices(&self, art: &Art, p: &mut ChildSpawnerCommands) {
+        let lang = self.lang;
         p.spawn(text(art, lang.tr("play.now.why"), 16.0));
         p.spawn(centred_row()).with_children(|r| {
             for (i, clock) in POOLS.iter().enumerate() {
@@ -57,7 +92,7 @@ pub(super) fn page(
         });
         // Bots are strangers' programs: not for a child. Games by days are a bot's own choice
         // (most decline them): not offered here.
-        if !online.people.child {
+        if !self.child {
             p.spawn(text(art, lang.tr("play.now.bots"), 16.0));
             p.spawn(centred_row()).with_children(|r| {
                 let live = POOLS.iter().enumerate().filter(|(_, c)| c.days().is_none());
@@ -67,39 +102,64 @@ pub(super) fn page(
                 }
             });
         }
-        return;
-    };
-    let waited = ((unix_ms() - pool.since_ms).max(0) / 1000).to_string();
-    p.spawn(bold(
-        art,
-        lang.trf(
-            "play.now.waiting",
-            &[("clock", &clock_label(pool.clock, lang)), ("s", &waited)],
-        ),
-        18.0,
-    ));
-    if let Some(last) = pool.paired_last {
-        p.spawn(text(
-            art,
-            lang.trf("play.now.last", &[("n", &last.abandoned), ("of", &last.of)]),
-            15.0,
-        ));
     }
-    p.spawn(centred_row()).with_children(|r| {
-        if let Some(level) = pool.computer {
-            r.spawn(text(art, lang.tr("play.now.alone"), 16.0));
-            r.spawn(button(
+}
+
+impl Part for PlayNowPage {
+    fn spawn(&self, art: &Art, p: &mut ChildSpawnerCommands) {
+        let lang = self.lang;
+        if let Some(problem) = &self.problem {
+            p.spawn(text(art, problem.clone(), 15.0));
+        }
+        p.spawn(text(art, self.rules.clone(), 16.0));
+        let Some(pool) = &self.pool else {
+            self.choices(art, p);
+            return;
+        };
+        spawn_part(p, art, column(), Waited::of(pool, lang));
+        if let Some(last) = pool.paired_last {
+            p.spawn(text(
                 art,
-                PeopleAction::PlayComputer(level),
-                lang.trf("play.now.computer", &[("level", &level)]),
+                lang.trf("play.now.last", &[("n", &last.abandoned), ("of", &last.of)]),
+                15.0,
             ));
         }
-        r.spawn(button(
-            art,
-            PeopleAction::LeavePool,
-            lang.tr("play.now.stop"),
-        ));
-    });
+        p.spawn(centred_row()).with_children(|r| {
+            if let Some(level) = pool.computer {
+                r.spawn(text(art, lang.tr("play.now.alone"), 16.0));
+                r.spawn(button(
+                    art,
+                    PeopleAction::PlayComputer(level),
+                    lang.trf("play.now.computer", &[("level", &level)]),
+                ));
+            }
+            r.spawn(button(
+                art,
+                PeopleAction::LeavePool,
+                lang.tr("play.now.stop"),
+            ));
+        });
+    }
+}
+
+/// The pool waited in and the seconds waited, in words.
+#[derive(PartialEq)]
+struct Waited(String);
+
+impl Waited {
+    fn of(pool: &PoolWait, lang: Lang) -> Waited {
+        let waited = ((unix_ms() - pool.since_ms).max(0) / 1000).to_string();
+        Waited(lang.trf(
+            "play.now.waiting",
+            &[("clock", &clock_label(pool.clock, lang)), ("s", &waited)],
+        ))
+    }
+}
+
+impl Part for Waited {
+    fn spawn(&self, art: &Art, p: &mut ChildSpawnerCommands) {
+        p.spawn(bold(art, self.0.clone(), 18.0));
+    }
 }
 
 /// Nobody to pair with: a game on this device against the computer at the level offered.
