@@ -584,6 +584,15 @@ fn friends_challenges_and_the_profile_with_its_graph() {
         .iter(world)
         .count();
     assert_eq!(headers, 1, "one header, drawn again with the page");
+    // The page asks for the friends' list every ten seconds (of the game's clock): the same
+    // list again draws nothing.
+    let back = |app: &mut App| entity_with(app, |a: &PeopleAction| *a == PeopleAction::Back);
+    let before = back(&mut an).expect("Back");
+    for _ in 0..1300 {
+        an.update();
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert_eq!(back(&mut an), Some(before), "the page as it was");
 
     // Bình's challenge, accepted here: the room comes to the board; Bình resigns.
     rt.block_on(binh.send(&ClientMessage::Challenge {
@@ -792,6 +801,25 @@ fn the_online_home_follows_the_lobby_in_place() {
         Instant::now() > until
     });
     kept(&mut an, "the same empty lobby");
+    // Nor does a frame with nothing new mark what the screen is drawn from as changed.
+    let ticks = |app: &App| {
+        use o_an_quan::game::online::{form::Form, people::Pages};
+        let world = app.world();
+        [
+            world.get_resource_change_ticks::<Online>().unwrap().changed,
+            world.get_resource_change_ticks::<Form>().unwrap().changed,
+            world.get_resource_change_ticks::<Pages>().unwrap().changed,
+            world
+                .get_resource_change_ticks::<o_an_quan::game::state::Prefs>()
+                .unwrap()
+                .changed,
+        ]
+    };
+    let settled = ticks(&an);
+    for _ in 0..300 {
+        an.update();
+    }
+    assert_eq!(ticks(&an), settled, "Online, Form, Pages, Prefs untouched");
 
     let rt = tokio::runtime::Runtime::new().unwrap();
     let mut binh = rt.block_on(online::Client::connect(&server.url(), "Bình"));

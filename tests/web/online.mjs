@@ -29,8 +29,25 @@ const open = (name, options = { viewport: { width: 1280, height: 720 } }) =>
 
 try {
   const a = await open("A");
+  // The settings' writes, counted: the game keeps them when they change, not at every frame.
+  await a.addInitScript(() => {
+    window.settingsWrites_ = 0;
+    const setItem = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (key, value) {
+      if (key === "o-an-quan/settings.ron") window.settingsWrites_++;
+      return setItem.call(this, key, value);
+    };
+  });
   await toOnline(a, base);
   await a.shot("online-a.png");
+  // The pointer moving over the home draws frames (its buttons light up); the screen's state,
+  // fields' text among it, is marked changed only when it changes, so the settings stay unsaved.
+  const writes = () => a.evaluate(() => window.settingsWrites_);
+  const written = await writes();
+  for (let i = 0; i < 20; i++) await a.mouse.move(400 + 20 * i, 300 + 10 * i, { steps: 3 });
+  await a.waitForTimeout(500);
+  const more = (await writes()) - written;
+  check(more === 0, `no settings written while the pointer moves (${more})`);
   await press(a, "Invite"); // "Invite by link": a private room, its link and QR code.
   await a.until('[data-room-phase="waiting"]', 30);
   const code = await a.attr("data-room");

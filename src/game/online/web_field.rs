@@ -86,10 +86,20 @@ fn read_inputs(
 ) {
     let Inputs { open, focus, .. } = &mut *inputs;
     for input in open.iter_mut() {
-        agree(
-            input,
-            text_of(input.field, &mut form, &mut pages, &mut prefs),
+        // Read without marking the screens' state changed: they are drawn again when it is.
+        let (quiet_form, quiet_pages) = (
+            form.bypass_change_detection(),
+            pages.bypass_change_detection(),
         );
+        let ours = text_of(
+            input.field,
+            quiet_form,
+            quiet_pages,
+            prefs.bypass_change_detection(),
+        );
+        if let Some(typed) = agree(input, ours) {
+            *text_of(input.field, &mut form, &mut pages, &mut prefs) = typed;
+        }
         if input.entered.replace(false) {
             let _ = input.element.blur();
             pages.typing = None;
@@ -143,7 +153,11 @@ fn lay_inputs(
     let lang = prefs.lang();
     for &(field, corner, size) in &shown {
         if !open.iter().any(|input| input.field == field) {
-            let ours = text_of(field, &mut form, &mut pages, &mut prefs).clone();
+            let (form, pages) = (
+                form.bypass_change_detection(),
+                pages.bypass_change_detection(),
+            );
+            let ours = text_of(field, form, pages, prefs.bypass_change_detection()).clone();
             let label = lang.tr(field.label_key());
             open.extend(create(field, &ours, label, wake.clone()));
         }
@@ -196,24 +210,25 @@ fn place(input: &mut Input, corner: Vec2, size: Vec2) {
     }
 }
 
-/// The input's text and the game's made the same: what was typed in the page is cleaned as
-/// the game's own typing is and shown cleaned; a change by the game (a code cleared, typing
-/// while the canvas had the focus) goes into the input.
-fn agree(input: &mut Input, ours: &mut String) {
+/// The input's text and the game's (`ours`) made the same: what was typed in the page is
+/// cleaned as the game's own typing is, shown cleaned and given back to become the game's; a
+/// change by the game (a code cleared, typing while the canvas had the focus) goes into the
+/// input.
+fn agree(input: &mut Input, ours: &str) -> Option<String> {
     let typed = input.element.value();
     if typed != input.agreed {
         let clean = input.field.take("", &typed);
         if clean != typed {
             input.element.set_value(&clean);
         }
-        if *ours != clean {
-            ours.clone_from(&clean);
-        }
-        input.agreed = clean;
-    } else if *ours != input.agreed {
-        input.element.set_value(ours);
-        input.agreed.clone_from(ours);
+        input.agreed.clone_from(&clean);
+        return (ours != clean).then_some(clean);
     }
+    if ours != input.agreed {
+        input.element.set_value(ours);
+        input.agreed = ours.to_owned();
+    }
+    None
 }
 
 /// An input for `field` holding `value`, named `label` for a screen reader, in the canvas's

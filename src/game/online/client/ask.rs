@@ -42,7 +42,9 @@ pub enum Ask {
 /// A player's request: remembered as the room we are in (so that a reconnection takes it back)
 /// and sent.
 pub(super) fn ask(ask: On<Ask>, mut online: ResMut<Online>, mut link: ResMut<Link>) {
-    online.problem = None;
+    if online.problem.is_some() {
+        online.problem = None;
+    }
     let msg = match ask.event().clone() {
         Ask::Create {
             preset,
@@ -97,7 +99,9 @@ pub(super) fn ask(ask: On<Ask>, mut online: ResMut<Online>, mut link: ResMut<Lin
             msg
         }
     };
-    online.say(&mut link, msg);
+    // Sent, or kept until the welcome: nothing the screens show (what an ask changes that
+    // they show, above, is news for them).
+    online.bypass_change_detection().say(&mut link, msg);
 }
 
 /// The player answered a link's offer: yes uses the code (a friend request, or this device

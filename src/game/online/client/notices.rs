@@ -12,13 +12,17 @@ use crate::game::online::link::Link;
 use crate::net::protocol::{ClientMessage, Notice};
 use crate::net::room::RoomState;
 
-/// A notice of rooms: ours, the leaderboard, the clock's probe; any other is given
+/// A notice of rooms: ours, the lobby, the leaderboard, the clock's probe; any other is given
 /// back.
 pub(super) fn room_notice(online: &mut Online, link: &mut Link, notice: Notice) -> Option<Notice> {
     match notice {
         Notice::Created { code } => {
             info!("online: room {code} created");
             online.room = Some(Room::new(code, false));
+        }
+        Notice::Lobby { rooms, pools } => {
+            online.lobby = rooms;
+            online.pool_counts = pools;
         }
         Notice::Leaderboard {
             players,

@@ -59,29 +59,51 @@ pub(super) fn receive(
                     files.as_deref(),
                 )
             }
-            LinkEvent::Message(msg) => {
-                if !lobby_news(&mut online, msg) {
-                    handle(&mut online, &mut link, (**msg).clone(), files.as_deref());
+            // What the screens ask again every few seconds is news only where it changed.
+            LinkEvent::Message(msg) if asked_again(msg) => {
+                let quiet = online.bypass_change_detection();
+                let before = asked_parts(quiet);
+                handle(quiet, &mut link, (**msg).clone(), files.as_deref());
+                if asked_parts(quiet) != before {
+                    online.set_changed();
                 }
+            }
+            LinkEvent::Message(msg) => {
+                handle(&mut online, &mut link, (**msg).clone(), files.as_deref());
             }
         }
     }
 }
 
-/// The lobby and the pools' counts, asked every few seconds while the home is up: news for
-/// the screens only where they changed (the same lobby again draws nothing). False for any
-/// other message.
-fn lobby_news(online: &mut ResMut<Online>, msg: &ServerMessage) -> bool {
-    let ServerMessage::Notice(Notice::Lobby { rooms, pools }) = msg else {
-        return false;
-    };
-    if online.lobby != *rooms {
-        online.lobby = rooms.clone();
-    }
-    if online.pool_counts != *pools {
-        online.pool_counts = pools.clone();
-    }
-    true
+/// The messages the screens ask for again every few seconds: the lobby and the pools' counts
+/// (the home), the friends' list (who is online), a tournament and the tournaments' list.
+fn asked_again(msg: &ServerMessage) -> bool {
+    matches!(
+        msg,
+        ServerMessage::Notice(
+            Notice::Lobby { .. }
+                | Notice::Relations { .. }
+                | Notice::Tournament { .. }
+                | Notice::Tournaments { .. }
+        )
+    )
+}
+
+/// What those messages change: the lobby, the pools' counts, people, tournaments.
+type Asked = (
+    Vec<crate::net::protocol::RoomSummary>,
+    Vec<crate::net::pool::PoolCount>,
+    crate::game::online::social::People,
+    crate::game::online::tournaments::Tournaments,
+);
+
+fn asked_parts(online: &Online) -> Asked {
+    (
+        online.lobby.clone(),
+        online.pool_counts.clone(),
+        online.people.clone(),
+        online.tournaments.clone(),
+    )
 }
 
 fn handle(online: &mut Online, link: &mut Link, msg: ServerMessage, files: Option<&Files>) {

@@ -288,7 +288,10 @@ fn press(
             pressed.push(PeopleAction::Back);
         }
     }
-    pressed.extend(pages.submit.take());
+    // (Taken only when there: a page is drawn again when `Pages` changes.)
+    if pages.submit.is_some() {
+        pressed.extend(pages.submit.take());
+    }
     for action in pressed {
         commands.trigger(crate::game::play::sound::Sfx::Click);
         act(
