@@ -351,6 +351,19 @@ pub struct Working(pub bool);
 #[derive(Resource, Default, Debug)]
 pub struct Replay(pub VecDeque<Move>);
 
+impl Replay {
+    /// How many times faster than the player's speed a replayed move is shown: an imported game
+    /// is rebuilt at a review's fastest pace, and its last move, the one the player goes on
+    /// from, at the player's own.
+    pub const PACE: f32 = 4.0;
+
+    /// The pace of the move being shown: `PACE` while moves remain to replay after it.
+    #[must_use]
+    pub fn pace(&self) -> f32 {
+        if self.0.is_empty() { 1.0 } else { Self::PACE }
+    }
+}
+
 /// Whether the keyboard's focus is on a button (not on the board or nowhere): Space then
 /// presses that button instead of skipping the move being shown.
 #[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]

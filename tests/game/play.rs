@@ -739,6 +739,68 @@ fn an_exported_game_imports_and_replays_move_by_move() {
     let _ = std::fs::remove_dir_all(files.data.dir());
 }
 
+/// How many frames of `frame` each move takes to show, from the next move played until `ply`
+/// has been shown: `play` makes each move (or nothing, for an imported game's replay).
+fn frames_per_move(app: &mut App, ply: usize, mut play: impl FnMut(&mut App, usize)) -> Vec<usize> {
+    let mut shown = vec![0; ply];
+    for _ in 0..20_000 {
+        let at = pos(app).ply() as usize;
+        if at == ply && phase(app) != Phase::Animating {
+            return shown;
+        }
+        if phase(app) == Phase::Waiting {
+            play(app, at);
+        }
+        app.update();
+        if phase(app) == Phase::Animating {
+            shown[pos(app).ply() as usize - 1] += 1;
+        }
+    }
+    panic!("ply {ply} not shown: {shown:?}");
+}
+
+#[test]
+fn an_imported_game_is_rebuilt_four_times_as_fast_but_its_last_move() {
+    let files = scratch_files("replay-pace");
+    let animated = Settings {
+        speed: Speed::Normal,
+        ..two_players_without_animation()
+    };
+    let mut app = app_with(animated, on_the_board(), Some(files.clone()));
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+        Duration::from_millis(10),
+    ));
+    let moves = ["2+", "8-", "4+", "10-"].map(|mv| mv.parse::<Move>().unwrap());
+    let by_hand = frames_per_move(&mut app, 4, |app, at| {
+        app.world_mut().trigger(PlayMove(moves[at]));
+    });
+    app.world_mut().trigger(Export);
+    app.update();
+    let export = std::fs::read_dir(files.data.path("exports"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let text = std::fs::read_to_string(export).unwrap();
+    app.world_mut().trigger(NewGame);
+    app.update();
+    app.world_mut().trigger(Import(Ok(text)));
+    let replayed = frames_per_move(&mut app, 4, |_, _| {});
+    for (at, (hand, replay)) in by_hand.iter().zip(&replayed).enumerate().take(3) {
+        assert!(
+            *hand > 20 && replay * 3 < *hand,
+            "move {} shown in {replay} frames replayed, {hand} played: {by_hand:?} {replayed:?}",
+            at + 1
+        );
+    }
+    assert!(
+        replayed[3] * 10 >= by_hand[3] * 9,
+        "the last move at the player's speed: {by_hand:?} {replayed:?}"
+    );
+    let _ = std::fs::remove_dir_all(files.data.dir());
+}
+
 #[test]
 fn settings_are_kept_between_runs() {
     let files = scratch_files("settings");

@@ -162,10 +162,18 @@ try {
     page.mouse.click(864, 637, { delay: 150 }),
   ]);
   check(true, "Import opens the browser's file picker");
+  // The page reads the file while the game sleeps (no input comes): it wakes the game, which
+  // starts the replay at once (from the first position) without a touch or a pointer's move.
+  const undone = Number(await attribute("data-ply"));
   await picker.setFiles(saved);
+  const woken = await page.waitForFunction((n) => Number(document.querySelector("#game").dataset.ply) !== n,
+    undone, { timeout: 15000 }).then(() => true, () => false);
+  check(woken, "the picked file wakes the game: the replay starts with no input");
+  const replayed = Date.now();
   await page.waitForFunction((n) => Number(document.querySelector("#game").dataset.ply) === n,
     played, { timeout: 180000 });
-  check(true, `the imported file replays the game to move ${played}`);
+  check(true, `the imported file replays the game to move ${played} (four times as fast as played, `
+    + `its last move as played: ${((Date.now() - replayed) / 1000).toFixed(1)} s)`);
   check(await page.$('input[type="file"]') === null, "the picker leaves nothing behind in the page");
   await waitFor(yourTurn, 60);
   await page.screenshot({ path: join(out, "imported.png") });

@@ -5,6 +5,7 @@
 use std::cell::RefCell;
 
 use bevy::prelude::*;
+use bevy::winit::{EventLoopProxy, EventLoopProxyWrapper, WinitUserEvent};
 use web_sys::js_sys::Array;
 use web_sys::wasm_bindgen::closure::Closure;
 use web_sys::wasm_bindgen::{JsCast, JsValue};
@@ -15,9 +16,16 @@ use crate::game::state::Import;
 thread_local! {
     /// A file the player picked, read and waiting for the next frame.
     static PICKED: RefCell<Option<Import>> = const { RefCell::new(None) };
+    /// Wakes the sleeping game for it: the page's file reader is no event its window sees, and
+    /// the game would otherwise sleep until the next touch (`idle.rs`: up to a minute).
+    static WAKE: RefCell<Option<EventLoopProxy<WinitUserEvent>>> = const { RefCell::new(None) };
 }
 
 pub(super) fn plugin(app: &mut App) {
+    if let Some(proxy) = app.world().get_resource::<EventLoopProxyWrapper>() {
+        let proxy = (**proxy).clone();
+        WAKE.with(|wake| *wake.borrow_mut() = Some(proxy));
+    }
     app.add_systems(Update, hand_over_picked_file);
 }
 
@@ -96,6 +104,11 @@ pub fn pick_file() -> Result<(), String> {
 
 fn deliver(import: Result<String, String>) {
     PICKED.with(|picked| *picked.borrow_mut() = Some(Import(import)));
+    WAKE.with(|wake| {
+        if let Some(proxy) = &*wake.borrow() {
+            let _ = proxy.send_event(WinitUserEvent::WakeUp);
+        }
+    });
 }
 
 fn describe(e: JsValue) -> String {

@@ -15,7 +15,7 @@ use crate::game::board::layout::Layout;
 use crate::game::board::pebbles::{self, Places};
 use crate::game::board::text;
 use crate::game::play::sound::Sfx;
-use crate::game::state::{Game, Message, MoveShown, Note, Phase, Prefs, Skip};
+use crate::game::state::{Game, Message, MoveShown, Note, Phase, Prefs, Replay, Skip};
 use crate::rules::{Event, geometry};
 
 /// A pit is about to be captured by `player`: it flashes in their colour for `FLASH`.
@@ -76,6 +76,7 @@ fn play_script(
     prefs: Res<Prefs>,
     motion: Res<crate::game::state::Motion>,
     pace: Res<Pace>,
+    replay: Res<Replay>,
     game: Res<Game>,
     art: Res<Art>,
     layout: Res<Layout>,
@@ -91,7 +92,7 @@ fn play_script(
             return;
         };
         let mover = script.mover;
-        let speed = motion.factor(prefs.speed) / pace.0.max(0.01);
+        let speed = motion.factor(prefs.speed) / pace.0.max(0.01) / replay.pace();
         let current = |e: Entity| transforms.get(e).map_or(Vec3::ZERO, |t| t.translation);
         let mut show = Show {
             commands: &mut commands,
