@@ -154,14 +154,28 @@ try {
   await page.waitForFunction((n) => Number(document.querySelector("#game").dataset.ply) < n,
     played, { timeout: 20000 });
   await waitFor('#game[data-overlay="none"]', 30);
-  await page.keyboard.press("Escape");
-  await waitFor('#game[data-overlay="menu"]', 30);
-  await page.screenshot({ path: join(out, "menu.png") });
-  const [picker] = await Promise.all([
-    page.waitForEvent("filechooser", { timeout: 20000 }),
-    page.mouse.click(864, 637, { delay: 150 }),
-  ]);
-  check(true, "Import opens the browser's file picker");
+  // The game opens the picker in the frame after the click, which the browser allows only
+  // within its user activation's few seconds; on a machine busy with other tests that click
+  // has, now and then, opened nothing (not understood yet: docs/building.md). The test then
+  // says so and clicks Import once more, as a player would.
+  const openPicker = async () => {
+    if ((await attribute("data-overlay")) !== "menu") await page.keyboard.press("Escape");
+    await waitFor('#game[data-overlay="menu"]', 30);
+    await page.screenshot({ path: join(out, "menu.png") });
+    const [picker] = await Promise.all([
+      page.waitForEvent("filechooser", { timeout: 20000 }).catch(() => null),
+      page.mouse.click(864, 637, { delay: 150 }),
+    ]);
+    return picker;
+  };
+  let picker = await openPicker();
+  if (!picker) {
+    console.log("NOTE the first click on Import opened no picker in 20 s: clicking it again");
+    await page.screenshot({ path: join(out, "no-picker.png") });
+    picker = await openPicker();
+  }
+  check(picker !== null, "Import opens the browser's file picker");
+  if (!picker) throw new Error("no file picker");
   // The page reads the file while the game sleeps (no input comes): it wakes the game, which
   // starts the replay at once (from the first position) without a touch or a pointer's move.
   const undone = Number(await attribute("data-ply"));
