@@ -1,5 +1,7 @@
 //! Zobrist keys: a 64-bit fingerprint of everything in a position that changes its future.
 
+use std::sync::LazyLock;
+
 use crate::limits::MAX_DEPTH;
 use oaq_rules::Position;
 use oaq_rules::geometry::{MAX_PLAYERS, MAX_RING};
@@ -25,51 +27,67 @@ const fn splitmix(state: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-const fn table<const N: usize>(salt: u64) -> [u64; N] {
-    let mut keys = [0u64; N];
-    let mut i = 0;
-    while i < N {
-        keys[i] = splitmix(salt.wrapping_mul(0x1000_0000_01B3) ^ i as u64);
-        i += 1;
-    }
-    keys
+/// The `N` keys of table `salt`.
+fn table<const N: usize>(salt: u64) -> [u64; N] {
+    std::array::from_fn(|i| splitmix(salt.wrapping_mul(0x1000_0000_01B3) ^ i as u64))
 }
 
-static PITS: [u64; MAX_RING * MAX_STONES] = table(1);
-static STORE_STONES: [u64; MAX_PLAYERS * STORE_VALUES] = table(2);
-static STORE_MANDARINS: [u64; MAX_PLAYERS * 4] = table(3);
-static OWES: [u64; MAX_PLAYERS * MAX_PLAYERS * OWES_VALUES] = table(4);
-static QUAN: [u64; MAX_PLAYERS] = table(5);
-static TO_MOVE: [u64; MAX_PLAYERS] = table(6);
-static PROTECTION_LEFT: [u64; PLIES_LEFT] = table(7);
-static LIMIT_LEFT: [u64; PLIES_LEFT] = table(10);
-static RECENT: [u64; 6 * 256] = table(8);
-static FLAGS: [u64; 4] = table(9);
+/// Every table of keys. Made at the first use (about 7,000 keys: microseconds), not at build
+/// time: as constants their 60 KB of random bytes were in every binary, the browser's first
+/// download included, where nothing compresses them.
+struct Keys {
+    pits: [u64; MAX_RING * MAX_STONES],
+    store_stones: [u64; MAX_PLAYERS * STORE_VALUES],
+    store_mandarins: [u64; MAX_PLAYERS * 4],
+    owes: [u64; MAX_PLAYERS * MAX_PLAYERS * OWES_VALUES],
+    quan: [u64; MAX_PLAYERS],
+    to_move: [u64; MAX_PLAYERS],
+    protection_left: [u64; PLIES_LEFT],
+    limit_left: [u64; PLIES_LEFT],
+    recent: [u64; 6 * 256],
+    flags: [u64; 4],
+}
+
+static KEYS: LazyLock<Box<Keys>> = LazyLock::new(|| {
+    Box::new(Keys {
+        pits: table(1),
+        store_stones: table(2),
+        store_mandarins: table(3),
+        owes: table(4),
+        quan: table(5),
+        to_move: table(6),
+        protection_left: table(7),
+        limit_left: table(10),
+        recent: table(8),
+        flags: table(9),
+    })
+});
 
 /// The key of `pos`. Equal positions have equal keys; the ply and the last moves are included
 /// only while the rules make them matter.
 pub fn key(pos: &Position) -> u64 {
+    let keys: &Keys = &KEYS;
     let players = pos.players();
-    let mut k = TO_MOVE[pos.to_move()];
+    let mut k = keys.to_move[pos.to_move()];
     for (i, &stones) in pos.pits().iter().enumerate() {
-        k ^= PITS[i * MAX_STONES + usize::from(stones)];
+        k ^= keys.pits[i * MAX_STONES + usize::from(stones)];
     }
     for p in 0..players {
         if pos.has_mandarin(p) {
-            k ^= QUAN[p];
+            k ^= keys.quan[p];
         }
         let store = pos.store(p);
         let stones = i32::from(store.stones) + STORE_OFFSET;
         k ^= match usize::try_from(stones) {
-            Ok(i) if i < STORE_VALUES => STORE_STONES[p * STORE_VALUES + i],
+            Ok(i) if i < STORE_VALUES => keys.store_stones[p * STORE_VALUES + i],
             _ => splitmix(0x5354_4F4E_4553 ^ (p as u64) << 32 ^ u64::from(store.stones as u16)),
         };
-        k ^= STORE_MANDARINS[p * 4 + usize::from(store.mandarins.min(3))];
+        k ^= keys.store_mandarins[p * 4 + usize::from(store.mandarins.min(3))];
         for (q, &owed) in store.owes.iter().enumerate().take(players) {
             let slot = p * MAX_PLAYERS + q;
             k ^= match usize::from(owed) {
                 0 => 0,
-                i if i < OWES_VALUES => OWES[slot * OWES_VALUES + i],
+                i if i < OWES_VALUES => keys.owes[slot * OWES_VALUES + i],
                 _ => splitmix(0x4F57_4553 ^ (slot as u64) << 32 ^ u64::from(owed)),
             };
         }
@@ -81,21 +99,21 @@ pub fn key(pos: &Position) -> u64 {
     if let Some(plies) = rules.protection.and_then(|p| p.plies)
         && pos.ply() < u32::from(plies)
     {
-        k ^= PROTECTION_LEFT[left(u32::from(plies))];
+        k ^= keys.protection_left[left(u32::from(plies))];
     }
     if pos.ply() <= rules.max_plies() {
-        k ^= LIMIT_LEFT[left(rules.max_plies())];
+        k ^= keys.limit_left[left(rules.max_plies())];
     }
     if rules.repetition {
         for (i, code) in pos.recent_moves().into_iter().enumerate() {
-            k ^= RECENT[i * 256 + usize::from(code)];
+            k ^= keys.recent[i * 256 + usize::from(code)];
         }
     }
     if pos.can_swap() {
-        k ^= FLAGS[0];
+        k ^= keys.flags[0];
     }
     if pos.is_over() {
-        k ^= FLAGS[1];
+        k ^= keys.flags[1];
     }
     k
 }
