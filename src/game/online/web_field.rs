@@ -18,9 +18,9 @@ use web_sys::wasm_bindgen::closure::Closure;
 
 use super::field::{Entered, Field, TextField};
 use super::form::Form;
-use super::link::Waker;
 use super::people::Pages;
 use super::typing::text_of;
+use crate::game::platform::idle::{Waker, waker};
 use crate::game::state::{Prefs, Screen};
 
 /// One field's input element, and whether Enter was pressed in it since the last frame.
@@ -45,7 +45,7 @@ struct Inputs {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    let wake = super::link::waker(app);
+    let wake = waker(app);
     app.insert_non_send(Inputs {
         open: Vec::new(),
         wake,

@@ -29,10 +29,26 @@ const LINGER_FRAMES: u8 = 3;
 #[derive(Resource, Default)]
 struct Linger(u8);
 
+/// A call that wakes the sleeping event loop for a frame, from any thread or any of the page's
+/// callbacks: what arrives outside the window's own events (a server's frame, typing in the
+/// page's inputs, a file read, an alarm) asks for the frame that shows it.
+pub type Waker = std::sync::Arc<dyn Fn() + Send + Sync>;
+
+/// The app's waker; none without a window (headless apps run every frame anyway).
+pub fn waker(app: &App) -> Option<Waker> {
+    let proxy = app
+        .world()
+        .get_resource::<bevy::winit::EventLoopProxyWrapper>()?;
+    let proxy = (**proxy).clone();
+    Some(std::sync::Arc::new(move || {
+        let _ = proxy.send_event(bevy::winit::WinitUserEvent::WakeUp);
+    }))
+}
+
 /// Wakes the event loop at a moment: a thread waiting on a condition variable on desktop and
 /// phones, the page's `setTimeout` in the browser. Without a window (tests) it does nothing.
 struct Alarm {
-    proxy: Option<bevy::winit::EventLoopProxy<bevy::winit::WinitUserEvent>>,
+    wake: Option<Waker>,
     #[cfg(not(target_arch = "wasm32"))]
     next: std::sync::Arc<(std::sync::Mutex<Option<Instant>>, std::sync::Condvar)>,
     #[cfg(target_arch = "wasm32")]
@@ -40,27 +56,26 @@ struct Alarm {
 }
 
 impl Alarm {
-    fn new(proxy: Option<&bevy::winit::EventLoopProxyWrapper>) -> Alarm {
-        let proxy = proxy.map(|p| (**p).clone());
+    fn new(wake: Option<Waker>) -> Alarm {
         #[cfg(not(target_arch = "wasm32"))]
         {
             let next =
                 std::sync::Arc::new((std::sync::Mutex::new(None), std::sync::Condvar::new()));
-            if let Some(proxy) = proxy.clone() {
+            if let Some(wake) = wake.clone() {
                 let shared = next.clone();
                 let _ = std::thread::Builder::new()
                     .name("wake-alarm".into())
-                    .spawn(move || ring_at_each_moment(&shared, &proxy));
+                    .spawn(move || ring_at_each_moment(&shared, &*wake));
             }
-            Alarm { proxy, next }
+            Alarm { wake, next }
         }
         #[cfg(target_arch = "wasm32")]
-        Alarm { proxy, next: None }
+        Alarm { wake, next: None }
     }
 
     /// Wake the loop by `at` (an earlier alarm already set stands).
     fn set(&mut self, at: Instant) {
-        if self.proxy.is_none() {
+        if self.wake.is_none() {
             return;
         }
         #[cfg(not(target_arch = "wasm32"))]
@@ -79,12 +94,10 @@ impl Alarm {
                 return;
             }
             self.next = Some(at);
-            let Some(proxy) = self.proxy.clone() else {
+            let Some(wake) = self.wake.clone() else {
                 return;
             };
-            let ring = web_sys::wasm_bindgen::closure::Closure::once_into_js(move || {
-                let _ = proxy.send_event(bevy::winit::WinitUserEvent::WakeUp);
-            });
+            let ring = web_sys::wasm_bindgen::closure::Closure::once_into_js(move || wake());
             let ms = at.saturating_duration_since(now).as_millis() as i32;
             if let Some(window) = web_sys::window() {
                 let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(
@@ -100,7 +113,7 @@ impl Alarm {
 #[cfg(not(target_arch = "wasm32"))]
 fn ring_at_each_moment(
     shared: &(std::sync::Mutex<Option<Instant>>, std::sync::Condvar),
-    proxy: &bevy::winit::EventLoopProxy<bevy::winit::WinitUserEvent>,
+    wake: &(dyn Fn() + Send + Sync),
 ) {
     let (lock, ring) = shared;
     let Ok(mut next) = lock.lock() else { return };
@@ -114,13 +127,7 @@ fn ring_at_each_moment(
                 let now = Instant::now();
                 if now >= at {
                     *next = None;
-                    // The loop is gone: the game is closing.
-                    if proxy
-                        .send_event(bevy::winit::WinitUserEvent::WakeUp)
-                        .is_err()
-                    {
-                        return;
-                    }
+                    wake();
                 } else {
                     match ring.wait_timeout(next, at - now) {
                         Ok((guard, _)) => next = guard,
@@ -134,10 +141,7 @@ fn ring_at_each_moment(
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Wake>().init_resource::<Linger>();
-    let alarm = Alarm::new(
-        app.world()
-            .get_resource::<bevy::winit::EventLoopProxyWrapper>(),
-    );
+    let alarm = Alarm::new(waker(app));
     app.insert_non_send(alarm);
     // Asleep until something happens: the safety net's wait, never changed (a change of the
     // update mode makes Bevy run a frame at once).

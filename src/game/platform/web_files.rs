@@ -1,16 +1,26 @@
 //! The browser's side of export and import: the game's file is offered as a download, and an
 //! import opens the browser's file picker; the chosen file is read by the browser and handed to
 //! the game on a later frame.
+//!
+//! A browser opens a picker only from the player's own gesture, within its few seconds of "user
+//! activation" (Safari's rules are stricter than Chromium's). So while a button that opens the
+//! picker is on screen (`OpensFilePicker`), a real, invisible file input lies over it: a click
+//! or a tap there opens the picker from the gesture itself, whatever the game's frames are
+//! doing, and the button is pressed in the game as if the canvas had taken the click. Keys and
+//! the page's accessibility mirror press the game's button, which opens a picker of its own.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use bevy::prelude::*;
-use bevy::winit::{EventLoopProxy, EventLoopProxyWrapper, WinitUserEvent};
+use bevy::ui::UiGlobalTransform;
+use bevy::window::PrimaryWindow;
 use web_sys::js_sys::Array;
 use web_sys::wasm_bindgen::closure::Closure;
 use web_sys::wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, BlobPropertyBag, Event, FileReader, HtmlAnchorElement, HtmlInputElement, Url};
 
+use super::OpensFilePicker;
+use super::idle::{Waker, waker};
 use crate::game::state::Import;
 
 thread_local! {
@@ -18,21 +28,115 @@ thread_local! {
     static PICKED: RefCell<Option<Import>> = const { RefCell::new(None) };
     /// Wakes the sleeping game for it: the page's file reader is no event its window sees, and
     /// the game would otherwise sleep until the next touch (`idle.rs`: up to a minute).
-    static WAKE: RefCell<Option<EventLoopProxy<WinitUserEvent>>> = const { RefCell::new(None) };
+    static WAKE: RefCell<Option<Waker>> = const { RefCell::new(None) };
+    /// The input laid over the button on screen, and the style last written to it.
+    static LAID: RefCell<Option<(HtmlInputElement, String)>> = const { RefCell::new(None) };
+    /// The laid input was clicked: its picker is open, and the game's button is to be pressed.
+    static CLICKED: Cell<bool> = const { Cell::new(false) };
+    /// The clicked input, to be hidden once its click is over (hidden during the click, it
+    /// would open nothing).
+    static OPENED: RefCell<Option<HtmlInputElement>> = const { RefCell::new(None) };
 }
 
 pub(super) fn plugin(app: &mut App) {
-    if let Some(proxy) = app.world().get_resource::<EventLoopProxyWrapper>() {
-        let proxy = (**proxy).clone();
-        WAKE.with(|wake| *wake.borrow_mut() = Some(proxy));
-    }
+    let wake = waker(app);
+    WAKE.with(|cell| *cell.borrow_mut() = wake);
     app.add_systems(Update, hand_over_picked_file);
+    // The press goes in after Bevy has worked out the buttons' interactions from the pointer,
+    // which never reached the canvas.
+    app.add_systems(
+        PreUpdate,
+        press_the_clicked_button.after(bevy::ui::UiSystems::Focus),
+    );
+    app.add_systems(
+        PostUpdate,
+        lay_the_picker.after(bevy::ui::UiSystems::Layout),
+    );
 }
 
 fn hand_over_picked_file(mut commands: Commands) {
     if let Some(import) = PICKED.with(|picked| picked.borrow_mut().take()) {
         commands.trigger(import);
     }
+}
+
+/// A click on the laid input presses the button under it, for the game's own reply (a sound,
+/// the menu closed); the picker it opens is already open.
+fn press_the_clicked_button(mut buttons: Query<&mut Interaction, With<OpensFilePicker>>) {
+    if !CLICKED.get() {
+        return;
+    }
+    if let Some(mut interaction) = buttons.iter_mut().next() {
+        *interaction = Interaction::Pressed;
+    } else {
+        CLICKED.set(false);
+    }
+}
+
+/// Keep an input over the button that opens the picker while one is shown, in CSS pixels (the
+/// node's are physical, from its centre); remove it when none is.
+fn lay_the_picker(
+    window: Single<&Window, With<PrimaryWindow>>,
+    buttons: Query<(&ComputedNode, &UiGlobalTransform), With<OpensFilePicker>>,
+) {
+    if let Some(opened) = OPENED.take() {
+        let _ = opened.set_attribute("style", "display:none");
+    }
+    let scale = window.resolution.scale_factor();
+    let shown = buttons.iter().next().map(|(node, at)| {
+        let size = node.size() / scale;
+        (at.translation / scale - size / 2.0, size)
+    });
+    LAID.with(|laid| {
+        let mut laid = laid.borrow_mut();
+        let Some((corner, size)) = shown else {
+            if let Some((input, _)) = laid.take() {
+                input.remove();
+            }
+            return;
+        };
+        if laid.is_none() {
+            *laid = overlay().map(|input| (input, String::new()));
+        }
+        let Some((input, written)) = laid.as_mut() else {
+            return;
+        };
+        let style = format!(
+            "position:absolute;left:{:.0}px;top:{:.0}px;width:{:.0}px;height:{:.0}px;\
+             margin:0;border:0;padding:0;opacity:0;z-index:2;cursor:pointer",
+            corner.x, corner.y, size.x, size.y
+        );
+        if *written != style {
+            let _ = input.set_attribute("style", &style);
+            *written = style;
+        }
+    });
+}
+
+/// A file input for the laid picker, in the canvas's parent (which the canvas fills). Once
+/// clicked it is the open picker's: it leaves the button (a new one is laid if the button
+/// stays) and removes itself once a file is picked or the picker cancelled.
+fn overlay() -> Option<HtmlInputElement> {
+    let document = web_sys::window()?.document()?;
+    let parent = document.get_element_by_id("game")?.parent_element()?;
+    let input = file_input().ok()?;
+    // The page's mirror offers the button to screen readers and keys; this is for pointers.
+    let _ = input.set_attribute("aria-hidden", "true");
+    let _ = input.set_attribute("tabindex", "-1");
+    let _ = input.set_attribute("data-picker", "laid");
+    let opened = input.clone();
+    let on_click = Closure::<dyn FnMut(Event)>::new(move |_: Event| {
+        let _ = opened.set_attribute("data-picker", "open");
+        LAID.with(|laid| laid.borrow_mut().take());
+        OPENED.set(Some(opened.clone()));
+        CLICKED.set(true);
+        wake();
+    });
+    let _ = input.add_event_listener_with_callback("click", on_click.as_ref().unchecked_ref());
+    // The listener lives as long as the element; the page drops both when it is removed.
+    on_click.forget();
+    parent.append_child(&input).ok()?;
+    Some(input)
 }
 
 /// Offer `text` as a file named `name` for the browser to download.
@@ -56,8 +160,28 @@ pub fn download(name: &str, text: &str) -> Result<(), String> {
     Url::revoke_object_url(&url).map_err(describe)
 }
 
-/// Open the browser's file picker for a game file; what is picked arrives as an `Import`.
+/// Open the browser's file picker for a game file (what is picked arrives as an `Import`),
+/// unless the laid input's click has just opened it.
 pub fn pick_file() -> Result<(), String> {
+    if CLICKED.replace(false) {
+        return Ok(());
+    }
+    let input = file_input()?;
+    // In the page (hidden) while it is open: some browsers only open pickers of the page's own.
+    input.set_hidden(true);
+    let _ = input.set_attribute("data-picker", "open");
+    let body = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body())
+        .ok_or("the page has no body")?;
+    body.append_child(&input).map_err(describe)?;
+    input.click();
+    Ok(())
+}
+
+/// A file input for a game file that reads what is picked, hands it to the game and removes
+/// itself, as it does when the picker is cancelled.
+fn file_input() -> Result<HtmlInputElement, String> {
     let document = web_sys::window()
         .and_then(|w| w.document())
         .ok_or("the page has no document")?;
@@ -68,29 +192,11 @@ pub fn pick_file() -> Result<(), String> {
         .map_err(|_| "not an input")?;
     input.set_type("file");
     input.set_accept(".ron,text/plain");
-    // In the page (hidden) while it is open: some browsers only open pickers of the page's own.
-    input.set_hidden(true);
-    let body = document.body().ok_or("the page has no body")?;
-    body.append_child(&input).map_err(describe)?;
     let picker = input.clone();
     let on_change = Closure::once_into_js(move |_: Event| {
         picker.remove();
-        let Some(file) = picker.files().and_then(|files| files.get(0)) else {
-            return;
-        };
-        let name = file.name();
-        let reader = match FileReader::new() {
-            Ok(reader) => reader,
-            Err(e) => return deliver(Err(format!("{name}: {}", describe(e)))),
-        };
-        let done = reader.clone();
-        let on_load = Closure::once_into_js(move |_: Event| {
-            let text = done.result().ok().and_then(|r| r.as_string());
-            deliver(text.ok_or_else(|| format!("{name}: not a text file")));
-        });
-        reader.set_onloadend(Some(on_load.unchecked_ref()));
-        if let Err(e) = reader.read_as_text(&file) {
-            deliver(Err(describe(e)));
+        if let Some(file) = picker.files().and_then(|files| files.get(0)) {
+            read(file);
         }
     });
     input.set_onchange(Some(on_change.unchecked_ref()));
@@ -98,15 +204,36 @@ pub fn pick_file() -> Result<(), String> {
     let cancelled = input.clone();
     let on_cancel = Closure::once_into_js(move |_: Event| cancelled.remove());
     input.set_oncancel(Some(on_cancel.unchecked_ref()));
-    input.click();
-    Ok(())
+    Ok(input)
+}
+
+/// Read the picked `file` as text and hand it to the game.
+fn read(file: web_sys::File) {
+    let name = file.name();
+    let reader = match FileReader::new() {
+        Ok(reader) => reader,
+        Err(e) => return deliver(Err(format!("{name}: {}", describe(e)))),
+    };
+    let done = reader.clone();
+    let on_load = Closure::once_into_js(move |_: Event| {
+        let text = done.result().ok().and_then(|r| r.as_string());
+        deliver(text.ok_or_else(|| format!("{name}: not a text file")));
+    });
+    reader.set_onloadend(Some(on_load.unchecked_ref()));
+    if let Err(e) = reader.read_as_text(&file) {
+        deliver(Err(describe(e)));
+    }
 }
 
 fn deliver(import: Result<String, String>) {
     PICKED.with(|picked| *picked.borrow_mut() = Some(Import(import)));
+    wake();
+}
+
+fn wake() {
     WAKE.with(|wake| {
-        if let Some(proxy) = &*wake.borrow() {
-            let _ = proxy.send_event(WinitUserEvent::WakeUp);
+        if let Some(wake) = &*wake.borrow() {
+            wake();
         }
     });
 }

@@ -6,6 +6,7 @@
 use bevy::prelude::*;
 
 use crate::game::board::art::Art;
+use crate::game::platform::OpensFilePicker;
 use crate::game::screens::actions::{Action, clock_label, level_label};
 use crate::game::state::{Game, Motion, Overlay, Prefs};
 use crate::game::theme::widget::{self, button, panel, row, small_button, text};
@@ -239,7 +240,10 @@ fn menu(commands: &mut Commands, art: &Art, prefs: &Prefs) -> Entity {
                 r.spawn(button(art, Action::NewGame, lang.tr("menu.new_game")));
                 r.spawn(button(art, Action::OpenHelp, lang.tr("menu.help")));
                 r.spawn(button(art, Action::Export, lang.tr("menu.export")));
-                r.spawn(button(art, Action::ImportHow, lang.tr("menu.import")));
+                r.spawn((
+                    button(art, Action::ImportHow, lang.tr("menu.import")),
+                    OpensFilePicker,
+                ));
                 r.spawn(button(art, Action::Back, lang.tr("menu.back")));
             });
         })

@@ -8,6 +8,7 @@ use bevy::prelude::*;
 use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
+use crate::game::platform::idle::{Waker, waker};
 use crate::net::protocol::{ClientMessage, MAX_FRAME, ServerMessage, parse_server};
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -89,9 +90,6 @@ pub struct Link {
 /// The WebSocket, when there is one, and how a frame from it wakes the sleeping event loop.
 #[derive(Default)]
 pub struct Socket(Option<(Conn, Receiver<SocketEvent>)>, Option<Waker>);
-
-/// Wakes the event loop from the socket's thread (or the browser's callback).
-pub type Waker = std::sync::Arc<dyn Fn() + Send + Sync>;
 
 impl Link {
     /// Not connected to `url` yet.
@@ -274,18 +272,6 @@ pub fn backoff(failures: u32) -> Duration {
     let base = base.min(LONGEST_RETRY);
     let jitter = 0.8 + 0.2 * rand::random::<f32>();
     base.mul_f32(jitter)
-}
-
-/// A call that wakes the sleeping event loop for a frame, from any thread (none without a
-/// window: headless apps run every frame anyway).
-pub(super) fn waker(app: &App) -> Option<Waker> {
-    let proxy = app
-        .world()
-        .get_resource::<bevy::winit::EventLoopProxyWrapper>()?;
-    let proxy = (**proxy).clone();
-    Some(std::sync::Arc::new(move || {
-        let _ = proxy.send_event(bevy::winit::WinitUserEvent::WakeUp);
-    }))
 }
 
 pub(super) fn plugin(app: &mut App) {

@@ -105,7 +105,7 @@ impl Conn {
             on_error: Closure::new(move |_: Event| {
                 report(SocketEvent::Failed("the connection failed".to_owned()))
             }),
-            on_close: on_close,
+            on_close,
             socket,
         }
         .listening(open_now))
