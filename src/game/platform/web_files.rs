@@ -33,6 +33,8 @@ thread_local! {
     static LAID: RefCell<Option<(HtmlInputElement, String)>> = const { RefCell::new(None) };
     /// The laid input was clicked: its picker is open, and the game's button is to be pressed.
     static CLICKED: Cell<bool> = const { Cell::new(false) };
+    /// The pointer is over the laid input (so not over the canvas): the button shows it.
+    static HOVERED: Cell<bool> = const { Cell::new(false) };
     /// The clicked input, to be hidden once its click is over (hidden during the click, it
     /// would open nothing).
     static OPENED: RefCell<Option<HtmlInputElement>> = const { RefCell::new(None) };
@@ -42,11 +44,11 @@ pub(super) fn plugin(app: &mut App) {
     let wake = waker(app);
     WAKE.with(|cell| *cell.borrow_mut() = wake);
     app.add_systems(Update, hand_over_picked_file);
-    // The press goes in after Bevy has worked out the buttons' interactions from the pointer,
-    // which never reached the canvas.
+    // The press and the hover go in after Bevy has worked out the buttons' interactions from
+    // the pointer, which never reached the canvas.
     app.add_systems(
         PreUpdate,
-        press_the_clicked_button.after(bevy::ui::UiSystems::Focus),
+        pass_the_pointer_on.after(bevy::ui::UiSystems::Focus),
     );
     app.add_systems(
         PostUpdate,
@@ -61,15 +63,17 @@ fn hand_over_picked_file(mut commands: Commands) {
 }
 
 /// A click on the laid input presses the button under it, for the game's own reply (a sound,
-/// the menu closed); the picker it opens is already open.
-fn press_the_clicked_button(mut buttons: Query<&mut Interaction, With<OpensFilePicker>>) {
-    if !CLICKED.get() {
-        return;
-    }
-    if let Some(mut interaction) = buttons.iter_mut().next() {
-        *interaction = Interaction::Pressed;
-    } else {
+/// the menu closed; the picker it opens is already open), and the pointer over it lights the
+/// button as the canvas's pointer would.
+fn pass_the_pointer_on(mut buttons: Query<&mut Interaction, With<OpensFilePicker>>) {
+    let Some(mut interaction) = buttons.iter_mut().next() else {
         CLICKED.set(false);
+        return;
+    };
+    if CLICKED.get() {
+        *interaction = Interaction::Pressed;
+    } else if HOVERED.get() {
+        interaction.set_if_neq(Interaction::Hovered);
     }
 }
 
@@ -93,6 +97,7 @@ fn lay_the_picker(
             if let Some((input, _)) = laid.take() {
                 input.remove();
             }
+            HOVERED.set(false);
             return;
         };
         if laid.is_none() {
@@ -130,11 +135,24 @@ fn overlay() -> Option<HtmlInputElement> {
         LAID.with(|laid| laid.borrow_mut().take());
         OPENED.set(Some(opened.clone()));
         CLICKED.set(true);
+        HOVERED.set(false);
         wake();
     });
-    let _ = input.add_event_listener_with_callback("click", on_click.as_ref().unchecked_ref());
-    // The listener lives as long as the element; the page drops both when it is removed.
-    on_click.forget();
+    let on_hover = |over: bool| {
+        Closure::<dyn FnMut(Event)>::new(move |_: Event| {
+            HOVERED.set(over);
+            wake();
+        })
+    };
+    // The listeners live as long as the element; the page drops them when it is removed.
+    for (name, listener) in [
+        ("click", on_click),
+        ("pointerenter", on_hover(true)),
+        ("pointerleave", on_hover(false)),
+    ] {
+        let _ = input.add_event_listener_with_callback(name, listener.as_ref().unchecked_ref());
+        listener.forget();
+    }
     parent.append_child(&input).ok()?;
     Some(input)
 }
