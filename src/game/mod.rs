@@ -48,6 +48,7 @@
 pub mod access;
 mod board;
 pub mod online;
+mod pipeline;
 mod platform;
 mod play;
 mod screens;

@@ -5,6 +5,7 @@
 use bevy::asset::AssetMetaCheck;
 use bevy::prelude::*;
 
+use super::pipeline::Core2dPipeline;
 use super::state::{Files, Launch, Message, Note, Prefs};
 use crate::session::{Settings, Storage};
 
@@ -60,7 +61,10 @@ pub fn app(start: Start) -> App {
             // Every asset would cost a 404 for its `.meta` file on the web.
             meta_check: AssetMetaCheck::Never,
             ..default()
-        });
+        })
+        // The core pipeline's 2D half: the game draws nothing in 3D (`pipeline.rs`).
+        .add_after::<bevy::core_pipeline::CorePipelinePlugin>(Core2dPipeline)
+        .disable::<bevy::core_pipeline::CorePipelinePlugin>();
     #[cfg(target_arch = "wasm32")]
     let plugins = {
         browser_console();

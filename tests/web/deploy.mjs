@@ -33,8 +33,10 @@ const repository = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 // What a first visit may put on the wire before the board is playable: 3.5 MiB when the web
 // build was slimmed (3.49 MiB then), 3.6 since players who know each other (friends, profiles,
 // challenges, chat: 3.53 MiB, about 1 % more), 3.65 since the game talks to its thinking
-// worker (3.60 MiB: the accessibility tree's mirror and the worker's client filled the rest).
-const BUDGET = 3.65 * 1048576;
+// worker (3.60 MiB: the accessibility tree's mirror and the worker's client filled the rest),
+// 3.6 again since the search's random keys are made at their first use (3.57 MiB, 2026-12-06).
+// The goal is 2.5 (docs/web.md says what stands in the way).
+const BUDGET = 3.6 * 1048576;
 // How much slower than this machine's the phone's CPU is (Lighthouse's mobile profile: 4).
 const CPU_SLOWDOWN = 4;
 // A first visit's steps, as the page (navigation and resource timing, its `oaq:` marks) and the
