@@ -1,0 +1,68 @@
+// A first visit's start-up, profiled by function (`.ci/start-profile` runs it): the phone's
+// page (390 x 844, touch) opens DIST_DIR's game with the CPU slowed 4x, as the deploy test's
+// phone does, and Chromium's sampling profiler runs from the navigation until the third frame
+// is drawn. What it writes to OUT_JSON (the profile and the page's `oaq:` marks) is read by
+// `.ci/start-profile.py`.
+//
+// usage: node tests/web/start-profile.mjs DIST_DIR OUT_JSON
+import { createServer } from "node:http";
+import { readFile, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { extname, join, normalize, resolve } from "node:path";
+
+const require = createRequire(join(resolve(process.env.OAQ_NPM ?? "."), "package.json"));
+const { chromium } = require("playwright-core");
+
+const [dist, outJson] = process.argv.slice(2);
+if (!dist || !outJson) {
+  console.error("usage: node tests/web/start-profile.mjs DIST_DIR OUT_JSON");
+  process.exit(2);
+}
+const types = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript",
+  ".wasm": "application/wasm",
+  ".ttf": "font/ttf",
+};
+const server = createServer(async (request, response) => {
+  const path = normalize(decodeURIComponent(new URL(request.url, "http://x").pathname));
+  const file = join(dist, path.endsWith("/") ? path + "index.html" : path);
+  try {
+    const body = await readFile(file);
+    response.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
+    response.end(body);
+  } catch {
+    response.writeHead(404);
+    response.end();
+  }
+});
+await new Promise((ready) => server.listen(0, "127.0.0.1", ready));
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: [
+    "--no-sandbox", "--disable-gpu", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-first-run", "--disable-quic",
+  ],
+});
+try {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true,
+  });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+  await cdp.send("Profiler.enable");
+  await cdp.send("Profiler.setSamplingInterval", { interval: 500 });
+  await cdp.send("Profiler.start");
+  await page.goto(`http://127.0.0.1:${server.address().port}/`);
+  await page.waitForFunction(() => performance.getEntriesByName("oaq:frame-3-drawn").length > 0,
+    null, { timeout: 240000 });
+  const { profile } = await cdp.send("Profiler.stop");
+  const marks = await page.evaluate(() => Object.fromEntries(
+    performance.getEntriesByType("mark").map((mark) => [mark.name, mark.startTime])));
+  await writeFile(outJson, JSON.stringify({ profile, marks }));
+} finally {
+  await browser.close();
+  server.close();
+}
