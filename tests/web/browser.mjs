@@ -8,11 +8,10 @@
 //
 // OAQ_NPM=DIR_WITH_NODE_MODULES node tests/web/browser.mjs DIST_DIR OUT_DIR
 
-import { createServer } from "node:http";
 import { readFile, mkdir } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { extname, join, normalize, resolve } from "node:path";
-import { frameRate, recordFrames } from "./pages.mjs";
+import { join, resolve } from "node:path";
+import { frameRate, recordFrames, serveFolder } from "./pages.mjs";
 
 // playwright-core lives where it was installed (never beside the sources).
 const require = createRequire(join(resolve(process.env.OAQ_NPM ?? "."), "package.json"));
@@ -25,27 +24,7 @@ if (!dist || !out) {
 }
 await mkdir(out, { recursive: true });
 
-const types = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript",
-  ".wasm": "application/wasm",
-  ".ttf": "font/ttf",
-  ".ron": "text/plain; charset=utf-8",
-};
-const server = createServer(async (request, response) => {
-  const path = normalize(decodeURIComponent(new URL(request.url, "http://x").pathname));
-  const file = join(dist, path.endsWith("/") ? path + "index.html" : path);
-  try {
-    const body = await readFile(file);
-    response.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
-    response.end(body);
-  } catch {
-    response.writeHead(404);
-    response.end();
-  }
-});
-await new Promise((ready) => server.listen(0, "127.0.0.1", ready));
-const url = `http://127.0.0.1:${server.address().port}/`;
+const { url, close: closeServer } = await serveFolder(dist);
 
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
@@ -277,6 +256,6 @@ try {
   check(errors.length === 0, `no errors on the page ${errors.join("; ")}`);
 } finally {
   await browser.close();
-  server.close();
+  closeServer();
 }
 process.exit(failed ? 1 : 0);

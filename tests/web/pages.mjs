@@ -1,11 +1,13 @@
-// What the online browser tests share: Chromium's flags, a page of the game with its own
-// player (past the first visit's card), and a desktop page's move by mouse.
+// What the browser tests share: Chromium's flags, the web build served as a static host would,
+// a page of the game with its own player (past the first visit's card), and a desktop page's
+// move by mouse.
 
 import { spawn } from "node:child_process";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { extname, join, normalize, resolve } from "node:path";
 import { createInterface } from "node:readline";
 
 /// A browser test's arguments (the web build, the screenshots' folder, made now, and the
@@ -43,6 +45,38 @@ export async function startServer(serverBinary, dist, args = []) {
     await rm(data, { recursive: true, force: true });
   };
   return { base, stop };
+}
+
+/// The web build in `dist` served as a static host would, on a free port of 127.0.0.1: each
+/// file with its type, a folder's `index.html` for the folder, and `pages` (HTML by path) of
+/// the test's own. Its page's address (`http://…/`) and `close()`.
+export async function serveFolder(dist, pages = {}) {
+  const types = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript",
+    ".wasm": "application/wasm",
+    ".ttf": "font/ttf",
+    ".ron": "text/plain; charset=utf-8",
+  };
+  const server = createServer(async (request, response) => {
+    const path = normalize(decodeURIComponent(new URL(request.url, "http://x").pathname));
+    if (Object.hasOwn(pages, path)) {
+      response.writeHead(200, { "content-type": types[".html"] });
+      response.end(pages[path]);
+      return;
+    }
+    const file = join(dist, path.endsWith("/") ? path + "index.html" : path);
+    try {
+      const body = await readFile(file);
+      response.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
+      response.end(body);
+    } catch {
+      response.writeHead(404);
+      response.end();
+    }
+  });
+  await new Promise((ready) => server.listen(0, "127.0.0.1", ready));
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() };
 }
 
 /// Start counting `page`'s animation frames (`frameRate` reads them).

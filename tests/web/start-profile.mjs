@@ -5,10 +5,10 @@
 // `.ci/start-profile.py`.
 //
 // usage: node tests/web/start-profile.mjs DIST_DIR OUT_JSON
-import { createServer } from "node:http";
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { extname, join, normalize, resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { CHROMIUM, serveFolder } from "./pages.mjs";
 
 const require = createRequire(join(resolve(process.env.OAQ_NPM ?? "."), "package.json"));
 const { chromium } = require("playwright-core");
@@ -18,33 +18,8 @@ if (!dist || !outJson) {
   console.error("usage: node tests/web/start-profile.mjs DIST_DIR OUT_JSON");
   process.exit(2);
 }
-const types = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript",
-  ".wasm": "application/wasm",
-  ".ttf": "font/ttf",
-};
-const server = createServer(async (request, response) => {
-  const path = normalize(decodeURIComponent(new URL(request.url, "http://x").pathname));
-  const file = join(dist, path.endsWith("/") ? path + "index.html" : path);
-  try {
-    const body = await readFile(file);
-    response.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
-    response.end(body);
-  } catch {
-    response.writeHead(404);
-    response.end();
-  }
-});
-await new Promise((ready) => server.listen(0, "127.0.0.1", ready));
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: [
-    "--no-sandbox", "--disable-gpu", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--no-first-run", "--disable-quic",
-  ],
-});
+const { url, close } = await serveFolder(dist);
+const browser = await chromium.launch(CHROMIUM);
 try {
   const context = await browser.newContext({
     viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true,
@@ -55,7 +30,7 @@ try {
   await cdp.send("Profiler.enable");
   await cdp.send("Profiler.setSamplingInterval", { interval: 500 });
   await cdp.send("Profiler.start");
-  await page.goto(`http://127.0.0.1:${server.address().port}/`);
+  await page.goto(url);
   await page.waitForFunction(() => performance.getEntriesByName("oaq:frame-3-drawn").length > 0,
     null, { timeout: 240000 });
   const { profile } = await cdp.send("Profiler.stop");
@@ -64,5 +39,5 @@ try {
   await writeFile(outJson, JSON.stringify({ profile, marks }));
 } finally {
   await browser.close();
-  server.close();
+  close();
 }

@@ -17,43 +17,20 @@
 //
 // OAQ_NPM=DIR_WITH_NODE_MODULES node tests/web/think.mjs DIST_DIR OUT_DIR OAQ_THINK_BINARY
 
-import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { cpus } from "node:os";
-import { extname, join, normalize } from "node:path";
-import { CHROMIUM, frameRate, openPage, recordFrames, setUp } from "./pages.mjs";
+import { join } from "node:path";
+import { CHROMIUM, frameRate, openPage, recordFrames, serveFolder, setUp } from "./pages.mjs";
 
 // The third argument is the native `oaq-think` here, not a server.
 const { dist, out, serverBinary: native, chromium } = await setUp("think");
 
-const types = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript",
-  ".wasm": "application/wasm",
-  ".ttf": "font/ttf",
-};
-const server = createServer(async (request, response) => {
-  const path = normalize(decodeURIComponent(new URL(request.url, "http://x").pathname));
-  // An empty page of the same origin, for starting the worker without the game.
-  if (path === "/blank.html") {
-    response.writeHead(200, { "content-type": types[".html"] });
-    response.end("<!doctype html><title>blank</title>");
-    return;
-  }
-  const file = join(dist, path.endsWith("/") ? path + "index.html" : path);
-  try {
-    const body = await readFile(file);
-    response.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
-    response.end(body);
-  } catch {
-    response.writeHead(404);
-    response.end();
-  }
+// An empty page of the same origin, for starting the worker without the game.
+const { url, close: closeServer } = await serveFolder(dist, {
+  "/blank.html": "<!doctype html><title>blank</title>",
 });
-await new Promise((ready) => server.listen(0, "127.0.0.1", ready));
-const url = `http://127.0.0.1:${server.address().port}/`;
 
 let failed = false;
 const check = (ok, what) => {
@@ -325,6 +302,6 @@ try {
   }
 } finally {
   await browser.close();
-  server.close();
+  closeServer();
 }
 process.exit(failed ? 1 : 0);
