@@ -21,6 +21,7 @@ use super::form::Form;
 use super::people::Pages;
 use super::typing::text_of;
 use crate::game::platform::idle::{Waker, waker};
+use crate::game::platform::overlay;
 use crate::game::state::{Prefs, Screen};
 
 /// One field's input element, and whether Enter was pressed in it since the last frame.
@@ -134,13 +135,9 @@ fn lay_inputs(
     fields: Query<(&TextField, &ComputedNode, &UiGlobalTransform)>,
 ) {
     let scale = window.resolution.scale_factor();
-    // Each field's corner and size in CSS pixels (the node's are physical, from its centre).
-    let shown: Vec<(Field, Vec2, Vec2)> = fields
+    let shown: Vec<(Field, (Vec2, Vec2))> = fields
         .iter()
-        .map(|(TextField(field), node, at)| {
-            let size = node.size() / scale;
-            (*field, at.translation / scale - size / 2.0, size)
-        })
+        .map(|(TextField(field), node, at)| (*field, overlay::css_rect(node, at, scale)))
         .collect();
     let Inputs { open, wake, .. } = &mut *inputs;
     open.retain(|input| {
@@ -151,7 +148,7 @@ fn lay_inputs(
         kept
     });
     let lang = prefs.lang();
-    for &(field, corner, size) in &shown {
+    for &(field, (corner, size)) in &shown {
         if !open.iter().any(|input| input.field == field) {
             let (form, pages) = (
                 form.bypass_change_detection(),
@@ -198,16 +195,8 @@ fn follow_game_focus(
 
 /// The input laid over its field.
 fn place(input: &mut Input, corner: Vec2, size: Vec2) {
-    let style = format!(
-        "position:absolute;left:{:.0}px;top:{:.0}px;width:{:.0}px;height:{:.0}px;\
-         box-sizing:border-box;margin:0;border:0;padding:0 8px;opacity:0;\
-         font-size:16px;z-index:2;cursor:text",
-        corner.x, corner.y, size.x, size.y
-    );
-    if input.style != style {
-        let _ = input.element.set_attribute("style", &style);
-        input.style = style;
-    }
+    let css = "box-sizing:border-box;padding:0 8px;font-size:16px;cursor:text";
+    overlay::place(&input.element, &mut input.style, corner, size, css);
 }
 
 /// The input's text and the game's (`ours`) made the same: what was typed in the page is
@@ -236,8 +225,7 @@ fn agree(input: &mut Input, ours: &str) -> Option<String> {
 /// `wake` the game for a frame.
 fn create(field: Field, value: &str, label: &str, wake: Option<Waker>) -> Option<Input> {
     let document = web_sys::window()?.document()?;
-    let canvas = document.get_element_by_id("game")?;
-    let parent = canvas.parent_element()?;
+    let parent = overlay::layer()?;
     let element: HtmlInputElement = document.create_element("input").ok()?.dyn_into().ok()?;
     let hints = field.hints();
     element.set_type(hints.kind);

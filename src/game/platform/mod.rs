@@ -3,6 +3,8 @@
 
 pub mod idle;
 #[cfg(target_arch = "wasm32")]
+pub mod overlay;
+#[cfg(target_arch = "wasm32")]
 pub mod page;
 pub mod persist;
 #[cfg(target_arch = "wasm32")]

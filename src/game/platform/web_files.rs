@@ -21,6 +21,7 @@ use web_sys::{Blob, BlobPropertyBag, Event, FileReader, HtmlAnchorElement, HtmlI
 
 use super::OpensFilePicker;
 use super::idle::{Waker, waker};
+use super::overlay;
 use crate::game::state::Import;
 
 thread_local! {
@@ -77,8 +78,8 @@ fn pass_the_pointer_on(mut buttons: Query<&mut Interaction, With<OpensFilePicker
     }
 }
 
-/// Keep an input over the button that opens the picker while one is shown, in CSS pixels (the
-/// node's are physical, from its centre); remove it when none is.
+/// Keep an input over the button that opens the picker while one is shown; remove it when none
+/// is.
 fn lay_the_picker(
     window: Single<&Window, With<PrimaryWindow>>,
     buttons: Query<(&ComputedNode, &UiGlobalTransform), With<OpensFilePicker>>,
@@ -87,10 +88,10 @@ fn lay_the_picker(
         let _ = opened.set_attribute("style", "display:none");
     }
     let scale = window.resolution.scale_factor();
-    let shown = buttons.iter().next().map(|(node, at)| {
-        let size = node.size() / scale;
-        (at.translation / scale - size / 2.0, size)
-    });
+    let shown = buttons
+        .iter()
+        .next()
+        .map(|(node, at)| overlay::css_rect(node, at, scale));
     LAID.with(|laid| {
         let mut laid = laid.borrow_mut();
         let Some((corner, size)) = shown else {
@@ -101,19 +102,10 @@ fn lay_the_picker(
             return;
         };
         if laid.is_none() {
-            *laid = overlay().map(|input| (input, String::new()));
+            *laid = laid_input().map(|input| (input, String::new()));
         }
-        let Some((input, written)) = laid.as_mut() else {
-            return;
-        };
-        let style = format!(
-            "position:absolute;left:{:.0}px;top:{:.0}px;width:{:.0}px;height:{:.0}px;\
-             margin:0;border:0;padding:0;opacity:0;z-index:2;cursor:pointer",
-            corner.x, corner.y, size.x, size.y
-        );
-        if *written != style {
-            let _ = input.set_attribute("style", &style);
-            *written = style;
+        if let Some((input, written)) = laid.as_mut() {
+            overlay::place(input, written, corner, size, "padding:0;cursor:pointer");
         }
     });
 }
@@ -121,9 +113,8 @@ fn lay_the_picker(
 /// A file input for the laid picker, in the canvas's parent (which the canvas fills). Once
 /// clicked it is the open picker's: it leaves the button (a new one is laid if the button
 /// stays) and removes itself once a file is picked or the picker cancelled.
-fn overlay() -> Option<HtmlInputElement> {
-    let document = web_sys::window()?.document()?;
-    let parent = document.get_element_by_id("game")?.parent_element()?;
+fn laid_input() -> Option<HtmlInputElement> {
+    let parent = overlay::layer()?;
     let input = file_input().ok()?;
     // The page's mirror offers the button to screen readers and keys; this is for pointers.
     let _ = input.set_attribute("aria-hidden", "true");
