@@ -2,8 +2,8 @@
 // built folder on 127.0.0.1, waits for the board, plays a move by clicking a pit and an arrow,
 // plays on against the computer, exports the game and imports it back, reloads and checks that
 // the saved game is offered, checks the app's manifest and that an offline reload (the service
-// worker's cache) still plays; then, on
-// a phone-sized page held upright, plays a move by touch on the upright board. Prints timings
+// worker's cache) still plays; that the module's rest, held back, is loaded when a screen needs
+// it; then, on a phone-sized page held upright, plays a move by touch on the upright board. Prints timings
 // and saves screenshots in the output folder.
 //
 // OAQ_NPM=DIR_WITH_NODE_MODULES node tests/web/browser.mjs DIST_DIR OUT_DIR
@@ -216,6 +216,28 @@ try {
   await page.screenshot({ path: join(out, "offline-online.png") });
   check((await attribute("data-link")) !== "open",
     "offline, the online screen opens and stays unconnected");
+
+  // The module's rest held back (its fetch after the first frames never answered): a screen no
+  // first visit opens, the puzzles, needs functions of the rest, which the page then loads at
+  // once, synchronously, and the screen opens as it would have.
+  const held = [];
+  const early = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  await early.route(/o-an-quan-rest-[0-9a-f]{16}\.wasm$/, (route) =>
+    (route.request().resourceType() === "fetch" ? held.push(route) : route.continue()));
+  await early.goto(url);
+  await early.waitForSelector('#game[data-overlay="intro"]', { timeout: 240000, state: "attached" });
+  await early.keyboard.press("Escape");
+  await early.waitForSelector('#game[data-overlay="none"]', { timeout: 30000, state: "attached" });
+  await early.waitForTimeout(1000);
+  await early.mouse.click(640, 420); // Puzzles, under Play and Play online.
+  await early.waitForSelector('#game[data-screen="puzzles"]', { timeout: 60000, state: "attached" });
+  const loaded = await early.evaluate(() => ({ early: window.oaqGame.early, rest: !!window.oaqGame.rest }));
+  check(held.length === 1 && loaded.rest && loaded.early.length > 0,
+    `with the rest held back, the puzzles loaded it when they needed it (${loaded.early.join(", ")})`);
+  await early.waitForTimeout(1000);
+  await early.screenshot({ path: join(out, "puzzles-rest-early.png") });
+  await Promise.all(held.map((route) => route.abort()));
+  await early.close();
 
   // A phone held upright (a fresh context: no saved game), against Master: settings saved
   // before the page starts. The board stands up, player 1's row on the right running up the

@@ -108,7 +108,7 @@ export const CHROMIUM = {
 
 /// A page of the game in `browser`, with its own storage (its own player). Page errors go to
 /// `errors`; `page.attr`, `page.until` and `page.shot` (into `out`) read the canvas's
-/// attributes, wait for them, and take screenshots.
+/// attributes, wait for them, and take screenshots. `settings: null` keeps none: a first visit.
 export async function openPage(
   browser, name, options, { out, errors, settings = "(seen_intro: true, child: Some(false))" },
 ) {
@@ -118,7 +118,7 @@ export async function openPage(
 // about:blank, visited on the way, has no storage.
   await page.addInitScript((settings) => {
     try {
-      if (!localStorage.getItem("o-an-quan/settings.ron")) {
+      if (settings !== null && !localStorage.getItem("o-an-quan/settings.ron")) {
         localStorage.setItem("o-an-quan/settings.ron", settings);
       }
     } catch {}
@@ -143,6 +143,29 @@ export async function playFirstLegal(page) {
   await page.mouse.click(x, 406);
   await page.until(':not([data-selected="none"])', 20);
   await page.mouse.click(x + 57, 506);
+}
+
+/// The phone's player sows the first pit they can, chosen with the keys a phone's keyboard
+/// has too (→ picks the first playable pit, X sows it clockwise).
+export async function phoneMoves(phone) {
+  await phone.keyboard.press("ArrowRight");
+  await phone.until(':not([data-selected="none"])', 20);
+  await phone.keyboard.press("KeyX");
+}
+
+/// A phone's page and a 1280 × 720 page seated in one room each play a move, whoever's turn it
+/// is first, until the phone sees the second move played.
+export async function eachPlaysAMove(phone, desktop) {
+  if ((await phone.attr("data-human")) === "1") {
+    await phoneMoves(phone);
+    await desktop.until('[data-ply="1"][data-phase="waiting"]', 60);
+    await playFirstLegal(desktop);
+  } else {
+    await playFirstLegal(desktop);
+    await phone.until('[data-ply="1"][data-phase="waiting"][data-human="1"]', 60);
+    await phoneMoves(phone);
+  }
+  await phone.until('[data-ply="2"][data-phase="waiting"]', 60);
 }
 
 /// A 1280 × 720 page opens `url` and goes from the title to the online screen, connected.
