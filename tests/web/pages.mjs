@@ -196,17 +196,20 @@ export async function press(page, action, seconds = 20) {
   await page.mouse.click(x, y);
 }
 
-/// Where the button `action` is (as `press` finds it): its centre, in CSS pixels.
+/// Where the button `action` is (as `press` finds it): its centre, in CSS pixels, once two
+/// readings 200 ms apart agree (a page still settling, a notice coming or going above the
+/// buttons, moves them: a click at the first reading could land on another button).
 export async function where(page, action, seconds = 20) {
   const deadline = Date.now() + seconds * 1000;
   const wanted = typeof action === "function" ? action : (c) => c.startsWith(action);
+  let last = null;
   for (;;) {
     const controls = (await page.attr("data-controls")) ?? "";
     const found = controls.split(";").find(wanted);
-    if (found) {
-      return found.slice(found.lastIndexOf("@") + 1).split(",").map(Number);
-    }
+    const at = found ? found.slice(found.lastIndexOf("@") + 1) : null;
+    if (at !== null && at === last) return at.split(",").map(Number);
     if (Date.now() > deadline) throw new Error(`no button ${action} on screen: ${controls}`);
+    last = at;
     await page.waitForTimeout(200);
   }
 }
