@@ -13,7 +13,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import {
-  CHROMIUM, eachPlaysAMove, openPage, phoneMoves, press, startServer, toOnline,
+  asPhone, CHROMIUM, eachPlaysAMove, FOUR_G, openPage, PHONE, phoneMoves, press, startServer,
+  toOnline,
 } from "../tests/web/pages.mjs";
 
 const [dist, serverBinary, out] = process.argv.slice(2);
@@ -29,7 +30,6 @@ await mkdir(out, { recursive: true });
 // Android's); the room link's is drawn at twice the pixels on a 4G network with a phone's CPU,
 // as the deployment test's is, so that its steps come in a phone's order (the connection
 // opened by the page while the game downloads, taken by the game as it starts).
-const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
 const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 "
   + "(KHTML, like Gecko) Version/18.5 Mobile/15E148 Safari/604.1";
 const ANDROID = "Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) "
@@ -92,12 +92,7 @@ try {
   const code = await host.attr("data-room");
   const phone = await openPage(browser, "room link",
     { ...PHONE, deviceScaleFactor: 2, userAgent: ANDROID }, { out, errors });
-  const cdp = await phone.context().newCDPSession(phone);
-  await cdp.send("Network.enable");
-  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
-  await cdp.send("Network.emulateNetworkConditions", {
-    offline: false, latency: 40, downloadThroughput: 10e6 / 8, uploadThroughput: 5e6 / 8,
-  });
+  const cdp = await asPhone(phone, FOUR_G, 4);
   await phone.goto(`${base}?room=${code}`);
   await phone.until('[data-screen="playing"][data-room-phase="playing"]', 240);
   await host.until('[data-screen="playing"][data-room-phase="playing"]', 60);

@@ -11,7 +11,7 @@
 import { readFile, mkdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
-import { frameRate, recordFrames, serveFolder } from "./pages.mjs";
+import { frameRate, PHONE, recordFrames, serveFolder } from "./pages.mjs";
 
 // playwright-core lives where it was installed (never beside the sources).
 const require = createRequire(join(resolve(process.env.OAQ_NPM ?? "."), "package.json"));
@@ -244,9 +244,7 @@ try {
   // before the page starts. The board stands up, player 1's row on the right running up the
   // screen; a finger taps a pit, then the arrow that points up. The world is 720 × 1280 units,
   // shown at 390 / 720 of a unit per point about the centre.
-  const phone = await browser.newPage({
-    viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true,
-  });
+  const phone = await browser.newPage(PHONE);
   await phone.addInitScript(() => {
     if (!localStorage.getItem("o-an-quan/settings.ron")) {
       localStorage.setItem("o-an-quan/settings.ron", "(level: 10, language: en, seen_intro: true)");

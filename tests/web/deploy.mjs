@@ -16,7 +16,9 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { createInterface } from "node:readline";
 import { createRequire } from "node:module";
-import { CHROMIUM, eachPlaysAMove, openPage, press, toOnline } from "./pages.mjs";
+import {
+  asPhone, CHROMIUM, eachPlaysAMove, FOUR_G, openPage, PHONE, press, SLOW_4G, toOnline,
+} from "./pages.mjs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -65,10 +67,7 @@ const STEPS = [
   ["a seat in the room", "seated"],
   ["the board playable", "playable"],
 ];
-const PROFILES = [
-  { name: "4G, 10 Mbit/s and 40 ms", down: 10e6, up: 5e6, latency: 40 },
-  { name: "slow 4G (Lighthouse's mobile), 1.6 Mbit/s and 150 ms", down: 1.6e6, up: 0.75e6, latency: 150 },
-];
+const PROFILES = [FOUR_G, SLOW_4G];
 await mkdir(out, { recursive: true });
 const work = await mkdtemp(join(tmpdir(), "oaq-deploy-"));
 
@@ -281,17 +280,11 @@ try {
     // A first visit: a fresh browser profile (no cache, no worker), phone-sized, throttled.
     const agent = `o-an-quan-phone-${n}`;
     const phone = await open(`phone ${n}`, {
-      viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true,
+      ...PHONE, deviceScaleFactor: 2,
       userAgent: `Mozilla/5.0 (Linux; Android 14) Chrome/156.0 Mobile ${agent}`,
     });
-    const cdp = await phone.context().newCDPSession(phone);
-    await cdp.send("Network.enable");
     // A phone's CPU: this machine's slowed four times, as Lighthouse's mobile profile does.
-    await cdp.send("Emulation.setCPUThrottlingRate", { rate: CPU_SLOWDOWN });
-    await cdp.send("Network.emulateNetworkConditions", {
-      offline: false, latency: profile.latency,
-      downloadThroughput: profile.down / 8, uploadThroughput: profile.up / 8,
-    });
+    const cdp = await asPhone(phone, profile, CPU_SLOWDOWN);
     let wire = 0;
     const requests = new Map();
     cdp.on("Network.requestWillBeSent", (e) => requests.set(e.requestId, e.request.url));

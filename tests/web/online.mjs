@@ -9,8 +9,8 @@
 // OAQ_NPM=DIR_WITH_NODE_MODULES node tests/web/online.mjs DIST_DIR OUT_DIR OAQ_SERVER_BINARY
 
 import {
-  CHROMIUM, openPage, playFirstLegal, press, toOnline, toOnlineByTouch, until, where, setUp,
-  startServer,
+  CHROMIUM, openPage, PHONE, playFirstLegal, press, toOnline, toOnlineByTouch, until, where,
+  setUp, startServer,
 } from "./pages.mjs";
 
 const { dist, out, serverBinary, chromium } = await setUp("online");
@@ -135,9 +135,7 @@ try {
   await press(a, "Create");
   await a.until('[data-room-phase="waiting"]', 30);
   const second_code = await a.attr("data-room");
-  const phone = await open("phone", {
-    viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true,
-  });
+  const phone = await open("phone", PHONE);
   await toOnlineByTouch(phone, base);
   // Every field of the pages takes the phone's own keyboard: a tap on the friends page's code
   // field focuses the page's input laid over it; A's code typed as read out (small letters, a

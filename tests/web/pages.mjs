@@ -96,6 +96,29 @@ export async function frameRate(page) {
   return `${list.length} frames, ${(1000 / mean).toFixed(1)} fps, longest ${Math.max(...list).toFixed(0)} ms`;
 }
 
+/// A phone held upright: 390 × 844 CSS pixels, touch, a mobile browser.
+export const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
+
+/// The networks a first visit is measured on (Chromium's emulation): a decent 4G, and
+/// Lighthouse's mobile profile.
+export const FOUR_G = { name: "4G, 10 Mbit/s and 40 ms", down: 10e6, up: 5e6, latency: 40 };
+export const SLOW_4G = {
+  name: "slow 4G (Lighthouse's mobile), 1.6 Mbit/s and 150 ms", down: 1.6e6, up: 0.75e6, latency: 150,
+};
+
+/// `page` on `network` with its CPU slowed `cpu` times (Lighthouse's mobile profile: 4), through
+/// Chromium's DevTools protocol; the protocol's session, its network events on.
+export async function asPhone(page, network, cpu) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: cpu });
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false, latency: network.latency,
+    downloadThroughput: network.down / 8, uploadThroughput: network.up / 8,
+  });
+  return cdp;
+}
+
 /// Debian's Chromium, headless, drawing WebGL2 with SwiftShader, with nothing calling home.
 export const CHROMIUM = {
   executablePath: "/usr/bin/chromium",

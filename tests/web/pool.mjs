@@ -13,7 +13,8 @@ import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 
 import {
-  CHROMIUM, openPage, playFirstLegal, press, toOnline, toOnlineByTouch, until, setUp, startServer,
+  CHROMIUM, openPage, PHONE, playFirstLegal, press, toOnline, toOnlineByTouch, until, setUp,
+  startServer,
 } from "./pages.mjs";
 
 const { dist, out, serverBinary, chromium } = await setUp("pool");
@@ -33,8 +34,7 @@ const open = (name, settings) => openPage(browser, name, desktop, { out, errors,
 
 try {
   // A on a phone, by touch.
-  const phone = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
-  const a = await openPage(browser, "A", phone, {
+  const a = await openPage(browser, "A", PHONE, {
     out, errors, settings: "(seen_intro: true, child: Some(false), name: \"An\")",
   });
   const b = await open("B", "(seen_intro: true, child: Some(false), language: vi, name: \"Bình\")");

@@ -8,7 +8,7 @@
 import { writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
-import { CHROMIUM, serveFolder } from "./pages.mjs";
+import { CHROMIUM, PHONE, serveFolder } from "./pages.mjs";
 
 const require = createRequire(join(resolve(process.env.OAQ_NPM ?? "."), "package.json"));
 const { chromium } = require("playwright-core");
@@ -22,7 +22,7 @@ const { url, close } = await serveFolder(dist);
 const browser = await chromium.launch(CHROMIUM);
 try {
   const context = await browser.newContext({
-    viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true,
+    ...PHONE, deviceScaleFactor: 2,
   });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);

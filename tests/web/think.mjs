@@ -22,7 +22,7 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
-import { CHROMIUM, frameRate, openPage, recordFrames, serveFolder, setUp } from "./pages.mjs";
+import { CHROMIUM, frameRate, openPage, PHONE, recordFrames, serveFolder, setUp } from "./pages.mjs";
 
 // The third argument is the native `oaq-think` here, not a server.
 const { dist, out, serverBinary: native, chromium } = await setUp("think");
@@ -184,9 +184,7 @@ try {
     { withWorker: false, held: false },
   ];
   for (const { withWorker, held } of runs) {
-    const context = await browser.newContext({
-      viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true,
-    });
+    const context = await browser.newContext(PHONE);
     if (!withWorker) await context.route(/think-worker-/, (route) => route.fulfill({ status: 404 }));
     const phone = await context.newPage();
     const errors = [];

@@ -9,7 +9,7 @@
 //
 // OAQ_NPM=DIR_WITH_NODE_MODULES node tests/web/tournament.mjs DIST_DIR OUT_DIR OAQ_SERVER_BINARY
 
-import { CHROMIUM, openPage, press, until, setUp, startServer, toOnline } from "./pages.mjs";
+import { CHROMIUM, openPage, PHONE, press, until, setUp, startServer, toOnline } from "./pages.mjs";
 
 const { dist, out, serverBinary, chromium } = await setUp("tournament");
 
@@ -23,7 +23,6 @@ const check = (ok, what) => {
 };
 const errors = [];
 const desktop = { viewport: { width: 1280, height: 720 } };
-const phone = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
 const open = (name, options, settings) => openPage(browser, name, options, { out, errors, settings });
 const grownUp = (name, lang = "en") =>
   `(seen_intro: true, child: Some(false), language: ${lang}, name: "${name}")`;
@@ -63,7 +62,7 @@ try {
   const others = [
     await open("B", desktop, grownUp("Bình", "vi")),
     await open("C", desktop, grownUp("Cúc")),
-    await open("D", phone, grownUp("Dũng", "vi")),
+    await open("D", PHONE, grownUp("Dũng", "vi")),
   ];
   for (const p of others) {
     await p.goto(`${base}?tournament=${id}`);
