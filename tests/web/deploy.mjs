@@ -66,6 +66,7 @@ const STEPS = [
   ["the server's welcome", "welcomed"],
   ["a seat in the room", "seated"],
   ["the board playable", "playable"],
+  ["the board drawn (the frame after)", "board-drawn"],
 ];
 const PROFILES = [FOUR_G, SLOW_4G];
 await mkdir(out, { recursive: true });
@@ -308,6 +309,9 @@ try {
     const seconds = (Date.now() - started) / 1000;
     const bytes = wire;
     console.log(`  fetched: ${sizes.join(", ")}`);
+    // The frame that drew the board is marked as the next one begins.
+    await phone.waitForFunction(() => performance.getEntriesByName("oaq:board-drawn").length > 0,
+      null, { timeout: 30000 });
     const trace = await timeline(phone);
     // The board came from the first part alone: none of the rest was needed on the way (a
     // function the first visit's profile missed would have fetched it, synchronously).
@@ -319,6 +323,13 @@ try {
     results.push({ profile: profile.name, seconds, bytes, trace });
     check(trace.every(([, at]) => at !== null),
       `${profile.name}: every step of the first visit is on the page's timeline`);
+    // The server's welcome and the room's answer come in one WebSocket frame (the hello says
+    // the join follows it), and the game screen comes in the frame the seat does: the three
+    // steps are one frame of the game's (each frame is a few hundred milliseconds here).
+    const step = (key) => trace[STEPS.findIndex(([, k]) => k === key)][1];
+    const together = step("playable") - step("welcomed");
+    check(together >= 0 && together < 50,
+      `${profile.name}: the welcome, the seat and the board in one frame (${together.toFixed(1)} ms apart)`);
     console.log(`${profile.name}: a room link to a playable board in ${seconds.toFixed(1)} s, `
       + `${bytes} bytes (${(bytes / 1048576).toFixed(2)} MiB) on the wire; `
       + `first paint (the loading screen) at ${(firstPaint / 1000).toFixed(2)} s`);

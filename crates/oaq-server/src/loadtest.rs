@@ -206,6 +206,8 @@ async fn connect(url: &str, name: &str, n: u32) -> Result<Ws, String> {
             token: None,
             device: None,
             child: false,
+            batches: false,
+            then: 0,
         },
     )
     .await?;

@@ -392,6 +392,8 @@ impl Client {
             token: token.map(str::to_owned),
             device: None,
             child: false,
+            batches: false,
+            then: 0,
         };
         Client::greet_with(ws, &hello).await
     }

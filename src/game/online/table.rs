@@ -18,6 +18,8 @@ use crate::session::{History, Seat};
 pub struct OnBoard {
     pub code: Option<String>,
     our_turn_since: Option<Instant>,
+    /// A room was put on the board this frame: the game screen comes before it is drawn.
+    entering: bool,
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -26,7 +28,11 @@ pub(super) fn plugin(app: &mut App) {
         .add_observer(leave_for_a_local_game);
     app.add_systems(
         Update,
-        (follow_room, time_our_turn)
+        (
+            follow_room,
+            enter_the_game_now.run_if(|on_board: Res<OnBoard>| on_board.entering),
+            time_our_turn,
+        )
             .chain()
             .in_set(crate::game::state::GameSet::Think),
     );
@@ -79,6 +85,7 @@ fn follow_room(
             info!("online: room {} on the board", room.code);
             commands.trigger(LoadGame(history_of(state, room.you)));
             on_board.code = Some(room.code.clone());
+            on_board.entering = true;
             next_screen.set(Screen::Playing);
         }
         return;
@@ -122,6 +129,14 @@ fn follow_room(
         );
         commands.trigger(LoadGame(expected()));
     }
+}
+
+/// The game screen entered in the frame the room came on the board, not the next: a frame on a
+/// phone's CPU is a few hundred milliseconds, and a room link's first visit waits for this
+/// one (Bevy runs state transitions once a frame, after `PreUpdate`, unless a system runs them).
+fn enter_the_game_now(world: &mut World) {
+    world.resource_mut::<OnBoard>().entering = false;
+    let _ = world.try_run_schedule(StateTransition);
 }
 
 /// How long we have been to move, for the move's `think_ms`.

@@ -1,6 +1,7 @@
 //! In the browser: the online steps of a first visit from a room link on the performance
-//! timeline (`trace::mark`): the WebSocket open, the server's welcome, a seat in the room, and
-//! the board playable (the game screen with the room's game under way), each once.
+//! timeline (`trace::mark`): the WebSocket open, the server's welcome, a seat in the room, the
+//! board playable (the game screen with the room's game under way, as the frame that draws it
+//! begins to), and that frame drawn, each once.
 
 use bevy::prelude::*;
 
@@ -12,10 +13,15 @@ use crate::net::room;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Marked>()
-        .add_systems(Last, mark_steps.run_if(|m: Res<Marked>| m.0 < STEPS.len()));
+        .add_systems(Last, mark_steps.run_if(|m: Res<Marked>| m.0 < STEPS.len()))
+        .add_systems(
+            First,
+            mark_board_drawn.run_if(|m: Res<Marked>| m.0 == STEPS.len()),
+        );
 }
 
-/// How many of the steps are marked: once all are, the system stops running.
+/// How many of the steps are marked (one more once the board's frame is drawn): once all are,
+/// the systems stop running.
 #[derive(Resource, Default)]
 struct Marked(usize);
 
@@ -42,4 +48,11 @@ fn mark_steps(
         mark(STEPS[marked.0]);
         marked.0 += 1;
     }
+}
+
+/// The frame that made the board playable has been drawn once the next update begins (the
+/// render world follows each update, as `trace`'s first frames are marked).
+fn mark_board_drawn(mut marked: ResMut<Marked>) {
+    mark("board-drawn");
+    marked.0 += 1;
 }

@@ -1,7 +1,7 @@
 //! Every number and text a client sends, checked against its bounds where it is read, naming
 //! the field that is out of them.
 
-use super::{ClientMessage, MAX_SEQ, MAX_THINK_MS, MAX_TOKEN};
+use super::{ClientMessage, MAX_SEQ, MAX_THEN, MAX_THINK_MS, MAX_TOKEN};
 
 /// A password's length, in bytes, outside its bounds.
 fn password_bounds(password: &str) -> Option<String> {
@@ -23,10 +23,18 @@ impl ClientMessage {
                 .then(|| format!("{field}: {} bytes, at most {MAX_TOKEN}", text.len()))
         };
         let problem = match self {
-            ClientMessage::Hello { token, device, .. } => token
+            ClientMessage::Hello {
+                token,
+                device,
+                then,
+                ..
+            } => token
                 .as_deref()
                 .and_then(|t| too_long("token", t))
-                .or_else(|| device.as_deref().and_then(|d| too_long("device", d))),
+                .or_else(|| device.as_deref().and_then(|d| too_long("device", d)))
+                .or_else(|| {
+                    (*then > MAX_THEN).then(|| format!("then: {then}, at most {MAX_THEN}"))
+                }),
             ClientMessage::Link { code } | ClientMessage::Recover { code } => {
                 too_long("code", code)
             }

@@ -2,6 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 
+/// For serde: a count left out of the frame when it is zero.
+fn is_zero(n: &u8) -> bool {
+    *n == 0
+}
+
 use super::carried::RulesChoice;
 use crate::types::{ClockSpec, First};
 
@@ -21,6 +26,17 @@ pub enum ClientMessage {
         /// A new player is made in child mode (no chat, not in the lobby or the leaderboard).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         child: bool,
+        /// The client reads batches: what waits to go out to it at once may come as one frame,
+        /// a JSON array of messages (`parse_server_frame`). A browser hands a page one frame
+        /// per task, between its animation frames: a welcome and a room sent apart reach a
+        /// phone's game a frame apart.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        batches: bool,
+        /// How many frames the client sends right behind this hello (a room link's `join`):
+        /// the server answers them with it, holding the welcome until they come (at most
+        /// `HELLO_WAITS_MS`), so that a batch carries the welcome and the room together.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        then: u8,
     },
     /// A one-time code (and its QR) that makes another device this player; answered by
     /// `link_code`.

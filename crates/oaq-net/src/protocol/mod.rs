@@ -2,8 +2,9 @@
 //! types with no runtime in them, so the game (native and in the browser), the server and the
 //! tests share one definition.
 //!
-//! Every frame is one object with a `"type"`. What a room sends also carries `"seq"`, its place
-//! in the room's log: a client that comes back sends the last one it saw and gets what it missed.
+//! Every frame is one object with a `"type"` (or, to a client whose hello says it reads batches,
+//! an array of them). What a room sends also carries `"seq"`, its place in the room's log: a
+//! client that comes back sends the last one it saw and gets what it missed.
 //!
 //! ```
 //! use oaq_net::protocol::{ClientMessage, PROTOCOL};
@@ -17,6 +18,8 @@
 //!         token: None,
 //!         device: None,
 //!         child: false,
+//!         batches: false,
+//!         then: 0,
 //!     }
 //! );
 //! ```
@@ -45,6 +48,10 @@ pub const PROTOCOL: u32 = 1;
 /// The largest frame either side accepts, in bytes.
 pub const MAX_FRAME: usize = 16 * 1024;
 
+/// The largest frame the server sends and clients accept, in bytes: a snapshot of a long game
+/// is the largest message; a batch of several stays within it too.
+pub const MAX_SERVER_FRAME: usize = 4 * MAX_FRAME;
+
 /// The longest name a player may take, in characters.
 pub use oaq_session::MAX_NAME;
 
@@ -53,6 +60,11 @@ pub const MAX_SEQ: u64 = 1 << 32;
 
 /// The longest think time a client may report (30 days, beyond any clock's base).
 pub const MAX_THINK_MS: u64 = 30 * 24 * 60 * 60 * 1000;
+
+/// The most frames a hello may say follow it (`then`), and how long the server holds the
+/// welcome for them.
+pub const MAX_THEN: u8 = 4;
+pub const HELLO_WAITS_MS: u64 = 1000;
 
 /// The longest token or room code a client may send, in bytes.
 pub const MAX_TOKEN: usize = 128;
@@ -78,6 +90,25 @@ pub fn parse_client(text: &str) -> Result<ClientMessage, (ErrorCode, String)> {
 /// Read a server frame (for clients).
 pub fn parse_server(text: &str) -> Result<ServerMessage, String> {
     serde_json::from_str(text).map_err(|e| format!("not a message of the protocol: {e}"))
+}
+
+/// Read a server frame that may be a batch (for clients whose hello said `batches`): its
+/// messages in order, one for a frame of one.
+///
+/// ```
+/// use oaq_net::protocol::{Notice, ServerMessage, parse_server_frame};
+/// let pong = |id| format!(r#"{{"type":"pong","id":{id},"at_ms":5}}"#);
+/// let one = parse_server_frame(&pong(1)).unwrap();
+/// let two = parse_server_frame(&format!("[{},{}]", pong(1), pong(2))).unwrap();
+/// assert_eq!(one.len(), 1);
+/// assert!(matches!(two[..], [_, ServerMessage::Notice(Notice::Pong { id: 2, .. })]));
+/// ```
+pub fn parse_server_frame(text: &str) -> Result<Vec<ServerMessage>, String> {
+    if text.trim_start().starts_with('[') {
+        serde_json::from_str(text).map_err(|e| format!("not a batch of the protocol: {e}"))
+    } else {
+        parse_server(text).map(|msg| vec![msg])
+    }
 }
 
 #[cfg(test)]

@@ -13,7 +13,8 @@ use std::time::Instant;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, close_code};
 use futures_util::{SinkExt, StreamExt};
 use oaq_net::protocol::{
-    ClientMessage, ErrorCode, MAX_FRAME, Notice, PROTOCOL, ServerMessage, parse_client,
+    ClientMessage, ErrorCode, HELLO_WAITS_MS, MAX_FRAME, MAX_SERVER_FRAME, Notice, PROTOCOL,
+    ServerMessage, parse_client,
 };
 use tokio::sync::{Notify, mpsc};
 
@@ -52,6 +53,11 @@ struct Conn {
     device: String,
     /// Chat phrases, counted apart from other messages.
     chat: Bucket,
+    /// The client's hello said it reads batches: frames waiting together go as one.
+    batches: bool,
+    /// What goes out waits for the frames the hello said follow it: how many are still to
+    /// come, and until when it waits for them.
+    hold: Option<(u8, tokio::time::Instant)>,
 }
 
 pub async fn serve(socket: WebSocket, server: Arc<Server>, addr: SocketAddr) {
@@ -69,6 +75,8 @@ pub async fn serve(socket: WebSocket, server: Arc<Server>, addr: SocketAddr) {
         close: close.clone(),
         device: String::new(),
         chat: Bucket::new(server.settings.chat_per_second, server.settings.chat_burst),
+        batches: false,
+        hold: None,
     };
     let settings = server.settings.clone();
     let mut bucket = Bucket::new(settings.messages_per_second, settings.message_burst);
@@ -81,11 +89,18 @@ pub async fn serve(socket: WebSocket, server: Arc<Server>, addr: SocketAddr) {
     let hello_by = tokio::time::Instant::now() + settings.handshake;
     loop {
         tokio::select! {
+            // What the client has already sent is taken before what waits to go out: a hello
+            // and a join sent together are answered together (one batch, for a client that
+            // reads them), not the welcome alone a frame before the room.
+            biased;
             incoming = stream.next() => {
                 let Some(Ok(msg)) = incoming else { break };
                 heard = Instant::now();
                 if matches!(msg, Message::Close(_)) {
                     break;
+                }
+                if !matches!(msg, Message::Pong(_)) {
+                    conn.hold = conn.hold.and_then(|(n, until)| (n > 1).then_some((n - 1, until)));
                 }
                 // Every frame the client chooses to send is counted, whatever its kind.
                 if !matches!(msg, Message::Pong(_)) && !bucket.take() {
@@ -111,10 +126,14 @@ pub async fn serve(socket: WebSocket, server: Arc<Server>, addr: SocketAddr) {
                     Err((code, message)) => conn.error(code, message),
                 }
             }
-            Some(frame) = rx.recv() => {
-                if sink.send(Message::Text(frame)).await.is_err() {
+            Some(frame) = rx.recv(), if conn.hold.is_none() => {
+                if send_waiting(&mut sink, frame, &mut rx, conn.batches).await.is_err() {
                     break;
                 }
+            }
+            _ = tokio::time::sleep_until(conn.hold.map_or(hello_by, |(_, until)| until)),
+                if conn.hold.is_some() => {
+                conn.hold = None;
             }
             _ = ping.tick() => {
                 if heard.elapsed() > 2 * settings.ping_every {
@@ -168,6 +187,43 @@ pub async fn serve(socket: WebSocket, server: Arc<Server>, addr: SocketAddr) {
     server.counters.connections.fetch_sub(1, Ordering::Relaxed);
 }
 
+/// Send `first` and, to a client that reads batches, whatever else waits in `rx` now, as few
+/// frames as `MAX_SERVER_FRAME` allows (a JSON array of the messages; one alone goes as itself).
+async fn send_waiting(
+    sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+    first: Frame,
+    rx: &mut mpsc::Receiver<Frame>,
+    batches: bool,
+) -> Result<(), axum::Error> {
+    if !batches {
+        return sink.send(Message::Text(first)).await;
+    }
+    let mut batch = vec![first];
+    let mut bytes = batch[0].len();
+    while let Ok(next) = rx.try_recv() {
+        // The brackets and a comma for each message.
+        if bytes + next.len() + batch.len() + 2 > MAX_SERVER_FRAME {
+            sink.feed(Message::Text(joined(&batch))).await?;
+            batch.clear();
+            bytes = 0;
+        }
+        bytes += next.len();
+        batch.push(next);
+    }
+    sink.send(Message::Text(joined(&batch))).await
+}
+
+/// The frames as one: the message itself for one, else the array of them.
+fn joined(batch: &[Frame]) -> Frame {
+    match batch {
+        [one] => one.clone(),
+        many => {
+            let parts: Vec<&str> = many.iter().map(|f| f.as_str()).collect();
+            format!("[{}]", parts.join(",")).into()
+        }
+    }
+}
+
 impl Conn {
     fn send(&self, msg: &ServerMessage) {
         if self.tx.try_send(msg.to_json().into()).is_err() {
@@ -196,7 +252,12 @@ impl Conn {
                     token,
                     device,
                     child,
+                    batches,
+                    then,
                 } => {
+                    self.batches = batches;
+                    let waits = std::time::Duration::from_millis(HELLO_WAITS_MS);
+                    self.hold = (then > 0).then(|| (then, tokio::time::Instant::now() + waits));
                     self.hello(protocol, &name, token.as_deref(), device.as_deref(), child)
                         .await
                 }

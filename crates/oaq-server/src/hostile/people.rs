@@ -53,6 +53,8 @@ impl Peer {
             token: None,
             device: None,
             child,
+            batches: false,
+            then: 0,
         };
         peer.id = peer
             .ask(&hello, |m| match m {

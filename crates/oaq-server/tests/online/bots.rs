@@ -230,6 +230,8 @@ async fn a_person_plays_a_bot_of_about_their_rating() {
         token: None,
         device: None,
         child: true,
+        batches: false,
+        then: 0,
     };
     let mut kid = Client::greet_with(Client::raw(&url).await, &hello).await;
     kid.refused(play_bot, ErrorCode::NotAllowed).await;

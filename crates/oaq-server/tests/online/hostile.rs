@@ -451,6 +451,8 @@ async fn names_that_show_nothing_are_refused_and_bidi_controls_dropped() {
             token: None,
             device: None,
             child: false,
+            batches: false,
+            then: 0,
         };
         ws.send(Message::text(serde_json::to_string(&hello).unwrap()))
             .await

@@ -150,6 +150,8 @@ async fn connect(url: &str, i: usize) -> Player {
         token: None,
         device: None,
         child: i == CHILD,
+        batches: false,
+        then: 0,
     };
     let ws = Client::raw_from(url, &format!("127.0.10.{}", i + 1))
         .await

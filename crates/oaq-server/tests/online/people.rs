@@ -569,6 +569,8 @@ async fn connect_child(url: &str, name: &str) -> Client {
         token: None,
         device: Some("Tablet".into()),
         child: true,
+        batches: false,
+        then: 0,
     };
     let mut kid = Client::greet_with(Client::raw(url).await, &hello).await;
     let (id, token, child) = kid.welcome().await;

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use oaq_net::protocol::{
     ClientMessage, ClockSpec, EndCause, ErrorCode, First, Notice, RoomEvent, ServerMessage,
+    parse_server, parse_server_frame,
 };
 use oaq_rules::{Position, presets};
 use oaq_session::Record;
@@ -145,6 +146,129 @@ async fn a_whole_game_ends_as_oaq_replay_says_and_a_spectator_sees_every_move() 
     let place = place.expect("rated after one game") as usize;
     assert_eq!(ids[place - 1], b.player.id);
     assert!((you.rating - ratings[place - 1]).abs() < 1e-9);
+}
+
+/// A room link's client says hello and joins in one breath (the hello saying the join follows
+/// when the client reads batches); the frames of what the server answers to both (the welcome,
+/// the room's log, the seat, the game's start).
+async fn hello_and_join(url: &str, code: &str, batches: bool) -> Vec<String> {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let mut ws = Client::raw(url).await;
+    let hello = ClientMessage::Hello {
+        protocol: oaq_net::protocol::PROTOCOL,
+        name: "Bình".into(),
+        token: None,
+        device: None,
+        child: false,
+        batches,
+        then: u8::from(batches),
+    };
+    let join = ClientMessage::Join {
+        code: code.to_owned(),
+        since: None,
+    };
+    for msg in [hello, join] {
+        let text = serde_json::to_string(&msg).unwrap();
+        ws.send(Message::text(text)).await.unwrap();
+    }
+    let mut texts = Vec::new();
+    let mut types = Vec::new();
+    while !types.contains(&"started") {
+        let frame = tokio::time::timeout(Duration::from_secs(10), ws.next())
+            .await
+            .expect("the room's start comes")
+            .unwrap()
+            .unwrap();
+        let Message::Text(text) = frame else { continue };
+        for msg in parse_server_frame(&text).unwrap() {
+            types.push(match msg {
+                ServerMessage::Notice(Notice::Welcome { .. }) => "welcome",
+                ServerMessage::Notice(Notice::Seat { .. }) => "seat",
+                ServerMessage::Room(e) if matches!(e.event, RoomEvent::Started { .. }) => "started",
+                _ => "other",
+            });
+        }
+        texts.push(text.to_string());
+    }
+    texts
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hello_and_a_join_sent_together_are_answered_in_one_frame_to_a_client_that_reads_batches()
+{
+    let dir = TempDir::new("batches");
+    let server = ServerProcess::sqlite(&dir, &[]);
+    for batches in [true, false] {
+        let mut a = Client::connect(&server.url(), "An").await;
+        let code = a.create("basic", UNTIMED, First::Me, false).await;
+        let texts = hello_and_join(&server.url(), &code, batches).await;
+        if batches {
+            // One frame: the welcome first, the seat and the start behind it, in order.
+            assert_eq!(texts.len(), 1, "{texts:?}");
+            let messages = parse_server_frame(&texts[0]).unwrap();
+            assert!(texts[0].starts_with('['), "{}", texts[0]);
+            assert!(
+                matches!(messages[0], ServerMessage::Notice(Notice::Welcome { .. })),
+                "{messages:?}"
+            );
+            assert!(
+                messages.len() >= 4,
+                "welcome, log, seat, start: {messages:?}"
+            );
+        } else {
+            // A client that did not ask gets one message a frame, as always.
+            assert!(texts.len() >= 4, "{texts:?}");
+            for text in &texts {
+                assert!(text.starts_with('{'), "{text}");
+                parse_server(text).unwrap();
+            }
+        }
+    }
+    // A hello that says a frame follows, and none does: the welcome waits a second at most.
+    let mut ws = Client::raw(&server.url()).await;
+    let hello = ClientMessage::Hello {
+        protocol: oaq_net::protocol::PROTOCOL,
+        name: "Lan".into(),
+        token: None,
+        device: None,
+        child: false,
+        batches: true,
+        then: 2,
+    };
+    let mut lan = Client::greet_with(ws, &hello).await;
+    let started = std::time::Instant::now();
+    assert!(matches!(
+        lan.next().await,
+        ServerMessage::Notice(Notice::Welcome { .. })
+    ));
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_millis(900) && waited < Duration::from_secs(5),
+        "{waited:?}"
+    );
+    // More than a hello may say is refused, naming the field.
+    ws = Client::raw(&server.url()).await;
+    let mut greedy = Client::greet_with(
+        ws,
+        &ClientMessage::Hello {
+            protocol: oaq_net::protocol::PROTOCOL,
+            name: "Tham".into(),
+            token: None,
+            device: None,
+            child: false,
+            batches: true,
+            then: oaq_net::protocol::MAX_THEN + 1,
+        },
+    )
+    .await;
+    match greedy.next().await {
+        ServerMessage::Notice(Notice::Error { code, message, .. }) => {
+            assert_eq!(code, ErrorCode::BadMessage);
+            assert!(message.contains("then"), "{message}");
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

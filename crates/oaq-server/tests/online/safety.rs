@@ -94,6 +94,8 @@ async fn child(url: &str, name: &str) -> Client {
         token: None,
         device: None,
         child: true,
+        batches: false,
+        then: 0,
     };
     let mut kid = Client::greet_with(Client::raw(url).await, &hello).await;
     kid.until(|m| match m {

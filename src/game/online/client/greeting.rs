@@ -13,15 +13,21 @@ use crate::net::protocol::{ClientMessage, PROTOCOL};
 
 /// The hello as the settings and the kept token say it, and the room to go back to.
 pub fn greeting(online: &Online, prefs: &Prefs) -> Vec<ClientMessage> {
+    let room = online.room.as_ref().map(Room::enter);
     let hello = ClientMessage::Hello {
         protocol: PROTOCOL,
         name: display_name(&prefs.name, prefs.lang()),
         token: online.token.clone(),
         device: Some(device_label()),
         child: prefs.child == Some(true),
+        // What the server says comes in as few frames as it can: a browser hands the game
+        // one frame per task, between its animation frames.
+        batches: true,
+        // The room follows the hello: the welcome and the room's answer come in one frame.
+        then: u8::from(room.is_some()),
     };
     let mut frames = vec![hello];
-    frames.extend(online.room.as_ref().map(Room::enter));
+    frames.extend(room);
     frames
 }
 
@@ -53,12 +59,16 @@ mod tests {
         let prefs = Prefs::default();
         let alone = greeting(&online, &prefs);
         assert!(
-            matches!(&alone[..], [ClientMessage::Hello { token: Some(t), child: false, .. }] if t == "kept")
+            matches!(&alone[..], [ClientMessage::Hello { token: Some(t), child: false, batches: true, then: 0, .. }] if t == "kept")
         );
         let mut room = Room::new("ABCDEF".to_owned(), false);
         room.seq = Some(7);
         online.room = Some(room.clone());
         let back = greeting(&online, &prefs);
+        assert!(
+            matches!(back[0], ClientMessage::Hello { then: 1, .. }),
+            "the hello says the room follows it"
+        );
         assert_eq!(
             back[1],
             ClientMessage::Join {

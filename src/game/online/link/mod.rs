@@ -9,7 +9,7 @@ use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
 use crate::game::platform::idle::{Waker, waker};
-use crate::net::protocol::{ClientMessage, MAX_FRAME, ServerMessage, parse_server};
+use crate::net::protocol::{ClientMessage, MAX_SERVER_FRAME, ServerMessage, parse_server_frame};
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native;
@@ -20,9 +20,8 @@ use native::Conn;
 #[cfg(target_arch = "wasm32")]
 use web::Conn;
 
-/// The largest frame taken from the server: four times the protocol's, as the server reads (a
-/// snapshot of a long game is the largest thing it sends).
-const MAX_INCOMING: usize = 4 * MAX_FRAME;
+/// The largest frame taken from the server (a snapshot of a long game, or a batch).
+const MAX_INCOMING: usize = MAX_SERVER_FRAME;
 
 /// What a socket reports, on either platform.
 enum SocketEvent {
@@ -333,9 +332,14 @@ pub(super) fn pump(
                 link.failures = 0;
                 events.write(LinkEvent::Up);
             }
-            SocketEvent::Text(text) => match parse_server(&text) {
-                Ok(msg) => {
-                    events.write(LinkEvent::Message(Box::new(msg)));
+            // A batch's messages are this frame's, in order.
+            SocketEvent::Text(text) => match parse_server_frame(&text) {
+                Ok(messages) => {
+                    events.write_batch(
+                        messages
+                            .into_iter()
+                            .map(|m| LinkEvent::Message(Box::new(m))),
+                    );
                 }
                 Err(e) => warn!(
                     "online: a frame from the server that is not the protocol ({e}): {}",
