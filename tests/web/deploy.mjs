@@ -46,6 +46,7 @@ const CPU_SLOWDOWN = 4;
 // game (`game::trace`, `online::timeline`) put them on the performance timeline.
 const STEPS = [
   ["the page's HTML arrived", "page"],
+  ["the WebGL context made (the page, while the game downloads)", "webgl-context"],
   ["the .wasm's first byte", "wasm-first-byte"],
   ["the .wasm downloaded (compiled as it streamed)", "wasm-downloaded"],
   ["compiled and instantiated: the game's main runs", "main"],
