@@ -479,13 +479,21 @@ impl Client {
         }
     }
 
-    /// Messages until one matches `want`; returns it.
+    /// Messages until one matches `want`; returns it. A wait that fails names the last
+    /// messages passed over (a refusal that explains the silence, say).
     pub async fn until<T>(&mut self, mut want: impl FnMut(&ServerMessage) -> Option<T>) -> T {
+        let mut passed = std::collections::VecDeque::new();
         loop {
-            let msg = self.next().await;
+            let Some(msg) = self.try_next(PATIENCE).await else {
+                panic!("no message in {PATIENCE:?}; the last passed over: {passed:?}");
+            };
             if let Some(t) = want(&msg) {
                 return t;
             }
+            if passed.len() == 4 {
+                passed.pop_front();
+            }
+            passed.push_back(msg);
         }
     }
 
