@@ -99,11 +99,13 @@ pub async fn serve(socket: WebSocket, server: Arc<Server>, addr: SocketAddr) {
                 if matches!(msg, Message::Close(_)) {
                     break;
                 }
-                if !matches!(msg, Message::Pong(_)) {
+                // Every frame the client chooses to send is counted, whatever its kind: by the
+                // rate bucket, and against the frames its hello said would follow it.
+                let chosen = !matches!(msg, Message::Pong(_));
+                if chosen {
                     conn.hold = conn.hold.and_then(|(n, until)| (n > 1).then_some((n - 1, until)));
                 }
-                // Every frame the client chooses to send is counted, whatever its kind.
-                if !matches!(msg, Message::Pong(_)) && !bucket.take() {
+                if chosen && !bucket.take() {
                     rate_refusals += 1;
                     conn.error(ErrorCode::RateLimited, format!(
                         "more than {} messages a second", settings.messages_per_second));
