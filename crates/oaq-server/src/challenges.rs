@@ -1,9 +1,9 @@
 //! Challenges between two players, however they are sent (a WebSocket message, the bot API):
 //! who may challenge whom, the caps, and a room opened with both seated when one is accepted.
 //!
-//! A person challenges a friend or a past opponent, and any bot (they chose to play bots); a
-//! bot challenges any bot, and the people who are its friends or past opponents. Nobody in
-//! child mode plays a bot, and nobody challenges across a block. Refusals name no ids.
+//! Who may challenge whom is the policy's ([`policy::may_challenge`]), asked when a challenge
+//! is sent and again when it is accepted; the room opens from the policy's seating. Refusals
+//! name no ids.
 
 use std::sync::Arc;
 
@@ -13,6 +13,7 @@ use oaq_net::protocol::{
 use oaq_net::social::{CHALLENGE_MS, Challenge};
 
 use crate::identity;
+use crate::policy::{self, Meeting};
 use crate::refused::{Refused, refused};
 use crate::room::registry;
 use crate::settings::now_ms;
@@ -24,22 +25,6 @@ pub fn no_player() -> Refused {
         ErrorCode::NoSuchPlayer,
         "that player is not there, or not for you to see",
     )
-}
-
-/// Whether `me` may challenge `to` (both as stored now).
-async fn may_challenge(server: &Server, me: &PlayerInfo, to: &PlayerInfo) -> Result<bool, Refused> {
-    let store = &server.store;
-    if store.blocked_between(&me.id, &to.id).await? {
-        return Ok(false);
-    }
-    if store.are_friends(&me.id, &to.id).await? {
-        return Ok(true);
-    }
-    let now = now_ms();
-    if store.is_child(&me.id, now).await? || store.is_child(&to.id, now).await? {
-        return Ok(false);
-    }
-    Ok(to.bot || store.played_together(&me.id, &to.id).await?)
 }
 
 /// `me` challenges `player` (an id) to a game of `rules` on `clock`: checked, capped, stored,
@@ -73,7 +58,7 @@ pub async fn send(
     let (Some(from), Some(to)) = (store.player(&me.id).await?, store.player(player).await?) else {
         return Err(no_player());
     };
-    if !may_challenge(server, &from.info, &to.info).await? {
+    if !policy::may_challenge(server, &from.info, &to.info).await? {
         return Err(refused(
             ErrorCode::NoSuchPlayer,
             "that player is not among your friends or past opponents",
@@ -137,21 +122,6 @@ pub async fn answer(
         Some(c) if c.to.id == me.id => c,
         _ => return Err(gone()),
     };
-    if accept {
-        // Refused before the challenge is used up: the player can finish a game first.
-        let players = [challenge.to.clone(), challenge.from.clone()];
-        registry::may_open(server, challenge.clock, false, &players).await?;
-    }
-    // Only one answer takes it (two devices answering at once).
-    if !store.take_challenge(id).await? {
-        return Err(gone());
-    }
-    if !accept {
-        let closed = ServerMessage::Notice(Notice::ChallengeClosed { id: id.to_owned() });
-        server.tell(&challenge.from.id, &closed).await;
-        return Ok(None);
-    }
-    let players = [challenge.from.clone(), challenge.to.clone()];
     let new = registry::NewRoom {
         preset: challenge.preset.clone(),
         rules: challenge.rules,
@@ -161,7 +131,30 @@ pub async fn answer(
         unrated: false,
         no_chat: false,
     };
-    let room = registry::open_room(server, new, &players).await?;
+    // Accepted: the players are seated by the policy as they are now (one may have turned
+    // child mode on, blocked the other, or been banned since the challenge), and refused
+    // before the challenge is used up: the player can finish a game first.
+    let seating = if accept {
+        if !policy::may_challenge(server, &challenge.from, &challenge.to).await? {
+            return Err(no_player());
+        }
+        let players = vec![challenge.from.clone(), challenge.to.clone()];
+        Some(policy::seat(server, Meeting::Challenge, new.table(), players).await?)
+    } else {
+        None
+    };
+    // Only one answer takes it (two devices answering at once).
+    if !store.take_challenge(id).await? {
+        return Err(gone());
+    }
+    if !accept {
+        let closed = ServerMessage::Notice(Notice::ChallengeClosed { id: id.to_owned() });
+        server.tell(&challenge.from.id, &closed).await;
+    }
+    let Some(seating) = seating else {
+        return Ok(None);
+    };
+    let room = registry::open_room(server, new, seating).await?;
     let accepted = ServerMessage::Notice(Notice::ChallengeAccepted {
         id: id.to_owned(),
         room: room.clone(),

@@ -101,6 +101,18 @@ pub fn clean_name(name: &str) -> Result<String, String> {
     Ok(cleaned)
 }
 
+/// A tournament's name as players will see it: the same characters as a player's name
+/// (`shown`), at most `MAX_TOURNAMENT_NAME` characters; else refused, naming the field.
+pub fn clean_tournament_name(name: &str) -> Result<String, String> {
+    let cleaned = shown(name).ok_or("name: nothing in it shows; give the tournament a name")?;
+    let count = cleaned.chars().count();
+    let max = oaq_net::tournament::MAX_TOURNAMENT_NAME;
+    if count > max {
+        return Err(format!("name: {count} characters, at most {max}"));
+    }
+    Ok(cleaned)
+}
+
 /// A device's label as the list shows it (`shown`), cut to `MAX_DEVICE_LABEL` characters;
 /// empty when it shows nothing.
 pub fn clean_label(label: &str) -> String {

@@ -11,6 +11,8 @@
 //! - [`cluster`]: the other nodes, through Redis (room ownership, write leases, fan-out).
 //! - [`notify`]: the push and mail senders; [`pool`]: who waits in the pools, and the pairing.
 //! - [`shared`]: what every part of a running server shares.
+//! - [`policy`]: who may meet whom and who may see what, the one place it is decided: a room
+//!   opens with players seated only from its [`policy::Seating`].
 //! - [`room`]: one task per room, deciding, writing and fanning out its events; its
 //!   [`room::registry`] opens and finds rooms. [`challenges`]: who may challenge whom, and a
 //!   challenge accepted opening its room.
@@ -46,6 +48,7 @@ pub mod mailbox;
 pub mod metrics;
 pub mod moderation;
 pub mod notify;
+pub mod policy;
 pub mod pool;
 pub mod ratings;
 pub mod refused;

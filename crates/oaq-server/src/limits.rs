@@ -145,6 +145,47 @@ impl KeyedBuckets<IpAddr> {
     }
 }
 
+/// Secrets (their hashes: bot tokens) found right lately. A request that repeats one is not
+/// a guess, so many sent at once with a right token are not refused as wrong ones would be;
+/// nobody can put a hash here without knowing its secret, and one that stops being right (a
+/// token revoked) is forgotten at its next use.
+pub struct RecentlyRight {
+    keep: std::time::Duration,
+    seen: Mutex<HashMap<String, Instant>>,
+}
+
+impl RecentlyRight {
+    pub fn new(keep: std::time::Duration) -> RecentlyRight {
+        RecentlyRight {
+            keep,
+            seen: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Whether `hash` was right within the time kept.
+    pub fn contains(&self, hash: &str) -> bool {
+        let seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        seen.get(hash).is_some_and(|at| at.elapsed() < self.keep)
+    }
+
+    /// `hash` was right now.
+    pub fn insert(&self, hash: &str) {
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        if seen.len() > 10_000 {
+            seen.retain(|_, at| at.elapsed() < self.keep);
+        }
+        if seen.len() <= 10_000 {
+            seen.insert(hash.to_owned(), Instant::now());
+        }
+    }
+
+    /// `hash` is not right (any more).
+    pub fn forget(&self, hash: &str) {
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        seen.remove(hash);
+    }
+}
+
 /// One lock per key (a player), held while a cap is checked and what it counts is written,
 /// so two rooms opened at once for one player cannot both pass a check that counted neither.
 /// Locks are taken in the keys' order, so two holders of overlapping sets cannot deadlock.

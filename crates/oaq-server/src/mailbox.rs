@@ -42,7 +42,7 @@ impl ConnRef {
 pub const THIS_PLY: u32 = u32::MAX;
 
 /// What a seated player (or anyone in the room) asks for.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum Action {
     Move {
         ply: u32,

@@ -66,6 +66,8 @@ pub struct Server {
     /// A bot's chat phrases (its requests are many; its words to a person are few).
     pub bot_chats: KeyedBuckets<String>,
     pub bot_streams: Arc<crate::limits::KeyedCounts>,
+    /// Bot tokens found right lately: not counted as guesses again.
+    pub right_tokens: crate::limits::RecentlyRight,
     /// The addresses each player's devices signed in from lately (on this node): a sign-in
     /// name's limit on wrong passwords holds strangers back, not the owner at home.
     pub known: crate::hub::KnownAddresses,
@@ -114,6 +116,7 @@ impl Server {
             bot_requests: KeyedBuckets::new(BOT_REQUESTS_PER_MINUTE),
             bot_chats: KeyedBuckets::new(BOT_CHATS_PER_MINUTE),
             bot_streams: Default::default(),
+            right_tokens: crate::limits::RecentlyRight::new(std::time::Duration::from_secs(60)),
             known: Default::default(),
             hub,
             misses: AddressBuckets::new(settings.misses_per_minute),

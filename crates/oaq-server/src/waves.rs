@@ -300,26 +300,16 @@ async fn live_members(
     Ok(live)
 }
 
-/// Who blocks whom among them, as pairs of indices (lower first): such players are never
-/// paired.
+/// Who may not be paired among them, as pairs of indices (lower first): the policy's
+/// [`policy::apart`] for a pool (blocks, children, bots, bans).
 async fn blocks_among(
     server: &Arc<Server>,
     live: &[Member],
 ) -> Result<HashSet<(usize, usize)>, String> {
-    let mut blocks = HashSet::new();
-    for (i, m) in live.iter().enumerate() {
-        let theirs = server
-            .store
-            .blocks_of(&m.player.id)
-            .await
-            .map_err(|e| e.to_string())?;
-        for (j, other) in live.iter().enumerate() {
-            if theirs.contains(&other.player.id) {
-                blocks.insert((i.min(j), i.max(j)));
-            }
-        }
-    }
-    Ok(blocks)
+    let ids: Vec<&str> = live.iter().map(|m| m.player.id.as_str()).collect();
+    crate::policy::apart(server, crate::policy::Meeting::Pool, &ids)
+        .await
+        .map_err(|e| e.to_string())
 }
 
 /// A paired room opened and both told; or, refused, both out of the pool and told why when a
@@ -329,7 +319,8 @@ async fn open_paired(
     new: registry::NewRoom,
     players: &[PlayerInfo; 2],
 ) -> Result<(), String> {
-    match registry::open_room(server, new, players).await {
+    let meeting = crate::policy::Meeting::Pool;
+    match registry::seat_and_open(server, meeting, new, players.to_vec()).await {
         Ok(room) => {
             for p in players {
                 lock(&server.pools.local).remove(&p.id);

@@ -12,9 +12,9 @@ use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::oneshot;
 
-use super::{ApiError, Bot, room_code};
+use super::{ApiError, Bot, own_game, undelivered};
 use crate::mailbox::{Action, Command};
-use crate::room::registry;
+use crate::room::registry::{self, Delivered};
 use crate::shared::Server;
 
 fn ok() -> Response {
@@ -48,46 +48,26 @@ async fn act(
     code: &str,
     action: Action,
 ) -> Result<Response, ApiError> {
-    let code = room_code(server, bot, code)?;
-    let mut action = Some(action);
-    // A room task may be leaving memory just as it is found: then it is loaded again.
-    for _ in 0..3 {
-        let Some(room) = registry::find(server, &code).await? else {
-            server.misses.take(bot.addr.ip());
-            return Err(ApiError::new(
-                ErrorCode::NoSuchRoom,
-                format!("no room {code}"),
-            ));
-        };
+    let code = own_game(server, bot, code).await?;
+    let act = || {
         let (reply, answer) = oneshot::channel();
         let command = Command::ActAs {
             player: bot.info.id.clone(),
-            action: action.take().unwrap_or(Action::Claim),
+            action: action.clone(),
             reply,
         };
-        if let Err(tokio::sync::mpsc::error::SendError(Command::ActAs { action: a, .. })) =
-            room.tx.send(command).await
-        {
-            action = Some(a);
-            continue;
-        }
-        return match answer.await {
-            Ok(Ok(())) => Ok(ok()),
-            Ok(Err((code, message, legal))) => Err(ApiError {
-                code,
-                message,
-                legal,
-            }),
-            Err(_) => Err(ApiError::new(
-                ErrorCode::Unavailable,
-                "the room stopped before it answered: try again",
-            )),
-        };
+        (command, answer)
+    };
+    match registry::deliver(server, &code, act).await? {
+        Delivered::Answered(_, Ok(())) => Ok(ok()),
+        Delivered::Answered(_, Err((code, message, legal))) => Err(ApiError {
+            code,
+            message,
+            legal,
+        }),
+        Delivered::NoRoom => Err(undelivered(&code, false)),
+        Delivered::Unloaded => Err(undelivered(&code, true)),
     }
-    Err(ApiError::new(
-        ErrorCode::Unavailable,
-        format!("room {code} could not be loaded: try again"),
-    ))
 }
 
 #[derive(Deserialize)]

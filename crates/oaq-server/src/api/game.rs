@@ -18,9 +18,9 @@ use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
 use super::stream::{Lines, Out, Stream};
-use super::{ApiError, Bot, GAME_STREAMS, room_code};
+use super::{ApiError, Bot, GAME_STREAMS, own_game, undelivered};
 use crate::mailbox::Command;
-use crate::room::registry;
+use crate::room::registry::{self, Delivered};
 use crate::settings::now_ms;
 use crate::shared::Server;
 
@@ -29,14 +29,7 @@ pub async fn stream(
     bot: Bot,
     Path(code): Path<String>,
 ) -> Result<Response, ApiError> {
-    let code = room_code(&server, &bot, &code)?;
-    if !server.store.holds_seat(&code, &bot.info.id).await? {
-        server.misses.take(bot.addr.ip());
-        return Err(ApiError::new(
-            ErrorCode::NoSuchRoom,
-            format!("no game of yours in room {code}"),
-        ));
-    }
+    let code = own_game(&server, &bot, &code).await?;
     let (stream, response) = Stream::open(&server, &bot, "game", GAME_STREAMS).await?;
     let conn = stream.conn.clone();
     let room = match enter(&server, &code, &stream).await {
@@ -64,37 +57,26 @@ async fn enter(
     code: &str,
     stream: &Stream,
 ) -> Result<crate::mailbox::RoomHandle, ApiError> {
-    // A room task may be leaving memory just as it is found: then it is loaded again.
-    for _ in 0..3 {
-        let Some(room) = registry::find(server, code).await? else {
-            return Err(ApiError::new(
-                ErrorCode::NoSuchRoom,
-                format!("no room {code}"),
-            ));
-        };
+    let join = || {
         let (done, joined) = oneshot::channel();
-        let join = Command::Join {
+        let command = Command::Join {
             conn: stream.conn.clone(),
             since: None,
             watch: true,
             done,
         };
-        if room.tx.send(join).await.is_err() {
-            continue;
-        }
-        return match joined.await {
-            Ok(true) => Ok(room),
-            // The room said why on the stream's own channel; the stream is not begun.
-            _ => Err(ApiError::new(
-                ErrorCode::NotAllowed,
-                format!("room {code} did not take this bot back"),
-            )),
-        };
+        (command, joined)
+    };
+    match registry::deliver(server, code, join).await? {
+        Delivered::Answered(room, true) => Ok(room),
+        // The room said why on the stream's own channel; the stream is not begun.
+        Delivered::Answered(_, false) => Err(ApiError::new(
+            ErrorCode::NotAllowed,
+            format!("room {code} did not take this bot back"),
+        )),
+        Delivered::NoRoom => Err(undelivered(code, false)),
+        Delivered::Unloaded => Err(undelivered(code, true)),
     }
-    Err(ApiError::new(
-        ErrorCode::Unavailable,
-        format!("room {code} could not be loaded: try again"),
-    ))
 }
 
 /// The game as the bot follows it.

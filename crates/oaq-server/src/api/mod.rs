@@ -32,6 +32,7 @@ use axum::routing::{get, post};
 use oaq_net::protocol::{ErrorCode, PlayerInfo};
 use serde_json::json;
 
+use crate::policy::Guess;
 use crate::refused::Refused;
 use crate::shared::Server;
 
@@ -64,6 +65,39 @@ pub fn router() -> Router<Arc<Server>> {
         .route("/api/challenge/{player}", post(actions::challenge))
         .route("/api/challenge/{id}/{answer}", post(actions::answer))
         .route("/api/tournament/{id}/{what}", post(tournaments::act))
+        .layer(axum::middleware::map_response(json_refusals))
+}
+
+/// Every refusal of the API is its JSON. axum's own (a query or a path it cannot read, a body
+/// too large or not JSON, a method the route has not) come as plain text: the same status,
+/// their text as the message, in the API's shape.
+async fn json_refusals(response: Response) -> Response {
+    let status = response.status();
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !status.is_client_error() || json {
+        return response;
+    }
+    let body = axum::body::to_bytes(response.into_body(), 4096).await;
+    let text = body.map_or_else(
+        |_| String::new(),
+        |b| String::from_utf8_lossy(&b).trim().to_owned(),
+    );
+    let code = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => ErrorCode::TooLarge,
+        StatusCode::UNAUTHORIZED => ErrorCode::BadCredentials,
+        StatusCode::TOO_MANY_REQUESTS => ErrorCode::RateLimited,
+        _ => ErrorCode::BadMessage,
+    };
+    let message = if text.is_empty() {
+        status.canonical_reason().unwrap_or("refused").to_owned()
+    } else {
+        text
+    };
+    let error = json!({ "error": { "code": code, "message": message } });
+    (status, axum::Json(error)).into_response()
 }
 
 /// A refusal as the API sends it: an HTTP status for the code, and the JSON body.
@@ -141,6 +175,22 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// The refusal for a command no room took: no such room (as a code not of the bot's games
+/// reads), or a room that kept leaving memory.
+fn undelivered(code: &str, unloaded: bool) -> ApiError {
+    if unloaded {
+        ApiError::new(
+            ErrorCode::Unavailable,
+            format!("room {code} could not be loaded: try again"),
+        )
+    } else {
+        ApiError::new(
+            ErrorCode::NoSuchRoom,
+            format!("no game of yours in room {code}"),
+        )
+    }
+}
+
 /// The bot a request comes from, by its token, charged one request.
 pub struct Bot {
     pub info: PlayerInfo,
@@ -159,22 +209,41 @@ impl FromRequestParts<Arc<Server>> for Bot {
         let token = bearer(&parts.headers)?;
         let ip = addr.ip();
         // A wrong token is a guess: counted before the look-up, so that many at once cannot
-        // all pass, and given back when it is right.
-        if !server.misses.take(ip) {
-            return Err(ApiError::new(
-                ErrorCode::RateLimited,
-                "too many wrong tokens or codes from your address: wait a minute",
-            ));
-        }
+        // all pass, and given back when it is right. A token found right lately is no guess.
         let token_hash = crate::identity::hash_token(token);
-        let row = server.store.bot_by_token(&token_hash).await?;
-        let Some(row) = row else {
-            return Err(ApiError::new(
-                ErrorCode::BadCredentials,
-                "this token is not a bot's (revoked, replaced, or never made)",
-            ));
+        let known = server.right_tokens.contains(&token_hash);
+        let guess = match known {
+            true => Guess::uncounted(ip),
+            false => Guess::take(&server.misses, ip).map_err(|_| {
+                ApiError::new(
+                    ErrorCode::RateLimited,
+                    "too many wrong tokens or codes from your address: wait a minute",
+                )
+            })?,
         };
-        server.misses.give_back(ip);
+        let row = match server.store.bot_by_token(&token_hash).await {
+            Ok(Some(row)) => {
+                guess.right();
+                server.right_tokens.insert(&token_hash);
+                row
+            }
+            Ok(None) => {
+                server.right_tokens.forget(&token_hash);
+                guess.wrong();
+                if known {
+                    // Right a moment ago, wrong now (revoked): a miss all the same.
+                    let _ = server.misses.take(ip);
+                }
+                return Err(ApiError::new(
+                    ErrorCode::BadCredentials,
+                    "this token is not a bot's (revoked, replaced, or never made)",
+                ));
+            }
+            Err(e) => {
+                guess.right();
+                return Err(e.into());
+            }
+        };
         if !server.bot_requests.take_key(row.info.id.clone()) {
             return Err(ApiError::new(
                 ErrorCode::RateLimited,
@@ -213,16 +282,31 @@ fn bearer(headers: &HeaderMap) -> Result<&str, ApiError> {
     Ok(token)
 }
 
-/// A room code from a path, upper-cased, or the refusal a wrong one gets (a miss against the
-/// address, as on the WebSocket).
-fn room_code(server: &Server, bot: &Bot, code: &str) -> Result<String, ApiError> {
+/// The room code of one of `bot`'s games, from a path, upper-cased. A code is a guess (taken
+/// before the look-up, given back when right): a code that is not one, a room that is not
+/// there and a room where the bot has no seat all read the same, so an answer tells a bot
+/// nothing of other players' games.
+async fn own_game(server: &Server, bot: &Bot, code: &str) -> Result<String, ApiError> {
+    let guess = Guess::take(&server.misses, bot.addr.ip()).map_err(|_| {
+        ApiError::new(
+            ErrorCode::RateLimited,
+            "too many wrong tokens or codes from your address: wait a minute",
+        )
+    })?;
     let code = code.trim().to_ascii_uppercase();
-    if code.len() > oaq_net::protocol::MAX_TOKEN || !oaq_net::protocol::is_room_code(&code) {
-        server.misses.take(bot.addr.ip());
+    let seated = code.len() <= oaq_net::protocol::MAX_TOKEN
+        && oaq_net::protocol::is_room_code(&code)
+        && server.store.holds_seat(&code, &bot.info.id).await?;
+    if !seated {
+        guess.wrong();
         return Err(ApiError::new(
             ErrorCode::NoSuchRoom,
-            "not a room code (six letters and digits)",
+            format!(
+                "no game of yours in room {}",
+                oaq_rules::excerpt::quoted(&code)
+            ),
         ));
     }
+    guess.right();
     Ok(code)
 }

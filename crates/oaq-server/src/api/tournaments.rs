@@ -1,8 +1,7 @@
 //! A bot in tournaments: `POST /api/tournament/{id}/join` (with `{"password": "…"}` when it
 //! has one and the bot was not invited) and `/withdraw`. Only a tournament whose organiser let
-//! bots in takes one; its games come on the event stream as `gameStart`. An id that finds
-//! nothing counts as a missed code against the address, and so does a wrong password (taken
-//! before the check, given back unless it was wrong), as on the WebSocket.
+//! bots in takes one; its games come on the event stream as `gameStart`. Each request is a
+//! guess ([`tournaments::guessed`]), as on the WebSocket.
 
 use std::sync::Arc;
 
@@ -25,18 +24,9 @@ struct JoinBody {
     password: Option<String>,
 }
 
-/// A tournament's refusal as the API says it; an unknown id is a missed code.
-fn refusal(server: &Server, bot: &Bot, e: Refused) -> ApiError {
+/// A tournament's refusal as the API says it.
+fn refusal(e: Refused) -> ApiError {
     match e {
-        Refused::To(ErrorCode::NoSuchTournament, why) => {
-            if !server.misses.take(bot.addr.ip()) {
-                return ApiError::new(
-                    ErrorCode::RateLimited,
-                    "too many codes that do not exist: wait a minute",
-                );
-            }
-            ApiError::new(ErrorCode::NoSuchTournament, why)
-        }
         Refused::To(code, why) => ApiError::new(code, why),
         Refused::Store(e) => e.into(),
         Refused::WrongPassword => ApiError::new(
@@ -53,14 +43,8 @@ pub async fn act(
     Path((id, what)): Path<(String, String)>,
     bytes: Bytes,
 ) -> Result<Response, ApiError> {
-    if id.len() > oaq_net::protocol::MAX_TOKEN {
-        return Err(refusal(
-            &server,
-            &bot,
-            Refused::To(ErrorCode::NoSuchTournament, "no such tournament".into()),
-        ));
-    }
     let id = id.to_ascii_uppercase();
+    let ip = bot.addr.ip();
     let done = match what.as_str() {
         "join" => {
             let JoinBody { password } = if bytes.is_empty() {
@@ -68,22 +52,12 @@ pub async fn act(
             } else {
                 body(&bytes)?
             };
-            // A password is a guess: its miss is taken before it is checked, and given back
-            // unless it was wrong.
-            let guess = password.is_some();
-            if guess && !server.misses.take(bot.addr.ip()) {
-                return Err(ApiError::new(
-                    ErrorCode::RateLimited,
-                    "too many wrong codes or passwords: wait a minute",
-                ));
-            }
-            let joined = tournaments::join(&server, &id, &bot.info, false, password).await;
-            if guess && !matches!(joined, Err(Refused::WrongPassword)) {
-                server.misses.give_back(bot.addr.ip());
-            }
-            joined
+            let joined = tournaments::join(&server, &id, &bot.info, false, password);
+            tournaments::guessed(&server, ip, joined).await
         }
-        "withdraw" => tournaments::leave(&server, &id, &bot.info.id).await,
+        "withdraw" => {
+            tournaments::guessed(&server, ip, tournaments::leave(&server, &id, &bot.info.id)).await
+        }
         _ => {
             return Err(ApiError::new(
                 ErrorCode::BadMessage,
@@ -91,6 +65,6 @@ pub async fn act(
             ));
         }
     };
-    done.map_err(|e| refusal(&server, &bot, e))?;
+    done.map_err(refusal)?;
     Ok(axum::Json(json!({ "ok": true })).into_response())
 }

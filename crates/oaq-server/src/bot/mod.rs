@@ -21,6 +21,10 @@ use serde_json::{Value, json};
 use engine::EngineSpec;
 use http::Api;
 
+/// The first wait before a declined or refused challenge is sent again, and the longest.
+const FIRST_RETRY: Duration = Duration::from_secs(1);
+const LAST_RETRY: Duration = Duration::from_secs(60);
+
 /// Which challenges the bot accepts (each unset field: any; games by days only when asked).
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -142,6 +146,11 @@ struct Bot {
     playing: Mutex<HashSet<String>>,
     finished: Mutex<u32>,
     challenges_sent: Mutex<u32>,
+    /// The id of its challenge waiting for an answer.
+    outstanding: Mutex<Option<String>>,
+    /// How long it waits before challenging again after a refusal or a decline (doubled each
+    /// time, back to the first once a game starts).
+    retry: Mutex<Duration>,
     done: tokio::sync::Notify,
 }
 
@@ -172,6 +181,8 @@ pub async fn play(config: Config) -> Result<(), String> {
         playing: Mutex::new(HashSet::new()),
         finished: Mutex::new(0),
         challenges_sent: Mutex::new(0),
+        outstanding: Mutex::new(None),
+        retry: Mutex::new(FIRST_RETRY),
         done: tokio::sync::Notify::new(),
     });
     tokio::select! {
@@ -211,7 +222,27 @@ impl Bot {
     async fn event(self: Arc<Self>, event: Value) {
         match event["type"].as_str() {
             Some("challenge") => self.answer(&event["challenge"]).await,
+            Some("challengeCanceled") => {
+                let id = event["challenge"]["id"].as_str();
+                let ours = {
+                    let mut outstanding = Self::lock(&self.outstanding);
+                    let ours = id.is_some() && outstanding.as_deref() == id;
+                    if ours {
+                        *outstanding = None;
+                    }
+                    ours
+                };
+                if ours {
+                    // Declined (or expired): asked for again later, still counting one less.
+                    let mut sent = Self::lock(&self.challenges_sent);
+                    *sent = sent.saturating_sub(1);
+                    drop(sent);
+                    self.retry_later();
+                }
+            }
             Some("gameStart") => {
+                *Self::lock(&self.retry) = FIRST_RETRY;
+                *Self::lock(&self.outstanding) = None;
                 let Some(code) = event["game"]["id"].as_str().map(str::to_owned) else {
                     return;
                 };
@@ -244,12 +275,16 @@ impl Bot {
         }
     }
 
-    /// Send the configured challenge when the bot has no game and games are left to ask for.
-    async fn maybe_challenge(&self) {
+    /// Send the configured challenge when the bot has no game, none of its challenges waits
+    /// and games are left to ask for; refused, it asks again later.
+    async fn maybe_challenge(self: &Arc<Self>) {
         let Some(c) = &self.config.challenge else {
             return;
         };
-        if !Self::lock(&self.playing).is_empty() || *Self::lock(&self.challenges_sent) >= c.games {
+        if !Self::lock(&self.playing).is_empty()
+            || Self::lock(&self.outstanding).is_some()
+            || *Self::lock(&self.challenges_sent) >= c.games
+        {
             return;
         }
         let body = json!({ "rules": c.rules, "clock": c.clock });
@@ -258,9 +293,31 @@ impl Bot {
             .call("POST", &format!("/api/challenge/{}", c.player), Some(&body))
             .await
         {
-            Ok(_) => *Self::lock(&self.challenges_sent) += 1,
-            Err(e) => tracing::warn!("challenging {}: {e}", c.player),
+            Ok(sent) => {
+                *Self::lock(&self.challenges_sent) += 1;
+                let id = sent["challenge"]["id"].as_str().map(str::to_owned);
+                *Self::lock(&self.outstanding) = id;
+            }
+            Err(e) => {
+                tracing::warn!("challenging {}: {e}", c.player);
+                self.retry_later();
+            }
         }
+    }
+
+    /// Challenge again after the current wait, and double the wait for the time after.
+    fn retry_later(self: &Arc<Self>) {
+        let wait = {
+            let mut retry = Self::lock(&self.retry);
+            let wait = *retry;
+            *retry = (wait * 2).min(LAST_RETRY);
+            wait
+        };
+        let bot = self.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(wait).await;
+            bot.maybe_challenge().await;
+        });
     }
 
     async fn game(self: Arc<Self>, code: String) {

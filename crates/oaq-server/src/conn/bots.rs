@@ -41,9 +41,28 @@ impl Conn {
         if let Some(me) = self.me.as_mut() {
             me.player.bot = true;
         }
+        self.left_people(me).await?;
         self.send(&ServerMessage::Notice(Notice::BotToken {
             token: Some(token),
         }));
+        Ok(())
+    }
+
+    /// A player who just became a bot leaves whatever put them among people: the pool, the
+    /// seats of their rooms still waiting (the lobby lists them no more), and tournaments for
+    /// people. The policy would seat them with nobody there anyway; this tells them so at once.
+    async fn left_people(&mut self, me: &ConnRef) -> Result<(), Refused> {
+        let server = self.server.clone();
+        crate::waves::leave(&server, &me.player.id, None).await;
+        for code in server.store.rooms_of(&me.player.id, "waiting").await? {
+            if let Some(room) = crate::room::registry::find(&server, &code).await? {
+                let expel = crate::mailbox::Command::Expel {
+                    player: me.player.id.clone(),
+                };
+                let _ = room.tx.send(expel).await;
+            }
+        }
+        crate::tournaments::withdraw_bot(&server, &me.player.id).await?;
         Ok(())
     }
 

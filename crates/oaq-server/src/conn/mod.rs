@@ -354,13 +354,6 @@ impl Conn {
         self.server.store.is_child(&me.player.id, now_ms()).await
     }
 
-    /// Whether the player is a bot now (read from the store: it may have become one on
-    /// another connection).
-    async fn is_bot(&self, me: &ConnRef) -> Result<bool, crate::store::StoreError> {
-        let row = self.server.store.player(&me.player.id).await?;
-        Ok(row.is_some_and(|r| r.info.bot))
-    }
-
     /// The top 50, and the asker as they stand now (their rating changes with every game).
     async fn leaderboard(&mut self) {
         let Some(me) = self.me.as_ref().map(|m| m.player.id.clone()) else {

@@ -14,23 +14,14 @@ impl Conn {
         rules: String,
         clock: ClockSpec,
     ) -> Result<(), Refused> {
-        if self.is_child(me).await? {
-            return Err(refused(
-                ErrorCode::NotAllowed,
-                "child mode: no games with strangers; play friends by their code",
-            ));
-        }
         // Fresh: the rating pairs by, as the store has it after the last game.
         let mut player = me.player.clone();
         if let Some(row) = self.server.store.player(&player.id).await? {
             player = row.info;
         }
-        if player.bot {
-            return Err(refused(
-                ErrorCode::NotAllowed,
-                "bots are not paired with people: they play by challenges",
-            ));
-        }
+        // Who may be pooled at all is the policy's (no child, no bot); it asks again as it
+        // pairs.
+        crate::policy::may_meet(&self.server, crate::policy::Meeting::Pool, &player).await?;
         let paired_last = crate::waves::join(&self.server, self.id, player, &rules, clock)
             .await
             .map_err(|e| refused(ErrorCode::Unavailable, e))?;

@@ -11,7 +11,6 @@ use super::Conn;
 use super::account::{Refused, refused};
 use crate::identity;
 use crate::mailbox::ConnRef;
-use crate::room::registry;
 use crate::settings::now_ms;
 use crate::store::{Asked, Report, StoreError};
 
@@ -21,13 +20,6 @@ const PROFILE_GAMES: usize = 200;
 use crate::challenges::no_player;
 
 /// A room that could not be opened, as the player hears it.
-pub(super) fn open_refused(e: registry::OpenRefused) -> Refused {
-    match e {
-        registry::OpenRefused::Store(e) => Refused::Store(e),
-        other => refused(ErrorCode::NotAllowed, other.to_string()),
-    }
-}
-
 impl Conn {
     /// Account and social messages, from a connection signed in as `me`.
     pub(super) async fn people(&mut self, me: ConnRef, msg: ClientMessage) {

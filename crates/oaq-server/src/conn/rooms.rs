@@ -9,7 +9,8 @@ use tokio::sync::oneshot;
 use super::Conn;
 use super::account::{Refused, refused};
 use crate::mailbox::{Action, Command, ConnRef};
-use crate::room::registry;
+use crate::policy::{Guess, TooManyGuesses};
+use crate::room::registry::{self, Delivered};
 
 impl Conn {
     /// A new room with this player seated: the rules and clock checked, a public room refused
@@ -28,18 +29,9 @@ impl Conn {
         clock
             .validate()
             .map_err(|e| refused(ErrorCode::BadMessage, e))?;
-        if self.is_bot(me).await? {
-            return Err(refused(
-                ErrorCode::NotAllowed,
-                "bots play by challenges (the bot API), not in rooms of their own",
-            ));
-        }
-        if public && self.is_child(me).await? {
-            return Err(refused(
-                ErrorCode::NotAllowed,
-                "child mode: rooms are private; share the code with a friend",
-            ));
-        }
+        // Refused before anything changes for the player (the room they are in, the pool).
+        let meeting = crate::policy::Meeting::OwnRoom { public };
+        crate::policy::may_meet(&self.server, meeting, &me.player).await?;
         self.leave_room().await;
         self.unpool(me, false).await;
         if let Err((code, why)) = self.may_open_room() {
@@ -54,7 +46,8 @@ impl Conn {
             unrated: false,
             no_chat: false,
         };
-        match registry::open_room(&self.server, room, std::slice::from_ref(&me.player)).await {
+        let players = vec![me.player.clone()];
+        match registry::seat_and_open(&self.server, meeting, room, players).await {
             Ok(code) => {
                 self.send(&ServerMessage::Notice(Notice::Created {
                     code: code.clone(),
@@ -65,7 +58,7 @@ impl Conn {
             Err(e) => {
                 // Refused: the room the address was charged for was not opened.
                 self.server.room_opens.give_back(self.addr.ip());
-                Err(super::people::open_refused(e))
+                Err(e.into())
             }
         }
     }
@@ -142,12 +135,15 @@ impl Conn {
                 ),
             );
         }
-        // Only misses count against an address; past its limit it may still enter the rooms
-        // where its player holds a seat (a family or a school behind one router), and no
-        // other, so the limit tells a guesser nothing.
-        if !self.server.misses.allow(ip) {
-            match self.server.store.holds_seat(&code, &me.player.id).await {
-                Ok(true) => {}
+        // A code is a guess, counted before the look-up and given back when the room is
+        // there. Past the address's limit its player may still enter the rooms where they hold
+        // a seat (a family or a school behind one router), and no other, so the limit tells a
+        // guesser nothing.
+        let server = self.server.clone();
+        let guess = match Guess::take(&server.misses, ip) {
+            Ok(guess) => guess,
+            Err(TooManyGuesses) => match server.store.holds_seat(&code, &me.player.id).await {
+                Ok(true) => Guess::uncounted(ip),
                 Ok(false) => {
                     return self.error(
                         ErrorCode::RateLimited,
@@ -155,21 +151,12 @@ impl Conn {
                     );
                 }
                 Err(e) => return self.unavailable(e),
-            }
-        }
+            },
+        };
         if self.room.as_ref().is_some_and(|(c, _)| *c != code) {
             self.leave_room().await;
         }
-        // A room task may be leaving memory just as we find it: then load it again.
-        for _ in 0..3 {
-            let room = match registry::find(&self.server, &code).await {
-                Ok(Some(room)) => room,
-                Ok(None) => {
-                    self.server.misses.take(ip);
-                    return self.error(ErrorCode::NoSuchRoom, format!("no room {code}"));
-                }
-                Err(e) => return self.unavailable(e),
-            };
+        let join = || {
             let (done, answer) = oneshot::channel();
             let command = Command::Join {
                 conn: me.clone(),
@@ -177,20 +164,32 @@ impl Conn {
                 watch,
                 done,
             };
-            if room.tx.send(command).await.is_err() {
-                continue;
-            }
-            if let Ok(joined) = answer.await {
+            (command, answer)
+        };
+        match registry::deliver(&server, &code, join).await {
+            Ok(Delivered::Answered(room, joined)) => {
+                guess.right();
+                // Refused, the room said why.
                 if joined {
                     self.room = Some((code, room));
                 }
-                return;
+            }
+            Ok(Delivered::NoRoom) => {
+                guess.wrong();
+                self.error(ErrorCode::NoSuchRoom, format!("no room {code}"));
+            }
+            Ok(Delivered::Unloaded) => {
+                guess.right();
+                self.error(
+                    ErrorCode::Unavailable,
+                    format!("room {code} could not be loaded"),
+                );
+            }
+            Err(e) => {
+                guess.right();
+                self.unavailable(e);
             }
         }
-        self.error(
-            ErrorCode::Unavailable,
-            format!("room {code} could not be loaded"),
-        );
     }
 
     pub(super) async fn act(&mut self, action: Action) {

@@ -1,6 +1,6 @@
 //! A connection's tournament messages: organise one, list them, look at one, join, leave, take
-//! a break, and start it (its organiser). A tournament's id is its code: one that does not
-//! exist counts as a miss against the address, as a room code does.
+//! a break, and start it (its organiser). A tournament's id is its code: every message naming
+//! one is a guess ([`tournaments::guessed`]), counted before the look-up.
 
 use oaq_net::protocol::{ClientMessage, ErrorCode, Notice, ServerMessage};
 
@@ -72,39 +72,35 @@ impl Conn {
                 self.send(&ServerMessage::Notice(Notice::Tournaments { mine, public }));
                 return Ok(());
             }
-            ClientMessage::Tournament { id } => return self.show_tournament(me, &id).await,
+            ClientMessage::Tournament { id } => {
+                let child = self.is_child(me).await?;
+                let found = tournaments::visible(&server, &id, &me.player, child);
+                tournaments::guessed(&server, self.addr.ip(), found).await?
+            }
             ClientMessage::JoinTournament { id, password } => {
                 let child = self.is_child(me).await?;
-                // A password is a guess: its miss is taken before it is checked, and given
-                // back unless it was wrong.
-                let guess = password.is_some();
-                if guess && !server.misses.take(self.addr.ip()) {
-                    let why = "too many wrong codes or passwords: wait a minute";
-                    return Err(refused(ErrorCode::RateLimited, why));
-                }
-                let joined = tournaments::join(&server, &id, &me.player, child, password).await;
-                if guess && !matches!(joined, Err(tournaments::Refused::WrongPassword)) {
-                    server.misses.give_back(self.addr.ip());
-                }
-                self.miss_if_unknown(joined)?
+                let joined = tournaments::join(&server, &id, &me.player, child, password);
+                tournaments::guessed(&server, self.addr.ip(), joined).await?
             }
             ClientMessage::InviteToTournament { id, player } => {
-                let invited = tournaments::invite(&server, &id, &me.player, &player).await;
-                self.miss_if_unknown(invited)?
+                let invited = tournaments::invite(&server, &id, &me.player, &player);
+                tournaments::guessed(&server, self.addr.ip(), invited).await?
             }
             ClientMessage::LeaveTournament { id } => {
-                self.miss_if_unknown(tournaments::leave(&server, &id, &me.player.id).await)?
+                let left = tournaments::leave(&server, &id, &me.player.id);
+                tournaments::guessed(&server, self.addr.ip(), left).await?
             }
             ClientMessage::PauseTournament { id, paused } => {
-                let paused = tournaments::pause(&server, &id, &me.player.id, paused).await;
-                self.miss_if_unknown(paused)?
+                let paused = tournaments::pause(&server, &id, &me.player.id, paused);
+                tournaments::guessed(&server, self.addr.ip(), paused).await?
             }
             ClientMessage::StartTournament { id } => {
-                self.miss_if_unknown(tournaments::start(&server, &id, &me.player.id).await)?
+                let started = tournaments::start(&server, &id, &me.player.id);
+                tournaments::guessed(&server, self.addr.ip(), started).await?
             }
             ClientMessage::KeepApart { id, players, apart } => {
                 let kept = tournaments::keep_apart(&server, &id, &me.player.id, players, apart);
-                self.miss_if_unknown(kept.await)?
+                tournaments::guessed(&server, self.addr.ip(), kept).await?
             }
             _ => {
                 return Err(refused(
@@ -120,52 +116,12 @@ impl Conn {
         Ok(())
     }
 
+    /// The page of tournament `id` (one this player just organised).
     async fn show_tournament(&mut self, me: &ConnRef, id: &str) -> Result<(), Refused> {
         let server = self.server.clone();
-        let Some(row) = server.store.tournament(id).await? else {
-            return Err(self.unknown_tournament());
-        };
-        let child = self.is_child(me).await?;
-        let stranger = row.organiser != me.player.id
-            && !server
-                .store
-                .are_friends(&row.organiser, &me.player.id)
-                .await?;
-        if (child && stranger)
-            || server
-                .store
-                .blocked_between(&row.organiser, &me.player.id)
-                .await?
-        {
-            return Err(self.unknown_tournament());
-        }
-        let (run, _) = tournaments::Run::of_row(&row)?;
+        let (row, run) = tournaments::visible(&server, id, &me.player, false).await?;
         let view = tournaments::view(&server, &row, &run, &me.player.id).await?;
         self.send(&ServerMessage::Notice(Notice::Tournament { view }));
         Ok(())
-    }
-
-    /// A tournament id that does not exist: a miss against the address (past the limit, a
-    /// guesser is told to wait, whatever the id).
-    fn unknown_tournament(&self) -> Refused {
-        if !self.server.misses.take(self.addr.ip()) {
-            return refused(
-                ErrorCode::RateLimited,
-                "too many codes that do not exist: wait a minute",
-            );
-        }
-        refused(
-            ErrorCode::NoSuchTournament,
-            "that tournament is not there, or not for you to see",
-        )
-    }
-
-    fn miss_if_unknown<T>(&self, result: Result<T, tournaments::Refused>) -> Result<T, Refused> {
-        match result {
-            Err(tournaments::Refused::To(ErrorCode::NoSuchTournament, _)) => {
-                Err(self.unknown_tournament())
-            }
-            other => other.map_err(Refused::from),
-        }
     }
 }

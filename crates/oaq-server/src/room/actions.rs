@@ -93,62 +93,19 @@ impl Room {
                 }
             }
         };
-        // Someone a seated player blocks (or who blocks one) finds no room here: not a seat,
-        // and not a private room to watch.
-        if held.is_none() && (seat.is_some() || !self.state.public) && self.blocks(conn).await? {
+        // Someone a seated player blocks (or who blocks one) finds no private room to watch.
+        if held.is_none() && seat.is_none() && !self.may_watch(conn).await? {
             return refuse(ErrorCode::NoSuchRoom, format!("no room {code}"));
         }
-        // A child never sits in a room open to everyone: the lobby would show them there.
-        if held.is_none()
-            && seat.is_some()
-            && self.state.public
-            && self
-                .server
-                .store
-                .is_child(&conn.player.id, now_ms())
-                .await?
-        {
-            return refuse(
-                ErrorCode::NotAllowed,
-                "child mode: rooms open to everyone are not for children; play friends by their code",
-            );
-        }
-        // A bot sits only where a challenge, a rematch or a tournament seated it: never in a
-        // room open to people who did not choose to play bots.
-        if held.is_none() && seat.is_some() && self.is_bot(&conn.player.id).await? {
-            return refuse(
-                ErrorCode::NotAllowed,
-                "bots play by challenges (the bot API), not in rooms of their own",
-            );
-        }
-        // A new seat counts against the player's caps, checked under their lock and written
-        // before it is let go, so seats taken at once in several rooms cannot all pass.
-        let _held = match (held, seat) {
-            (None, Some(_)) => Some(
-                self.server
-                    .player_locks
-                    .lock(&[conn.player.id.as_str()])
-                    .await,
-            ),
+        // A new seat is the policy's to give, counted against the player's caps under their
+        // lock, held until the seat is written, so seats taken at once in several rooms cannot
+        // all pass.
+        let _taken = match (held, seat) {
+            (None, Some(_)) => {
+                Some(crate::policy::may_take_seat(&self.server, &self.state, &conn.player).await?)
+            }
             _ => None,
         };
-        if held.is_none() && seat.is_some() && self.state.clock_spec.days().is_some() {
-            let cap = self.server.settings.correspondence_per_player;
-            let n = self
-                .server
-                .store
-                .correspondence_rooms_of(&conn.player.id)
-                .await?
-                .len() as u64;
-            if n >= cap {
-                return refuse(
-                    ErrorCode::NotAllowed,
-                    format!(
-                        "you are in {n} correspondence games, the most at once: finish one first"
-                    ),
-                );
-            }
-        }
         self.subs.add(conn.clone(), seat);
         self.catch_up(conn, since).await?;
         conn.reply(&ServerMessage::Notice(Notice::Seat {
@@ -175,24 +132,20 @@ impl Room {
         Ok(())
     }
 
-    async fn is_bot(&self, player: &str) -> Result<bool, crate::store::StoreError> {
-        let row = self.server.store.player(player).await?;
-        Ok(row.is_some_and(|r| r.info.bot))
-    }
-
-    /// Whether `conn`'s player and a player seated here block one another.
-    async fn blocks(&self, conn: &ConnRef) -> Result<bool, crate::store::StoreError> {
-        for player in self.state.seats.iter().flatten() {
-            if self
-                .server
-                .store
-                .blocked_between(&player.id, &conn.player.id)
-                .await?
-            {
-                return Ok(true);
+    /// Whether `conn`'s player may watch this room: not a private one where a player blocks
+    /// them (or they one), nor one where a child sits who is not their friend.
+    async fn may_watch(&self, conn: &ConnRef) -> Result<bool, crate::store::StoreError> {
+        let seated: Vec<oaq_net::protocol::PlayerInfo> =
+            self.state.seats.iter().flatten().cloned().collect();
+        if !self.state.public {
+            for player in &seated {
+                let store = &self.server.store;
+                if store.blocked_between(&player.id, &conn.player.id).await? {
+                    return Ok(false);
+                }
             }
         }
-        Ok(false)
+        crate::policy::may_watch(&self.server, &conn.player.id, &seated).await
     }
 
     /// Every seat is taken: decide who moves first and start the clocks.
@@ -628,6 +581,7 @@ impl Room {
         if !self.state.rematch_asked.iter().all(|&asked| asked) {
             return Ok(());
         }
+        let meeting = crate::policy::Meeting::Rematch;
         let new = crate::room::registry::NewRoom {
             preset: self.state.preset.clone(),
             rules: self.state.rules,
@@ -637,7 +591,8 @@ impl Room {
             unrated: self.state.unrated,
             no_chat: self.state.no_chat,
         };
-        let code = crate::room::registry::open_room(&self.server, new, &players).await?;
+        let code =
+            crate::room::registry::seat_and_open(&self.server, meeting, new, players).await?;
         self.commit(RoomEvent::Rematch { room: code }).await?;
         Ok(())
     }

@@ -10,6 +10,7 @@ use oaq_rules::RuleSet;
 use rand::RngExt;
 
 use crate::mailbox::{Command, RoomHandle};
+use crate::policy::{self, Meeting, Seating, Table};
 use crate::room::Room;
 use crate::settings::now_ms;
 use crate::shared::Server;
@@ -39,108 +40,60 @@ pub struct NewRoom {
     pub no_chat: bool,
 }
 
-/// Why a room was not opened.
-#[derive(Debug)]
-pub enum OpenRefused {
-    /// A cap of one of the players (named in the text: "you are", "they are").
-    Cap(String),
-    /// Two of the players block one another.
-    Blocked,
-    Store(StoreError),
-}
-
-impl From<StoreError> for OpenRefused {
-    fn from(e: StoreError) -> Self {
-        OpenRefused::Store(e)
-    }
-}
-
-impl std::fmt::Display for OpenRefused {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            OpenRefused::Cap(why) => f.write_str(why),
-            OpenRefused::Blocked => f.write_str("these players cannot play one another"),
-            OpenRefused::Store(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-impl From<OpenRefused> for crate::refused::Refused {
-    fn from(e: OpenRefused) -> Self {
-        match e {
-            OpenRefused::Store(e) => crate::refused::Refused::Store(e),
-            other => crate::refused::refused(ErrorCode::NotAllowed, other.to_string()),
-        }
-    }
-}
+pub use crate::policy::OpenRefused;
 
 impl From<OpenRefused> for super::Refusal {
     fn from(e: OpenRefused) -> Self {
         match e {
             OpenRefused::Store(e) => super::Refusal::Store(e),
+            OpenRefused::Hidden => super::Refusal::To(ErrorCode::NoSuchRoom, e.to_string()),
             other => super::Refusal::To(ErrorCode::NotAllowed, other.to_string()),
         }
     }
 }
 
-/// Whether `players` may sit in one more room of `clock` (one that waits, when `waiting`):
-/// no two of them block one another, and none is past a cap. The caller holds their locks.
-pub async fn may_open(
-    server: &Server,
-    clock: ClockSpec,
-    waiting: bool,
-    players: &[PlayerInfo],
-) -> Result<(), OpenRefused> {
-    let store = &server.store;
-    let ids: Vec<&str> = players.iter().map(|p| p.id.as_str()).collect();
-    if store.any_blocked(&ids).await? {
-        return Err(OpenRefused::Blocked);
-    }
-    let settings = &server.settings;
-    for (i, id) in ids.iter().enumerate() {
-        let who = if i == 0 { "you are" } else { "they are" };
-        if clock.days().is_some() {
-            let n = store.correspondence_rooms_of(id).await?.len() as u64;
-            if n >= settings.correspondence_per_player {
-                return Err(OpenRefused::Cap(format!(
-                    "{who} in {n} correspondence games, the most at once: finish one first"
-                )));
-            }
-        }
-        if waiting {
-            let n = store.waiting_rooms_of(id).await?;
-            let cap = settings.waiting_rooms_per_player;
-            if n >= cap {
-                return Err(OpenRefused::Cap(format!(
-                    "{who} in {n} rooms waiting for players (at most {cap}): play or leave one first"
-                )));
-            }
+impl NewRoom {
+    /// The table the policy seats players at for this room.
+    pub fn table(&self) -> Table {
+        Table {
+            seats: usize::from(self.rules.players),
+            clock: self.clock,
+            first: self.first,
         }
     }
-    Ok(())
 }
 
-/// Open a room and seat `players` in it in order (the creator alone, or both players of a
-/// challenge, a pairing or a rematch, who then start at once), if [`may_open`] allows it:
-/// whatever opens a room, its caps and blocks are checked here, under the players' locks, so
-/// two rooms opened at once cannot both pass a cap. Returns its code.
+/// Seat `players` for `meeting` as the policy allows ([`policy::seat`]) and open the room:
+/// the way every path opens one.
+pub async fn seat_and_open(
+    server: &Arc<Server>,
+    meeting: Meeting,
+    room: NewRoom,
+    players: Vec<PlayerInfo>,
+) -> Result<String, OpenRefused> {
+    let seating = policy::seat(server, meeting, room.table(), players).await?;
+    Ok(open_room(server, room, seating).await?)
+}
+
+/// Open a room with the players of `seating` in their seats (the creator alone, or every
+/// player of a challenge, a pairing or a rematch, who then start at once in the seating's
+/// order of play). Only the policy makes a [`Seating`]: whatever opens a room, its rules were
+/// checked, under the players' locks, which the seating holds until the room is written.
+/// Returns its code.
 pub async fn open_room(
     server: &Arc<Server>,
     room: NewRoom,
-    players: &[PlayerInfo],
-) -> Result<String, OpenRefused> {
-    let ids: Vec<&str> = players.iter().map(|p| p.id.as_str()).collect();
-    let _held = server.player_locks.lock(&ids).await;
-    let waiting = players.len() < usize::from(room.rules.players);
-    may_open(server, room.clock, waiting, players).await?;
-    Ok(open_unchecked(server, room, players).await?)
+    seating: Seating,
+) -> Result<String, StoreError> {
+    open_unchecked(server, room, &seating).await
 }
 
 async fn open_unchecked(
     server: &Arc<Server>,
     room: NewRoom,
-    players: &[PlayerInfo],
+    seating: &Seating,
 ) -> Result<String, StoreError> {
+    let players = seating.players();
     let NewRoom {
         preset,
         rules,
@@ -173,9 +126,9 @@ async fn open_unchecked(
                 player: player.clone(),
             });
         }
-        if players.len() == players_n {
+        if let Some(order) = seating.order() {
             events.push(RoomEvent::Started {
-                order: (0..players_n).collect(),
+                order: order.to_vec(),
                 clocks: clock.starting_clocks(players_n, server.settings.day_ms()),
                 at_ms: now_ms(),
             });
@@ -250,6 +203,41 @@ pub async fn find(server: &Arc<Server>, code: &str) -> Result<Option<RoomHandle>
         let _ = handle.tx.send(Command::Resume).await;
     }
     Ok(Some(handle))
+}
+
+/// What became of a command for a room.
+pub enum Delivered<T> {
+    /// The room took the command and answered `T`.
+    Answered(RoomHandle, T),
+    /// There is no such room.
+    NoRoom,
+    /// The room left memory three times as it was found: try again later.
+    Unloaded,
+}
+
+/// Send room `code` the command `make` makes, with the receiver of its answer, loading the
+/// room if need be, and wait for the answer. A room task may be leaving memory just as it is
+/// found (the command is not taken, or the task stops before it answers): then the room is
+/// loaded again and sent a new command, three times at most. Every way in (a connection, the
+/// bot API's actions and streams) reaches a room through here.
+pub async fn deliver<T>(
+    server: &Arc<Server>,
+    code: &str,
+    mut make: impl FnMut() -> (Command, tokio::sync::oneshot::Receiver<T>),
+) -> Result<Delivered<T>, StoreError> {
+    for _ in 0..3 {
+        let Some(room) = find(server, code).await? else {
+            return Ok(Delivered::NoRoom);
+        };
+        let (command, answer) = make();
+        if room.tx.send(command).await.is_err() {
+            continue;
+        }
+        if let Ok(answer) = answer.await {
+            return Ok(Delivered::Answered(room, answer));
+        }
+    }
+    Ok(Delivered::Unloaded)
 }
 
 /// Bring back every game in progress (after a restart), so their clocks run again.

@@ -56,6 +56,9 @@ impl Store {
         .await?;
         if done.rows_affected() == 0 {
             tx.rollback().await?;
+            // The connection goes back to the pool before the reason is read: SQLite's pool
+            // has one, and asking for a second while holding it would wait for itself.
+            drop(conn);
             return Ok(Err(self.why_not_a_bot(player).await?));
         }
         sqlx::query("INSERT INTO bot_tokens (token_hash, player, created_ms) VALUES ($1, $2, $3)")
@@ -160,15 +163,6 @@ impl Store {
 
     /// The rooms whose game `player` is playing now (a bot's event stream starts with them).
     pub async fn games_in_progress(&self, player: &str) -> StoreResult<Vec<String>> {
-        let rows = sqlx::query(
-            "SELECT r.code FROM room_seats s JOIN rooms r ON r.code = s.code \
-             WHERE s.player = $1 AND r.status = 'playing' ORDER BY r.updated_ms LIMIT 200",
-        )
-        .bind(player)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.into_iter()
-            .map(|r| Ok(r.try_get::<String, _>(0)?))
-            .collect()
+        self.rooms_of(player, "playing").await
     }
 }

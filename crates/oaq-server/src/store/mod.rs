@@ -29,7 +29,7 @@ pub use correspondence::VacationRow;
 pub use friends::Asked;
 pub use identity::{Account, Private};
 pub use moderation::{Moderation, Report};
-pub use safety::Credentials;
+pub use safety::{Credentials, Standing};
 pub use tournaments::TournamentRow;
 
 /// The schema, in order. Both databases read the same SQL.
@@ -539,6 +539,22 @@ impl Store {
         .await?
         .try_get(0)?;
         Ok(n.max(0) as u64)
+    }
+
+    /// The rooms in `status` (`waiting`, `playing`) in which `player` holds a seat, the
+    /// longest unchanged first, at most 200.
+    pub async fn rooms_of(&self, player: &str, status: &str) -> StoreResult<Vec<String>> {
+        let rows = sqlx::query(
+            "SELECT r.code FROM room_seats s JOIN rooms r ON r.code = s.code \
+             WHERE s.player = $1 AND r.status = $2 ORDER BY r.updated_ms LIMIT 200",
+        )
+        .bind(player)
+        .bind(status)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter()
+            .map(|r| Ok(r.try_get::<String, _>(0)?))
+            .collect()
     }
 
     /// Whether `player` holds a seat in room `code`.

@@ -40,6 +40,14 @@ impl Credentials {
     }
 }
 
+/// What the meeting rules ask of a player, as the store has it now.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Standing {
+    pub bot: bool,
+    pub child: bool,
+    pub banned: bool,
+}
+
 impl Store {
     pub async fn credentials(&self, player: &str) -> StoreResult<Credentials> {
         let row =
@@ -84,6 +92,20 @@ impl Store {
             .await?;
         tx.commit().await?;
         Ok(ids)
+    }
+
+    /// What the meeting rules ask of `player` now: a bot, in child mode, banned (`None`: no
+    /// such player).
+    pub async fn standing(&self, player: &str, now: i64) -> StoreResult<Option<Standing>> {
+        let row = sqlx::query("SELECT bot, banned FROM players WHERE id = $1")
+            .bind(player)
+            .fetch_optional(&self.pool)
+            .await?;
+        let Some(row) = row else { return Ok(None) };
+        let bot = row.try_get::<i64, _>(0)? != 0;
+        let banned = row.try_get::<i64, _>(1)? != 0;
+        let child = self.is_child(player, now).await?;
+        Ok(Some(Standing { bot, child, banned }))
     }
 
     /// Whether `player` is in child mode at `now`: a switch-off asked without a password takes

@@ -22,6 +22,7 @@ use oaq_net::tournament::{
 use oaq_tournament::{Outcome, Pairing, Phase, Tournament};
 use serde::{Deserialize, Serialize};
 
+use crate::policy::{self, Meeting, Viewer};
 use crate::room::registry;
 use crate::settings::now_ms;
 use crate::shared::Server;
@@ -149,12 +150,12 @@ pub async fn create(
         let why = "child mode: tournaments are private; share the code with friends";
         return Err(Refused::To(ErrorCode::NotAllowed, why.into()));
     }
-    let name = new.name.trim().to_owned();
-    if name.is_empty() {
-        return Err(bad("a tournament needs a name".into()));
-    }
-    let mut tournament = Tournament::new(new.format)?;
-    tournament.start_when(new.start_when.map(|n| n as usize))?;
+    let name = crate::identity::clean_tournament_name(&new.name).map_err(bad)?;
+    // Numbers out of range are the message's fault: named, as a bad message.
+    let mut tournament = Tournament::new(new.format).map_err(|e| bad(format!("format: {e}")))?;
+    tournament
+        .start_when(new.start_when.map(|n| n as usize))
+        .map_err(|e| bad(format!("start_when: {e}")))?;
     tournament.join(&organiser.id, organiser.rating)?;
     let password = match new.password.map(|p| p.trim().to_owned()) {
         Some(p) if !p.is_empty() => Some(hashed(server, p).await?),
@@ -276,6 +277,50 @@ async fn hashed(server: &Arc<Server>, password: String) -> Result<String, Refuse
         .map_err(|e| Refused::To(ErrorCode::Unavailable, e))
 }
 
+/// A request that names a tournament by its id, from `addr`: a guess, counted before the
+/// look-up ([`policy::Guess`]) and given back unless the id found nothing or a password was
+/// wrong. Every way in (the WebSocket, the bot API) asks through here.
+pub async fn guessed<T>(
+    server: &Server,
+    addr: std::net::IpAddr,
+    request: impl std::future::Future<Output = Result<T, Refused>>,
+) -> Result<T, Refused> {
+    let guess = policy::Guess::take(&server.misses, addr).map_err(|_| {
+        let why = "too many tournament ids that do not exist or wrong passwords: wait a minute";
+        Refused::To(ErrorCode::RateLimited, why.into())
+    })?;
+    let result = request.await;
+    let wrong = matches!(
+        result,
+        Err(Refused::To(ErrorCode::NoSuchTournament, _) | Refused::WrongPassword)
+    );
+    guess.settle(wrong);
+    result
+}
+
+/// Tournament `id` as `player` may see it: none for a child when a stranger organises it, nor
+/// across a block with its organiser.
+pub async fn visible(
+    server: &Arc<Server>,
+    id: &str,
+    player: &PlayerInfo,
+    child: bool,
+) -> Result<(TournamentRow, Run), Refused> {
+    let row = server
+        .store
+        .tournament(id)
+        .await?
+        .ok_or_else(no_tournament)?;
+    let store = &server.store;
+    let stranger =
+        row.organiser != player.id && !store.are_friends(&row.organiser, &player.id).await?;
+    if (child && stranger) || store.blocked_between(&row.organiser, &player.id).await? {
+        return Err(no_tournament());
+    }
+    let (run, _) = Run::of_row(&row)?;
+    Ok((row, run))
+}
+
 /// Whether `player` may join `run` with `password`: no password asked, the organiser, a
 /// player invited or in it already, or the right password (checked in the hashing queue).
 async fn may_join(
@@ -336,25 +381,7 @@ pub async fn join(
     child: bool,
     password: Option<String>,
 ) -> Result<(TournamentRow, Run), Refused> {
-    let row = server
-        .store
-        .tournament(id)
-        .await?
-        .ok_or_else(no_tournament)?;
-    if child
-        && row.organiser != player.id
-        && !server.store.are_friends(&row.organiser, &player.id).await?
-    {
-        // To a child, a stranger's tournament does not exist.
-        return Err(no_tournament());
-    }
-    if server
-        .store
-        .blocked_between(&row.organiser, &player.id)
-        .await?
-    {
-        return Err(no_tournament());
-    }
+    let (row, _) = visible(server, id, player, child).await?;
     may_join(server, &row, &player.id, password).await?;
     let (who, rating) = (player.id.clone(), player.rating);
     change(server, id, move |_, _, t| {
@@ -379,6 +406,25 @@ pub async fn leave(
         Ok(Entry::Left(who.clone()))
     })
     .await
+}
+
+/// `player` became a bot: out of every tournament for people they are in and that is not
+/// over (the policy pairs no bot there either: [`policy::apart`]). How many they left.
+pub async fn withdraw_bot(server: &Arc<Server>, player: &str) -> Result<usize, Refused> {
+    let (mine, _) = server.store.tournaments_listed(player, LISTED).await?;
+    let mut left = 0;
+    for row in mine {
+        let (run, t) = Run::of(&row)?;
+        let entered = t
+            .number(player)
+            .is_some_and(|n| t.entrants[n].presence != oaq_tournament::Presence::Withdrawn);
+        if run.bots || t.phase == Phase::Over || !entered {
+            continue;
+        }
+        leave(server, &row.id, player).await?;
+        left += 1;
+    }
+    Ok(left)
 }
 
 /// `player` takes a break from arena `id`, or comes back.
@@ -502,12 +548,17 @@ pub async fn view(
     asker: &str,
 ) -> Result<TournamentView, StoreError> {
     let names = Names::read(server, row, run, Some(asker)).await?;
-    Ok(names.view(row, run, asker))
+    let viewer = Viewer::of(server, Some(asker), &names.children).await?;
+    Ok(names.view(row, run, &viewer))
 }
 
 /// The players a tournament's pages name, read from the store once for all of one change's
-/// pages: the best lines', the organiser's, and those asked for.
-struct Names(HashMap<String, PlayerInfo>);
+/// pages: the best lines', the organiser's, and those asked for; and which of them are
+/// children (shown to strangers as "a player", [`policy::view`]).
+struct Names {
+    players: HashMap<String, PlayerInfo>,
+    children: HashSet<String>,
+}
 
 impl Names {
     /// Everyone the pages of `run` show: the best [`STANDINGS_SHOWN`], the organiser, and
@@ -541,10 +592,17 @@ impl Names {
                 names.insert(id, player.info);
             }
         }
-        Ok(Names(names))
+        let ids: Vec<&str> = names.keys().map(String::as_str).collect();
+        let children = policy::children_among(server, &ids).await?;
+        Ok(Names {
+            players: names,
+            children,
+        })
     }
 
-    fn view(&self, row: &TournamentRow, run: &Run, asker: &str) -> TournamentView {
+    /// The page as `viewer` sees it: a child they may not see is "a player", without a room.
+    fn view(&self, row: &TournamentRow, run: &Run, viewer: &Viewer) -> TournamentView {
+        let asker = viewer.id().unwrap_or_default();
         let t = run.tournament.clone().unwrap_or_else(|| {
             Tournament::new(Format::RoundRobin { twice: false })
                 .unwrap_or_else(|e| unreachable!("a round robin is always a format: {e}"))
@@ -556,16 +614,23 @@ impl Names {
             if lines.len() >= STANDINGS_SHOWN && entrant.id != asker {
                 continue;
             }
-            let Some(player) = self.0.get(&entrant.id) else {
+            let Some(player) = self.players.get(&entrant.id) else {
                 continue;
             };
+            // A game's room is shown only where the viewer may see both its players.
             let room = run
                 .rooms
                 .iter()
                 .find(|(g, code)| g.has(s.player) && !code.is_empty())
+                .filter(|(g, _)| {
+                    [g.first, g.second]
+                        .iter()
+                        .all(|&n| t.entrants.get(n).is_some_and(|e| viewer.sees(&e.id)))
+                })
                 .map(|(_, code)| code.clone());
+            let shown = viewer.show(player);
             lines.push(StandingLine {
-                player: player.clone(),
+                player: shown.info(),
                 place: s.place as u32,
                 points: s.points,
                 buchholz: s.buchholz,
@@ -585,7 +650,10 @@ impl Names {
         let joined = t
             .number(asker)
             .is_some_and(|n| t.entrants[n].presence != oaq_tournament::Presence::Withdrawn);
-        let organiser = self.0.get(&row.organiser).cloned();
+        let organiser = self
+            .players
+            .get(&row.organiser)
+            .map(|p| viewer.show(p).info());
         TournamentView {
             line: line_of(row, run, &t, organiser),
             round,
@@ -678,7 +746,11 @@ pub async fn tell_players(server: &Arc<Server>, row: &TournamentRow, run: &Run) 
         if entrant.presence == oaq_tournament::Presence::Withdrawn {
             continue;
         }
-        let view = names.view(row, run, &entrant.id);
+        let viewer = match Viewer::of(server, Some(&entrant.id), &names.children).await {
+            Ok(viewer) => viewer,
+            Err(e) => return tracing::warn!(tournament = %row.id, "a tournament's pages: {e}"),
+        };
+        let view = names.view(row, run, &viewer);
         let notice = ServerMessage::Notice(Notice::Tournament { view });
         server.tell(&entrant.id, &notice).await;
     }
@@ -741,7 +813,7 @@ async fn step(
     };
     let (before, t) = Run::of(&row)?;
     let ended = ended_games(server, &before).await?;
-    let blocks = blocks_among(server, &t).await?;
+    let blocks = apart_among(server, &t, before.bots).await?;
     let minute_ms = server.settings.tournament_minute.as_millis() as i64;
     let closes_ms = closes_ms(&row.clock, minute_ms);
     let (row, run) = change(server, id, |row, run, t| {
@@ -874,23 +946,19 @@ fn outcome_of(result: &GameResult) -> Option<Outcome> {
     })
 }
 
-/// Who blocks whom among the players, as pairs of numbers (lower first).
-async fn blocks_among(
+/// Who may not meet whom among the players, as pairs of numbers (lower first): the policy's
+/// [`policy::apart`] for this tournament (blocks, a child and a stranger or a bot, a bot in a
+/// tournament for people, a banned player).
+async fn apart_among(
     server: &Arc<Server>,
     t: &Tournament,
-) -> Result<HashSet<(usize, usize)>, StoreError> {
-    let mut blocks = HashSet::new();
+    bots: bool,
+) -> Result<policy::Apart, StoreError> {
     if t.phase == Phase::Over {
-        return Ok(blocks);
+        return Ok(policy::Apart::new());
     }
-    for (a, entrant) in t.entrants.iter().enumerate() {
-        for blocked in server.store.blocks_of(&entrant.id).await? {
-            if let Some(b) = t.number(&blocked) {
-                blocks.insert((a.min(b), a.max(b)));
-            }
-        }
-    }
-    Ok(blocks)
+    let ids: Vec<&str> = t.entrants.iter().map(|e| e.id.as_str()).collect();
+    policy::apart(server, Meeting::Tournament { bots }, &ids).await
 }
 
 /// Open the rooms of the pairings waiting for one, write their codes back, and tell both
@@ -926,7 +994,8 @@ async fn open_rooms(
             unrated: run.unrated,
             no_chat: run.no_chat,
         };
-        let code = match registry::open_room(server, room, &players).await {
+        let meeting = Meeting::Tournament { bots: run.bots };
+        let code = match registry::seat_and_open(server, meeting, room, players.clone()).await {
             Ok(code) => code,
             Err(registry::OpenRefused::Store(e)) => return Err(e.into()),
             Err(refused) => {

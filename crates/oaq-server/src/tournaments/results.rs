@@ -1,7 +1,7 @@
 //! A tournament's results as a CSV file (`GET /tournaments/ID/results.csv`), for a teacher's or
 //! a club's spreadsheet: every player, in the standings' order, in UTF-8 with a byte-order mark
 //! (so that spreadsheets read Vietnamese names right), each field quoted where it must be and
-//! no name read as a formula.
+//! no name read as a formula. A child's name is never in it.
 
 use std::sync::Arc;
 
@@ -10,6 +10,9 @@ use oaq_tournament::Tournament;
 use super::Run;
 use crate::shared::Server;
 use crate::store::StoreError;
+
+/// How a child is named in a file anyone with its link may read.
+pub const A_PLAYER: &str = "a player";
 
 /// The CSV of tournament `id`, or none if there is no such tournament.
 pub async fn csv(server: &Arc<Server>, id: &str) -> Result<Option<String>, StoreError> {
@@ -20,10 +23,21 @@ pub async fn csv(server: &Arc<Server>, id: &str) -> Result<Option<String>, Store
         Ok((_, t)) => t,
         Err(_) => return Err(StoreError::Corrupt(format!("tournament {id}: its state"))),
     };
+    // Read by anyone with the link: a child is "a player" in it (the policy's view for a
+    // reader nobody knows).
+    let ids: Vec<&str> = t.entrants.iter().map(|e| e.id.as_str()).collect();
+    let children = crate::policy::children_among(server, &ids).await?;
+    let anyone = crate::policy::Viewer::of(server, None, &children).await?;
     let mut names = Vec::with_capacity(t.entrants.len());
     for entrant in &t.entrants {
-        let name = server.store.player(&entrant.id).await?.map(|p| p.info.name);
-        names.push(name.unwrap_or_default());
+        let name = match server.store.player(&entrant.id).await? {
+            Some(p) => match anyone.show(&p.info) {
+                crate::policy::Shown::Known(info) => info.name,
+                crate::policy::Shown::Hidden => A_PLAYER.to_owned(),
+            },
+            None => String::new(),
+        };
+        names.push(name);
     }
     Ok(Some(table(&t, &names)))
 }

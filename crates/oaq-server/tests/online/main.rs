@@ -12,6 +12,7 @@ mod nodes;
 mod notify;
 mod people;
 mod play;
+mod policy;
 mod pool;
 mod safety;
 mod tournaments;

@@ -562,7 +562,7 @@ async fn friends_play(url: &str) {
 }
 
 /// A new player asking for child mode in their first `hello`.
-async fn connect_child(url: &str, name: &str) -> Client {
+pub(super) async fn connect_child(url: &str, name: &str) -> Client {
     let hello = ClientMessage::Hello {
         protocol: oaq_net::protocol::PROTOCOL,
         name: name.into(),

@@ -16,7 +16,7 @@ const THREE_TWO: ClockSpec = ClockSpec::Fischer {
 };
 
 /// The next tournament page this client is sent.
-async fn page(client: &mut Client) -> TournamentView {
+pub(super) async fn page(client: &mut Client) -> TournamentView {
     client
         .until(|m| match m {
             ServerMessage::Notice(Notice::Tournament { view }) => Some(view.clone()),
