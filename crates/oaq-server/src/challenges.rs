@@ -58,6 +58,9 @@ pub async fn send(
     let (Some(from), Some(to)) = (store.player(&me.id).await?, store.player(player).await?) else {
         return Err(no_player());
     };
+    if !policy::may_see(server, &me.id, player).await? {
+        return Err(no_player());
+    }
     if !policy::may_challenge(server, &from.info, &to.info).await? {
         return Err(refused(
             ErrorCode::NoSuchPlayer,

@@ -228,6 +228,12 @@ async fn player(State(server): State<Arc<Server>>, Path(id): Path<String>) -> Re
         Ok(None) => return problem(StatusCode::NOT_FOUND, format!("no player {id}")),
         Err(e) => return store_down(e),
     };
+    // Read by anyone: a child is nobody here (the policy's view for a reader nobody knows).
+    match crate::policy::children_among(&server, &[id.as_str()]).await {
+        Ok(children) if children.is_empty() => {}
+        Ok(_) => return problem(StatusCode::NOT_FOUND, format!("no player {id}")),
+        Err(e) => return store_down(e),
+    }
     let (recent, rank) = match (
         server.store.recent_games(&id, 20).await,
         server.store.rank(row.rating.rating, row.info.bot).await,

@@ -136,6 +136,10 @@ impl Conn {
         if !own && store.blocked_between(&me.player.id, id).await? {
             return Err(no_player());
         }
+        // A child is nobody to a stranger (the policy's view): no page at all.
+        if !crate::policy::may_see(&self.server, &me.player.id, id).await? {
+            return Err(no_player());
+        }
         let Some(row) = store.player(id).await? else {
             return Err(no_player());
         };
@@ -419,7 +423,9 @@ impl Conn {
             return Err(refused(ErrorCode::NotAllowed, "you cannot report yourself"));
         }
         let store = &self.server.store;
-        if store.player(player).await?.is_none() {
+        if store.player(player).await?.is_none()
+            || !crate::policy::may_see(&self.server, &me.player.id, player).await?
+        {
             return Err(no_player());
         }
         let now = now_ms();

@@ -23,4 +23,4 @@ pub use meet::{
     Apart, Meeting, OpenRefused, SeatTaken, Seating, Table, apart, may_challenge, may_meet,
     may_take_seat, seat,
 };
-pub use view::{Shown, Viewer, anonymous, children_among, may_watch};
+pub use view::{Shown, Viewer, anonymous, children_among, may_see, may_watch};

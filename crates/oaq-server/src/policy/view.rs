@@ -113,6 +113,15 @@ impl Viewer {
     }
 }
 
+/// Whether `viewer` may see `player` at all: a child is nobody to a stranger, so whatever
+/// names a player (a profile, a report, a challenge) finds none.
+pub async fn may_see(server: &Server, viewer: &str, player: &str) -> Result<bool, StoreError> {
+    let children = children_among(server, &[player]).await?;
+    Ok(Viewer::of(server, Some(viewer), &children)
+        .await?
+        .sees(player))
+}
+
 /// Whether `viewer` may watch a room where `seated` sit: not when a child sits there and the
 /// viewer is neither seated nor the child's friend.
 pub async fn may_watch(

@@ -122,12 +122,10 @@ impl Room {
             if self.state.free_seat().is_none() {
                 self.start().await?;
             }
-        } else if self.state.away[seat].is_some() {
-            self.commit(RoomEvent::Back {
-                seat,
-                at_ms: now_ms(),
-            })
-            .await?;
+        } else if !self.presence.back(seat) && self.state.away[seat].is_some() {
+            let now = now_ms();
+            self.commit(RoomEvent::Back { seat, at_ms: now }).await?;
+            self.presence.wrote_back(seat, now);
         }
         Ok(())
     }
@@ -205,6 +203,15 @@ impl Room {
             }
             _ => None,
         };
+        // A departure within a claim period of the last one written is kept back: the
+        // opponent's log is not filled by a player reconnecting ([`super::presence`]).
+        let every_ms = self.server.settings.claim_after.as_millis() as i64;
+        let event = event.filter(|e| match e {
+            RoomEvent::Away { seat, at_ms } if self.state.phase == Phase::Playing => {
+                self.presence.left(*seat, *at_ms, every_ms)
+            }
+            _ => true,
+        });
         if let Some(event) = event
             && let Err(e) = self.commit(event).await
         {
@@ -445,6 +452,9 @@ impl Room {
             Ok(l) => l,
             Err(_) => return,
         };
+        if let Err(e) = self.write_departures(now_ms()).await {
+            tracing::warn!(room = %self.state.code, "writing a departure: {e}");
+        }
         match self.on_timer_at(now_ms()).await {
             Err(Refusal::Store(e)) => {
                 tracing::warn!(room = %self.state.code, "ending on time: {e}");
@@ -452,6 +462,18 @@ impl Room {
             _ => self.retry_at = None,
         }
         self.release(lease).await;
+    }
+
+    /// Write the departures kept back whose claim period is up, for players still gone.
+    async fn write_departures(&mut self, now: i64) -> Result<(), crate::store::StoreError> {
+        let every_ms = self.server.settings.claim_after.as_millis() as i64;
+        for (seat, at_ms) in self.presence.take_due(now, every_ms) {
+            let gone = !self.subs.holds(seat) && self.state.away[seat].is_none();
+            if gone && self.state.phase == Phase::Playing {
+                self.commit(RoomEvent::Away { seat, at_ms }).await?;
+            }
+        }
+        Ok(())
     }
 
     /// Write what the clock decided: an abort in the opening, a loss on time, or the end of a

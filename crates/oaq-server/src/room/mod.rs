@@ -7,6 +7,7 @@
 mod actions;
 pub mod correspondence;
 mod fanout;
+mod presence;
 pub mod registry;
 
 use std::collections::VecDeque;
@@ -41,6 +42,8 @@ pub struct Room {
     owner: bool,
     /// After a failed timed write: not before this.
     retry_at: Option<Instant>,
+    /// Departures kept out of the log within a claim period ([`presence`]).
+    presence: presence::Presence,
 }
 
 /// Why a command could not be carried out.
@@ -63,6 +66,7 @@ pub type Decided = Result<(), Refusal>;
 impl Room {
     /// Start the task of a room whose log is `state` (already stored).
     pub fn spawn(server: Arc<Server>, state: RoomState, owner: bool) -> RoomHandle {
+        let state_players = state.rules.players;
         let (tx, rx) = mpsc::channel(256);
         let generation = server.next_id();
         let room = Room {
@@ -75,6 +79,7 @@ impl Room {
             generation,
             owner,
             retry_at: None,
+            presence: presence::Presence::new(usize::from(state_players)),
         };
         tokio::spawn(room.run());
         RoomHandle { tx, generation }
@@ -355,7 +360,15 @@ impl Room {
         if !self.owner || self.state.phase != state::Phase::Playing {
             return None;
         }
-        let at = actions::deadline_ms(&self.state, &self.server.settings)?;
+        let every_ms = self.server.settings.claim_after.as_millis() as i64;
+        let due = self.presence.due_ms(every_ms);
+        let at = match (
+            actions::deadline_ms(&self.state, &self.server.settings),
+            due,
+        ) {
+            (Some(a), Some(b)) => a.min(b),
+            (a, b) => a.or(b)?,
+        };
         let wait = (at - now_ms()).max(0) as u64;
         let at = Instant::now() + Duration::from_millis(wait);
         Some(self.retry_at.map_or(at, |r| at.max(r)))

@@ -96,6 +96,15 @@ impl From<StoreError> for Refused {
     }
 }
 
+impl From<policy::OpenRefused> for Refused {
+    fn from(e: policy::OpenRefused) -> Self {
+        match crate::refused::Refused::from(e) {
+            crate::refused::Refused::To(code, why) => Refused::To(code, why),
+            crate::refused::Refused::Store(e) => Refused::Store(e),
+        }
+    }
+}
+
 impl From<oaq_tournament::Refused> for Refused {
     fn from(e: oaq_tournament::Refused) -> Self {
         Refused::To(ErrorCode::NotAllowed, e.to_string())
@@ -150,6 +159,10 @@ pub async fn create(
         let why = "child mode: tournaments are private; share the code with friends";
         return Err(Refused::To(ErrorCode::NotAllowed, why.into()));
     }
+    // The organiser takes part: as the policy lets them meet its players (a bot only where
+    // bots are let in).
+    let meeting = Meeting::Tournament { bots: new.bots };
+    policy::may_meet(server, meeting, organiser).await?;
     let name = crate::identity::clean_tournament_name(&new.name).map_err(bad)?;
     // Numbers out of range are the message's fault: named, as a bad message.
     let mut tournament = Tournament::new(new.format).map_err(|e| bad(format!("format: {e}")))?;

@@ -28,7 +28,7 @@ fn api(server: &ServerProcess, token: &str) -> Api {
 }
 
 /// `oaq-bot play` on `server` with `token` and `args`, its output kept.
-fn oaq_bot(server: &ServerProcess, token: &str, args: &[&str]) -> tokio::process::Child {
+pub(super) fn oaq_bot(server: &ServerProcess, token: &str, args: &[&str]) -> tokio::process::Child {
     oaq_bot_at(&format!("http://{}", server.addr), token, args)
 }
 

@@ -15,5 +15,6 @@ mod play;
 mod policy;
 mod pool;
 mod safety;
+mod surface;
 mod tournaments;
 mod web_files;

@@ -354,7 +354,8 @@ async fn act(
                 player: Some(ids[b].clone()),
             };
             let got = players[a].ask(&msg, own_profile).await;
-            if model.blocked(a, b) {
+            // A child is nobody to a stranger (the child here has no friends).
+            if model.blocked(a, b) || b == CHILD {
                 assert_eq!(got.err(), Some(ErrorCode::NoSuchPlayer), "{context}");
                 return;
             }
@@ -370,7 +371,8 @@ async fn act(
         // A player's public page and the leaderboard (invariants 5 and 2).
         8 => {
             let (status, page) = server.http(&format!("/players/{}", ids[b]));
-            assert_eq!(status, 200, "{context}: {page}");
+            let expected = if b == CHILD { 404 } else { 200 };
+            assert_eq!(status, expected, "{context}: {page}");
             for room in &model.rooms {
                 if room.phase != Phase::Ended || !room.public {
                     assert!(

@@ -511,3 +511,128 @@ async fn challenges(mut a: Client, mut b: Client, n: usize) -> usize {
     }
     firsts
 }
+
+/// Finding 7 (logs that others read): 150 reconnections of one player's game stream wrote 299
+/// rows into the opponent's game log, no move played. Now a departure and its return are
+/// written at most once a claim period per player; a player still gone is written when the
+/// period is up, with the time they left.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reconnecting_over_and_over_fills_no_opponents_log() {
+    let dir = TempDir::new("policy-presence");
+    let server = ServerProcess::sqlite(&dir, &["--claim-after-secs", "10"]);
+    let url = server.url();
+    let mut an = Client::connect(&url, "An").await;
+    let mut binh = Client::connect(&url, "Bình").await;
+    let code = an
+        .create("basic", ClockSpec::UNTIMED, First::Me, false)
+        .await;
+    binh.join(&code).await.expect("a seat");
+    an.event(|e| matches!(e, RoomEvent::Started { .. }).then_some(()))
+        .await;
+    let before = binh.events.len();
+    for _ in 0..30 {
+        an.send(&ClientMessage::Leave).await;
+        an.join(&code).await.expect("back in the seat");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Everything the opponent was sent meanwhile.
+    while binh.try_next(Duration::from_millis(500)).await.is_some() {}
+    let comings_and_goings = binh.events[before..]
+        .iter()
+        .filter(|e| matches!(e.event, RoomEvent::Away { .. } | RoomEvent::Back { .. }))
+        .count();
+    assert!(
+        comings_and_goings <= 2,
+        "{comings_and_goings} rows in the opponent's log for 30 reconnections"
+    );
+    // Gone for good: the opponent's log says so once the period is up, from when they left.
+    let left = oaq_server::settings::now_ms();
+    an.send(&ClientMessage::Leave).await;
+    let at = binh
+        .event(|e| match e {
+            RoomEvent::Away { seat: 0, at_ms } => Some(*at_ms),
+            _ => None,
+        })
+        .await;
+    assert!(
+        (left - 1_000..=left + 1_000).contains(&at),
+        "away from {at}, left at {left}"
+    );
+}
+
+/// Finding 7 (errors): a move's `?ply=` that is not a number, or out of its range, and a body
+/// of megabytes got axum's plain-text 400 and 413. Now every refusal of the API is its JSON,
+/// with the protocol's code.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_refusal_of_the_api_is_json() {
+    let dir = TempDir::new("policy-json");
+    let server = ServerProcess::sqlite(&dir, &[]);
+    let url = server.url();
+    let mut program = with_login(&url, "Máy", "may-json").await;
+    let token = become_bot(&mut program).await;
+    let robot = Api::new(&format!("http://{}", server.addr), &token);
+    for ply in ["abc", "-1", "1099511627776", "1.5"] {
+        let path = format!("/api/bot/game/ABCDEF/move/3%2B?ply={ply}");
+        let (status, code) = refused_code(robot.call("POST", &path, None).await);
+        assert_eq!((status, code.as_str()), (400, "bad_message"), "ply={ply}");
+    }
+    let huge = json!({ "rules": "x".repeat(3 << 20) });
+    let (status, code) = refused_code(robot.call("POST", "/api/challenge/x", Some(&huge)).await);
+    assert_eq!((status, code.as_str()), (413, "too_large"));
+    let (status, code) = refused_code(robot.call("GET", "/api/challenge/x", None).await);
+    assert_eq!((status, code.as_str()), (405, "bad_message"));
+}
+
+/// Finding 7 (oaq-bot): a program whose challenge was declined never challenged again and sat
+/// idle. Now it asks again after a wait that doubles while it has room for a game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn oaq_bot_challenges_again_after_a_decline() {
+    let dir = TempDir::new("policy-bot-retry");
+    let server = ServerProcess::sqlite(&dir, &[]);
+    let url = server.url();
+    let mut lan = Client::connect(&url, "Lan").await;
+    let mut program = with_login(&url, "Máy", "may-retry").await;
+    befriend(&mut lan, &mut program).await;
+    let token = become_bot(&mut program).await;
+    let args = [
+        "--engine",
+        "builtin:easy",
+        "--stop-after",
+        "1",
+        "--clock",
+        "untimed",
+        "--challenge",
+        lan.player.id.as_str(),
+    ];
+    let playing = super::bots::oaq_bot(&server, &token, &args);
+    let challenged = |m: &ServerMessage| match m {
+        ServerMessage::Notice(Notice::Challenged { challenge }) => Some(challenge.id.clone()),
+        _ => None,
+    };
+    let first = lan.until(challenged).await;
+    lan.send(&ClientMessage::AnswerChallenge {
+        id: first.clone(),
+        accept: false,
+    })
+    .await;
+    let again = lan.until(challenged).await;
+    assert_ne!(again, first, "a new challenge after the decline");
+    lan.send(&ClientMessage::AnswerChallenge {
+        id: again,
+        accept: true,
+    })
+    .await;
+    let room = lan
+        .until(|m| match m {
+            ServerMessage::Notice(Notice::ChallengeAccepted { room, .. }) => Some(room.clone()),
+            _ => None,
+        })
+        .await;
+    lan.join(&room).await.expect("a seat");
+    lan.send(&ClientMessage::Resign).await;
+    let out = tokio::time::timeout(Duration::from_secs(60), playing.wait_with_output())
+        .await
+        .expect("oaq-bot stops after its game")
+        .unwrap();
+    assert!(out.status.success());
+}

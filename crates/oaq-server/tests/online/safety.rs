@@ -140,8 +140,9 @@ async fn a_players_page_shows_finished_public_games_only_and_nothing_of_a_child(
     let private = kid
         .create("basic", ClockSpec::UNTIMED, First::Me, false)
         .await;
+    // A child is nobody on a page anyone may read: not there at all.
     let (status, page) = server.http(&format!("/players/{kid_id}"));
-    assert_eq!(status, 200);
+    assert_eq!(status, 404);
     assert!(!page.contains(&private), "a child's waiting room: {page}");
 
     let mut an = Client::connect(&url, "An").await;
