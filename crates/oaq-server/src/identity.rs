@@ -239,6 +239,20 @@ pub fn hash_password(password: &str) -> Result<String, String> {
         .map_err(|e| format!("hashing the password: {e}"))
 }
 
+/// An argon2id string of no password anyone has, checked when a name does not exist (the
+/// answer takes as long as for one that does).
+pub fn dummy_hash() -> String {
+    static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    DUMMY
+        .get_or_init(|| hash_password("no one's password").unwrap_or_default())
+        .clone()
+}
+
+/// A new bot API token: 192 random bits, told apart from a device's by its prefix.
+pub fn new_bot_token() -> String {
+    format!("oaqbot_{}", random_hex(24))
+}
+
 /// Whether `password` is the one `phc` was made from.
 pub fn verify_password(password: &str, phc: &str) -> bool {
     use argon2::password_hash::{PasswordHash, PasswordVerifier};

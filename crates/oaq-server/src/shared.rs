@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
+use oaq_net::protocol::ErrorCode;
 use tokio::sync::{Mutex, watch};
 
 use crate::cluster::Cluster;
@@ -95,6 +96,32 @@ pub struct Notifiers {
 }
 
 impl Server {
+    /// Bot `player`'s API token from now on: a new one (returned), or none (`revoke`). Either
+    /// way the old one stops at once and the streams it opened close, on every node. However
+    /// it is asked (a connection's `bot_token`, the bot API's `/api/bot/token`).
+    pub async fn replace_bot_token(
+        &self,
+        player: &str,
+        revoke: bool,
+    ) -> Result<Option<String>, crate::refused::Refused> {
+        let token = (!revoke).then(crate::identity::new_bot_token);
+        let hash = token.as_deref().map(crate::identity::hash_token);
+        let now = crate::settings::now_ms();
+        if !self
+            .store
+            .set_bot_token(player, hash.as_deref(), now)
+            .await?
+        {
+            return Err(crate::refused::refused(
+                ErrorCode::NotAllowed,
+                "this player is not a bot",
+            ));
+        }
+        let closed = ServerMessage::error(ErrorCode::BadCredentials, "the bot's token was revoked");
+        self.sign_out(player, Some(crate::hub::BOT_API), &closed)
+            .await;
+        Ok(token)
+    }
     pub fn new(
         settings: Settings,
         store: Store,

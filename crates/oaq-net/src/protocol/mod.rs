@@ -78,13 +78,44 @@ pub fn parse_client(text: &str) -> Result<ClientMessage, (ErrorCode, String)> {
         ));
     }
     let msg: ClientMessage = serde_json::from_str(text).map_err(|e| {
+        let named = match field_of(text, &e.to_string()) {
+            Some(field) => format!("{field}: "),
+            None => String::new(),
+        };
         (
             ErrorCode::BadMessage,
-            format!("not a message of the protocol: {e}"),
+            format!("{named}not a message of the protocol: {e}"),
         )
     })?;
     msg.check_bounds().map_err(|e| (ErrorCode::BadMessage, e))?;
     Ok(msg)
+}
+
+/// The field whose value does not fit its type (a number out of its type's range, a word for
+/// a number): serde loses the path inside a message tagged by its `type`, and a refusal should
+/// say which field is wrong. It is the field whose absence changes the error (serde stops at
+/// the first value that does not fit, and says a field is missing only after all the others).
+/// A message of more than 16 fields is none of ours: no field is named.
+fn field_of(text: &str, said: &str) -> Option<String> {
+    if !(said.starts_with("invalid value") || said.starts_with("invalid type")) {
+        return None;
+    }
+    let serde_json::Value::Object(fields) = serde_json::from_str(text).ok()? else {
+        return None;
+    };
+    if fields.len() > 16 {
+        return None;
+    }
+    fields
+        .keys()
+        .filter(|k| *k != "type")
+        .find(|k| {
+            let mut without = fields.clone();
+            without.remove(*k);
+            serde_json::from_value::<ClientMessage>(serde_json::Value::Object(without))
+                .map_or_else(|e| e.to_string() != said, |_| true)
+        })
+        .cloned()
 }
 
 /// Read a server frame (for clients).
@@ -115,6 +146,26 @@ pub fn parse_server_frame(text: &str) -> Result<Vec<ServerMessage>, String> {
 mod tests {
     use super::*;
     use oaq_rules::{RuleSet, presets};
+
+    #[test]
+    fn a_number_that_does_not_fit_names_its_field() {
+        let too_big = r#"{"type":"move","ply":1099511627776,"move":"1+"}"#;
+        let (code, why) = parse_client(too_big).unwrap_err();
+        assert_eq!(code, ErrorCode::BadMessage);
+        assert!(why.starts_with("ply: "), "{why}");
+        let negative = r#"{"type":"vacation","days":-1}"#;
+        assert!(parse_client(negative).unwrap_err().1.starts_with("days: "));
+        let a_word = r#"{"type":"ping","id":"seven"}"#;
+        assert!(parse_client(a_word).unwrap_err().1.starts_with("id: "));
+        // A message that is not one names no field.
+        let unknown = r#"{"type":"fly"}"#;
+        assert!(
+            parse_client(unknown)
+                .unwrap_err()
+                .1
+                .starts_with("not a message")
+        );
+    }
 
     #[test]
     fn messages_round_trip_as_documented() {

@@ -10,14 +10,13 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, State};
 use axum::response::{IntoResponse, Response};
-use oaq_net::protocol::{ErrorCode, ServerMessage};
+use oaq_net::protocol::ErrorCode;
 use oaq_net::social::{PASSWORD_LEN, clean_login};
 use serde::Deserialize;
 use serde_json::json;
 
 use super::ApiError;
 use super::actions::body;
-use crate::conn::new_bot_token;
 use crate::identity;
 use crate::settings::now_ms;
 use crate::shared::Server;
@@ -105,7 +104,7 @@ pub async fn new_bot(
         }
         Err(e) => return Err(e.into()),
     }
-    let token = new_bot_token();
+    let token = identity::new_bot_token();
     if let Err(why) = store
         .become_bot(id, &identity::hash_token(&token), now_ms())
         .await?
@@ -138,89 +137,7 @@ pub async fn token(
         password,
         revoke,
     } = body(&bytes)?;
-    let player = check_password(&server, addr, &login, password).await?;
-    let token = (!revoke).then(new_bot_token);
-    let hash = token.as_deref().map(identity::hash_token);
-    if !server
-        .store
-        .set_bot_token(&player, hash.as_deref(), now_ms())
-        .await?
-    {
-        return Err(ApiError::new(
-            ErrorCode::NotAllowed,
-            "this player is not a bot",
-        ));
-    }
-    let closed = ServerMessage::error(ErrorCode::BadCredentials, "the bot's token was revoked");
-    server
-        .sign_out(&player, Some(crate::hub::BOT_API), &closed)
-        .await;
+    let player = crate::policy::sign_in(&server, addr.ip(), &login, password).await?;
+    let token = server.replace_bot_token(&player, revoke).await?;
     Ok(axum::Json(json!({ "token": token })).into_response())
-}
-
-/// The player whose sign-in name and password these are. Each try counts against the address
-/// and the name before the hash is checked; a right one gives both back.
-async fn check_password(
-    server: &Arc<Server>,
-    addr: SocketAddr,
-    login: &str,
-    password: String,
-) -> Result<String, ApiError> {
-    let ip = addr.ip();
-    let wrong = || {
-        ApiError::new(
-            ErrorCode::BadCredentials,
-            "the login or the password does not match",
-        )
-    };
-    if !server.wrong_codes.take(ip) {
-        return Err(ApiError::new(
-            ErrorCode::RateLimited,
-            "too many wrong codes or passwords from your address: wait a minute",
-        ));
-    }
-    let Ok(login) = clean_login(login) else {
-        return Err(wrong());
-    };
-    if !server.wrong_passwords.take_key(login.clone()) {
-        server.wrong_codes.give_back(ip);
-        return Err(ApiError::new(
-            ErrorCode::RateLimited,
-            format!("too many wrong passwords for {login}: wait a minute"),
-        ));
-    }
-    let give_back = || {
-        server.wrong_codes.give_back(ip);
-        server.wrong_passwords.give_back_key(login.clone());
-    };
-    if !server.hashes.take(ip) {
-        give_back();
-        return Err(busy());
-    }
-    let account = match server.store.login(&login).await {
-        Ok(a) => a,
-        Err(e) => {
-            give_back();
-            return Err(e.into());
-        }
-    };
-    // Without such a name a hash is checked all the same: the answer takes as long.
-    let phc = account
-        .as_ref()
-        .map_or_else(crate::conn::dummy, |a| a.1.clone());
-    let right = server
-        .hashing
-        .run(move || identity::verify_password(&password, &phc))
-        .await
-        .map_err(|_| {
-            give_back();
-            busy()
-        })?;
-    match account {
-        Some((player, _)) if right => {
-            give_back();
-            Ok(player)
-        }
-        _ => Err(wrong()),
-    }
 }

@@ -11,6 +11,7 @@ use oaq_net::social::{
 use super::Conn;
 use crate::identity::{self, SignedIn};
 use crate::mailbox::ConnRef;
+use crate::policy::busy;
 use crate::settings::now_ms;
 use crate::shared::LOGIN_TRIES_PER_MINUTE;
 use crate::store::Credentials;
@@ -333,61 +334,13 @@ impl Conn {
         Ok(())
     }
 
-    /// Sign in with a name and password. Every try counts against the address before the
-    /// password is checked, and against the name too unless this address is one the name's
-    /// owner signed in from lately (a stranger guessing cannot lock her out at home); a right
-    /// one gives both back.
+    /// Sign in with a name and password ([`crate::policy::sign_in`]: a guess, counted before
+    /// the password is checked).
     pub(super) async fn sign_in(&mut self, login: &str, password: &str) -> Result<(), Refused> {
-        self.guess()?;
-        let Ok(login) = clean_login(login) else {
-            return Err(self.wrong("the login or the password"));
-        };
+        let server = self.server.clone();
         let ip = self.addr.ip();
-        let account = match self.server.store.login(&login).await {
-            Ok(a) => a,
-            Err(e) => {
-                self.right();
-                return Err(e.into());
-            }
-        };
-        let known = account
-            .as_ref()
-            .is_some_and(|(owner, _)| self.server.known.knows(owner, ip));
-        let by_name = !known;
-        if by_name && !self.server.wrong_passwords.take_key(login.clone()) {
-            self.right();
-            return Err(refused(
-                ErrorCode::RateLimited,
-                format!("too many wrong passwords for {login}: wait a minute"),
-            ));
-        }
-        let give_back = |server: &crate::shared::Server| {
-            server.wrong_codes.give_back(ip);
-            if by_name {
-                server.wrong_passwords.give_back_key(login.clone());
-            }
-        };
-        if let Err(e) = self.hash_allowed() {
-            give_back(&self.server);
-            return Err(e);
-        }
-        // Without such a name, a hash is checked all the same: the answer takes as long, and
-        // tells nobody which names exist.
-        let phc = account.as_ref().map_or_else(dummy, |a| a.1.clone());
-        let right = match self.verify(password.to_owned(), phc).await {
-            Ok(right) => right,
-            Err(e) => {
-                give_back(&self.server);
-                return Err(e);
-            }
-        };
-        match account {
-            Some((player, _)) if right => {
-                give_back(&self.server);
-                self.switch_to(&player).await
-            }
-            _ => Err(self.wrong("the login or the password")),
-        }
+        let player = crate::policy::sign_in(&server, ip, login, password.to_owned()).await?;
+        self.switch_to(&player).await
     }
 
     pub(super) async fn devices(&mut self, me: &ConnRef) -> Result<(), Refused> {
@@ -455,20 +408,4 @@ impl Conn {
         // switch it on again before).
         self.tell_own_profile(me).await
     }
-}
-
-/// The hashing queue is full.
-fn busy() -> Refused {
-    refused(
-        ErrorCode::RateLimited,
-        "the server is checking many passwords: try again in a moment",
-    )
-}
-
-/// An argon2id string of no password anyone has, checked when a name does not exist.
-pub(crate) fn dummy() -> String {
-    static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    DUMMY
-        .get_or_init(|| identity::hash_password("no one's password").unwrap_or_default())
-        .clone()
 }

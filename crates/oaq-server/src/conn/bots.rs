@@ -12,11 +12,6 @@ use crate::settings::now_ms;
 /// The bots a player is offered from (nearest their rating), and listed to them.
 const BOTS_LISTED: i64 = 50;
 
-/// A new API token: 192 random bits, told apart from a device's by its prefix.
-pub fn new_bot_token() -> String {
-    format!("oaqbot_{}", crate::identity::random_hex(24))
-}
-
 impl Conn {
     pub(super) async fn bots(&mut self, me: &ConnRef, msg: ClientMessage) -> Result<(), Refused> {
         match msg {
@@ -32,7 +27,7 @@ impl Conn {
     }
 
     async fn become_bot(&mut self, me: &ConnRef) -> Result<(), Refused> {
-        let token = new_bot_token();
+        let token = crate::identity::new_bot_token();
         let hash = crate::identity::hash_token(&token);
         let store = &self.server.store;
         if let Err(why) = store.become_bot(&me.player.id, &hash, now_ms()).await? {
@@ -69,19 +64,7 @@ impl Conn {
     /// A new token, or none: either way the old one stops at once and the streams it opened
     /// close, on every node.
     async fn bot_token(&mut self, me: &ConnRef, revoke: bool) -> Result<(), Refused> {
-        let token = (!revoke).then(new_bot_token);
-        let hash = token.as_deref().map(crate::identity::hash_token);
-        let store = &self.server.store;
-        if !store
-            .set_bot_token(&me.player.id, hash.as_deref(), now_ms())
-            .await?
-        {
-            return Err(refused(ErrorCode::NotAllowed, "this player is not a bot"));
-        }
-        let closed = ServerMessage::error(ErrorCode::BadCredentials, "the bot's token was revoked");
-        self.server
-            .sign_out(&me.player.id, Some(crate::hub::BOT_API), &closed)
-            .await;
+        let token = self.server.replace_bot_token(&me.player.id, revoke).await?;
         self.send(&ServerMessage::Notice(Notice::BotToken { token }));
         Ok(())
     }

@@ -20,8 +20,6 @@ use tokio::sync::{Notify, mpsc};
 
 mod account;
 mod bots;
-pub(crate) use account::dummy;
-pub use bots::new_bot_token;
 pub(crate) mod correspondence;
 mod notify;
 mod pairing;

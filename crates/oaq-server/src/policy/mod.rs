@@ -10,12 +10,13 @@
 //!   stranger, in standings, results and rooms alike.
 //! - [`guess`]: every guessable thing (room codes, tournament ids, link and friend codes,
 //!   tokens, passwords) is counted by one [`Guess`], taken before the look-up and given back
-//!   when it was right.
+//!   when it was right; a sign-in name and password by [`sign_in`], however they come.
 //!
 //! The rules in words, with a row for every message and route: `docs/security.md`.
 
 mod guess;
 mod meet;
+mod sign_in;
 mod view;
 
 pub use guess::{Guess, TooManyGuesses};
@@ -23,4 +24,5 @@ pub use meet::{
     Apart, Meeting, OpenRefused, SeatTaken, Seating, Table, apart, may_challenge, may_meet,
     may_take_seat, seat,
 };
+pub use sign_in::{busy, sign_in};
 pub use view::{Shown, Viewer, anonymous, children_among, may_see, may_watch};

@@ -636,3 +636,54 @@ async fn oaq_bot_challenges_again_after_a_decline() {
         .unwrap();
     assert!(out.status.success());
 }
+
+/// Finding 7 (numbers and names): a tournament's numbers out of range answered `not_allowed`,
+/// numbers too large for their type serde's words without the field, and its name kept
+/// U+202E, zero-width spaces, control characters and newlines. Now each is `bad_message`
+/// naming the field, and the name is cleaned as a player's is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournaments_numbers_and_name_are_checked_as_a_players_are() {
+    let dir = TempDir::new("policy-tournament-fields");
+    let server = ServerProcess::sqlite(&dir, &[]);
+    let mut organiser = Client::connect(&server.url(), "Chủ").await;
+    let with = |format: Format, start_when: Option<u32>, name: &str| {
+        let mut msg = arena(false, start_when);
+        if let ClientMessage::CreateTournament {
+            format: f, name: n, ..
+        } = &mut msg
+        {
+            *f = format;
+            *n = name.to_owned();
+        }
+        msg
+    };
+    let short = Format::Arena {
+        minutes: 5,
+        streaks: false,
+    };
+    let ten = Format::Arena {
+        minutes: 10,
+        streaks: false,
+    };
+    for (msg, field) in [
+        (with(short, None, "Hè"), "format: "),
+        (with(ten, Some(1), "Hè"), "start_when: "),
+        (with(ten, None, "\u{202E}\u{200B}\n\t"), "name: "),
+    ] {
+        organiser.send(&msg).await;
+        let (code, why, _) = organiser.error().await;
+        assert_eq!(code, ErrorCode::BadMessage, "{why}");
+        assert!(why.starts_with(field), "{why}");
+    }
+    let too_big = serde_json::to_string(&with(ten, Some(3), "Hè"))
+        .unwrap()
+        .replace("\"start_when\":3", "\"start_when\":1099511627776");
+    organiser.send_text(&too_big).await;
+    let (code, why, _) = organiser.error().await;
+    assert_eq!(code, ErrorCode::BadMessage);
+    assert!(why.starts_with("start_when: "), "{why}");
+    organiser
+        .send(&with(ten, None, "Lớp\u{202E} 4A\n\u{200B}"))
+        .await;
+    assert_eq!(page(&mut organiser).await.line.name, "Lớp 4A");
+}
