@@ -301,7 +301,7 @@ async fn live_members(
 }
 
 /// Who may not be paired among them, as pairs of indices (lower first): the policy's
-/// [`policy::apart`] for a pool (blocks, children, bots, bans).
+/// [`crate::policy::apart`] for a pool (blocks, children, bots, bans).
 async fn blocks_among(
     server: &Arc<Server>,
     live: &[Member],

@@ -1,16 +1,16 @@
 //! Who may meet whom and who may see what: the one place the server decides it, below every
 //! way in (the WebSocket's handlers, the bot API, the pools, the tournaments' runner).
 //!
-//! - [`meet`]: the only way to a [`Seating`], and a room opens with players seated only from
+//! - `meet`: the only way to a [`Seating`], and a room opens with players seated only from
 //!   one ([`crate::room::registry::open_room`] takes nothing else), so no path can skip a
 //!   check: blocks, child mode, bots among people, bans, caps, and who moves first. A player
 //!   taking a free seat goes through [`may_take_seat`]; a challenge through
 //!   [`may_challenge`]; a pairing's forbidden pairs come from [`apart`].
-//! - [`view`]: another player as a viewer may see them ([`Shown`]): a child is nobody to a
+//! - `view`: another player as a viewer may see them ([`Shown`]): a child is nobody to a
 //!   stranger, in standings, results and rooms alike.
-//! - [`guess`]: every guessable thing (room codes, tournament ids, link and friend codes,
+//! - `guess`: every guessable thing (room codes, tournament ids, link and friend codes,
 //!   tokens, passwords) is counted by one [`Guess`], taken before the look-up and given back
-//!   when it was right; a sign-in name and password by [`sign_in`], however they come.
+//!   when it was right; a sign-in name and password by [`sign_in()`], however they come.
 //!
 //! The rules in words, with a row for every message and route: `docs/security.md`.
 

@@ -567,7 +567,7 @@ pub async fn view(
 
 /// The players a tournament's pages name, read from the store once for all of one change's
 /// pages: the best lines', the organiser's, and those asked for; and which of them are
-/// children (shown to strangers as "a player", [`policy::view`]).
+/// children (shown to strangers as "a player", [`policy::Viewer`]).
 struct Names {
     players: HashMap<String, PlayerInfo>,
     children: HashSet<String>,
