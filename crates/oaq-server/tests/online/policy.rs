@@ -440,6 +440,7 @@ async fn a_refused_become_bot_says_why_at_once() {
             .until(|m| matches!(m, ServerMessage::Notice(Notice::Profile { .. })).then_some(()))
             .await;
         // A refusal that waited on the store's pool took 3 s.
+        println!("become_bot refused in {:?}", began.elapsed());
         assert!(
             began.elapsed() < Duration::from_secs(1),
             "{:?}",
@@ -466,6 +467,7 @@ async fn challenge_games_draw_the_first_mover() {
     let games =
         futures_util::future::join_all(pairs.into_iter().map(|(a, b)| challenges(a, b, 40))).await;
     let challenger_first: usize = games.iter().sum();
+    println!("the challenger moved first in {challenger_first} of 200 challenge games");
     assert!(
         (80..=120).contains(&challenger_first),
         "the challenger moved first in {challenger_first} of 200 games"

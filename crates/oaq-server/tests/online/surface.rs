@@ -502,6 +502,8 @@ struct World {
     ping: u64,
     messages: BTreeSet<Kind>,
     routes: BTreeSet<Route>,
+    /// The slowest refusal seen.
+    slowest: Duration,
 }
 
 impl World {
@@ -554,6 +556,7 @@ impl World {
             ping: 10,
             messages: BTreeSet::new(),
             routes: BTreeSet::new(),
+            slowest: Duration::ZERO,
         }
     }
 
@@ -823,6 +826,7 @@ impl World {
         self.ping += 1;
         let (refusal, took) = self.players[p].send(&msg, self.ping).await;
         if let Some(code) = refusal {
+            self.slowest = self.slowest.max(took);
             assert!(
                 took < Duration::from_secs(1),
                 "{context}: {msg:?} by P{p} refused ({code:?}) after {took:?}"
@@ -925,6 +929,7 @@ impl World {
             "{context}: {method} {path}: {status} {answer}"
         );
         if (400..500).contains(&status) {
+            self.slowest = self.slowest.max(took);
             assert!(
                 took < Duration::from_secs(1),
                 "{context}: {method} {path} refused ({status}) after {took:?}"
@@ -1111,11 +1116,13 @@ async fn run(seed: u64, rounds: usize) {
     world.check(&format!("seed {seed}, at the end"));
     guesses_at_once(&server, seed).await;
     println!(
-        "surface seed {seed}: messages driven {} of {}, routes driven {} of {}",
+        "surface seed {seed}: messages driven {} of {}, routes driven {} of {}; the slowest \
+         refusal {:?}",
         world.messages.len(),
         Kind::ALL.len(),
         world.routes.len(),
-        Route::ALL.len()
+        Route::ALL.len(),
+        world.slowest
     );
     assert_eq!(world.messages.len(), Kind::ALL.len());
     assert_eq!(world.routes.len(), Route::ALL.len());
