@@ -585,6 +585,54 @@ async fn every_refusal_of_the_api_is_json() {
     assert_eq!((status, code.as_str()), (405, "bad_message"));
 }
 
+/// Finding 7 (an oracle for live codes): an action on a game the bot is not playing answered
+/// 403 "you are not playing in room X" where an unknown code answered 404. Now both read as no
+/// game at all, whatever the action.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_game_reads_as_no_game_to_a_bot() {
+    let dir = TempDir::new("policy-oracle");
+    let server = ServerProcess::sqlite(&dir, &[]);
+    let url = server.url();
+    let mut an = Client::connect(&url, "An").await;
+    let mut binh = Client::connect(&url, "Bình").await;
+    let live = an
+        .create("basic", ClockSpec::UNTIMED, First::Me, false)
+        .await;
+    binh.join(&live).await.expect("a seat");
+    an.event(|e| matches!(e, RoomEvent::Started { .. }).then_some(()))
+        .await;
+    let mut program = with_login(&url, "Máy", "may-oracle").await;
+    let token = become_bot(&mut program).await;
+    let robot = Api::new(&format!("http://{}", server.addr), &token);
+    for code in [live.as_str(), "ZZZZZZ"] {
+        for (path, body) in [
+            (format!("/api/bot/game/{code}/move/1%2B"), None),
+            (format!("/api/bot/game/{code}/resign"), None),
+            (format!("/api/bot/game/{code}/draw/yes"), None),
+            (format!("/api/bot/game/{code}/claim-victory"), None),
+            (
+                format!("/api/bot/game/{code}/chat"),
+                Some(json!({ "phrase": "hello" })),
+            ),
+        ] {
+            let answer = robot.call("POST", &path, body.as_ref()).await;
+            assert_eq!(refused_code(answer), (404, "no_such_room".into()), "{path}");
+        }
+        let stream = robot.stream(&format!("/api/bot/game/stream/{code}")).await;
+        let refused = stream.err().expect("no stream of another's game");
+        assert_eq!(refused.code(), Some("no_such_room"), "{refused}");
+    }
+    // Nothing happened to the live game: it goes on, An's move reaching Bình.
+    an.play(0, "2+").await;
+    let moved = binh
+        .event(|e| match e {
+            RoomEvent::Moved { mv, .. } => Some(mv.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(moved, "2+");
+}
+
 /// Finding 7 (oaq-bot): a program whose challenge was declined never challenged again and sat
 /// idle. Now it asks again after a wait that doubles while it has room for a game.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
