@@ -62,7 +62,7 @@ pub use board::{layout, pebbles, safe_area, wood};
 pub use platform::persist;
 pub use play::{ai_turn, capture, input, lights};
 pub use screens::{lesson, puzzles, review};
-pub use theme::{palette, widget};
+pub use theme::{page, palette, scroll, widget};
 
 use bevy::prelude::*;
 

@@ -7,7 +7,8 @@
 //! through naga_oil's regular expressions) once for each of 40 texture formats while its
 //! plugin is added, and every 3D pass adds systems that each frame's schedules run and check.
 //! With a phone's CPU (Chromium's CPU slowed 4×) that plugin took 0.33 s of the 0.57 s
-//! Bevy's plugins took in all, before the first frame (docs/web.md, "Start-up, by function").
+//! Bevy's plugins took in all, before the first frame (docs/measurements.md, "Start-up, by
+//! function").
 //! The game never draws in 3D.
 //!
 //! What is here mirrors `CorePipelinePlugin::build` (Bevy 0.19.1) less its 3D plugins; the two

@@ -550,7 +550,7 @@ fn friends_challenges_and_the_profile_with_its_graph() {
         .unwrap();
     assert!(screen_text(&mut an).contains(&o_an_quan::net::social::grouped(&friend_code)));
     // The page, scrolled, keeps its body and its scroll through the news it shows below.
-    let body = entity_with::<o_an_quan::game::widget::Scrolls>(&mut an, |_| true).unwrap();
+    let body = entity_with::<o_an_quan::game::scroll::Scrolls>(&mut an, |_| true).unwrap();
     an.world_mut()
         .entity_mut(body)
         .insert(ScrollPosition(Vec2::new(0.0, 80.0)));
@@ -580,7 +580,7 @@ fn friends_challenges_and_the_profile_with_its_graph() {
     );
     let world = an.world_mut();
     let headers = world
-        .query_filtered::<(), With<o_an_quan::game::widget::PageHeader>>()
+        .query_filtered::<(), With<o_an_quan::game::page::PageHeader>>()
         .iter(world)
         .count();
     assert_eq!(headers, 1, "one header, drawn again with the page");
@@ -774,7 +774,7 @@ fn entity_with<C: Component>(app: &mut App, keep: impl Fn(&C) -> bool) -> Option
 fn the_online_home_follows_the_lobby_in_place() {
     use o_an_quan::game::online::form::OnlineAction;
     use o_an_quan::game::online::people::PeopleAction;
-    use o_an_quan::game::widget::Scrolls;
+    use o_an_quan::game::scroll::Scrolls;
     let home = TempDir::new("home-in-place");
     let server = ServerProcess::sqlite(&home, &[]);
     let mut an = player(&server, "An", &home);

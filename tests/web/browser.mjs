@@ -137,7 +137,7 @@ try {
   // picker only from the player's own gesture): the click lands on it and opens the picker
   // itself, and the game's button is pressed (the menu closes). If, on a busy machine, no
   // picker comes (it happened, now and then, while the game opened it from a frame after the
-  // click: docs/building.md), the test says so and clicks Import once more, as a player would.
+  // click: docs/measurements.md, "Builds and CI runs"), the test says so and clicks Import once more, as a player would.
   const openPicker = async () => {
     if ((await attribute("data-overlay")) !== "menu") await page.keyboard.press("Escape");
     await waitFor('#game[data-overlay="menu"]', 30);

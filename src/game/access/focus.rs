@@ -14,6 +14,7 @@ use bevy::prelude::*;
 use bevy::ui::UiGlobalTransform;
 
 use crate::game::state::{FocusOnControl, Overlay, Screen};
+use crate::game::theme::scroll;
 use crate::game::theme::widget::Modal;
 
 /// Something the keyboard can reach besides the buttons: the board's pits and sowing buttons.
@@ -372,7 +373,7 @@ fn scroll_into_view(
     focus: Res<InputFocus>,
     parents: Query<&ChildOf>,
     nodes: Query<(&ComputedNode, &UiGlobalTransform)>,
-    mut panels: Query<&mut ScrollPosition, With<crate::game::theme::widget::Scrolls>>,
+    mut panels: Query<&mut ScrollPosition, With<scroll::Scrolls>>,
     mut last: Local<Option<Entity>>,
 ) {
     let Some(target) = focus.get() else {

@@ -15,8 +15,10 @@ use super::people::{
 };
 use crate::game::board::art::Art;
 use crate::game::state::Prefs;
+use crate::game::theme::page::page_body;
+use crate::game::theme::page::title_and_back;
 use crate::game::theme::part::{Part, Parts, column, spawn_part};
-use crate::game::theme::widget::{bold, button, page_body, row, text, tile, title_and_back};
+use crate::game::theme::widget::{bold, button, row, text, tile};
 use crate::net::pool::POOLS;
 use crate::net::protocol::ClockSpec;
 use crate::rules::presets;

@@ -25,6 +25,7 @@ use crate::game::board::art::Art;
 use crate::game::state::{Prefs, Screen};
 use crate::game::theme::part::{Part, Parts, column, spawn_part};
 use crate::game::theme::widget::{self, bold, button, panel, row, text};
+use crate::game::theme::{page, target};
 use crate::net::protocol::{CORRESPONDENCE_DAYS, First, PlayerInfo, is_room_code};
 use crate::net::room;
 use crate::rules::presets;
@@ -297,7 +298,7 @@ fn build(
     scale: Res<UiScale>,
 ) {
     let lang = prefs.lang();
-    let phone = window.is_some_and(|w| widget::phone_sized(w.size() / scale.0));
+    let phone = window.is_some_and(|w| target::phone_sized(w.size() / scale.0));
     let face = Face::of(&pages, &online, &prefs, &form);
     let state = State {
         lang,
@@ -355,21 +356,21 @@ fn build(
         Face::Leaderboard => {
             let leaders = Leaders::of(&online, lang);
             commands.spawn(root(1.0)).with_children(|b| {
-                b.spawn(widget::page(560.0, phone))
+                b.spawn(page::page(560.0, phone))
                     .with_children(|p| spawn_part(p, &art, column(), leaders));
             });
         }
         Face::Sheet => {
             let sheet = Sheet::of(&form, &online, lang);
             commands.spawn(root(1.0)).with_children(|b| {
-                b.spawn(widget::page(620.0, phone))
+                b.spawn(page::page(620.0, phone))
                     .with_children(|p| super::sheet::spawn(p, &art, sheet));
             });
         }
         Face::Home => {
             let home = state.home(&art);
             commands.spawn(root(1.0)).with_children(|b| {
-                b.spawn(widget::page(720.0, phone))
+                b.spawn(page::page(720.0, phone))
                     .with_children(|p| home.spawn(p));
             });
         }

@@ -10,7 +10,8 @@ use bevy::prelude::*;
 use crate::art::glyphs::Glyph;
 use crate::game::board::art::Art;
 use crate::game::state::{Game, Phase, PlayMove, Prefs, Screen, Settled, Skip, Wake};
-use crate::game::theme::widget::{self, icon_button, small_button};
+use crate::game::theme::bars;
+use crate::game::theme::widget::{icon_button, small_button};
 use crate::rules::RuleSet;
 use crate::session::lesson::{self, Example};
 use crate::session::{History, Seat};
@@ -172,7 +173,7 @@ fn press(
 fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>) {
     let lang = prefs.lang();
     commands
-        .spawn((DespawnOnExit(Screen::Lesson), widget::top_bar()))
+        .spawn((DespawnOnExit(Screen::Lesson), bars::top_bar()))
         .with_children(|bar| {
             bar.spawn(icon_button(
                 &art,
@@ -189,7 +190,7 @@ fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>) {
                 lang.tr("lesson.replay"),
             ));
         });
-    widget::bottom_caption(
+    bars::bottom_caption(
         &mut commands,
         &art,
         DespawnOnExit(Screen::Lesson),

@@ -12,7 +12,8 @@ use crate::game::board::layout::Layout;
 use crate::game::state::{
     Files, Game, Message, MovePlayed, Phase, PlayMove, Prefs, Screen, Settled, Skip,
 };
-use crate::game::theme::widget::{self, button, icon_button, small_button};
+use crate::game::theme::bars;
+use crate::game::theme::widget::{button, icon_button, small_button};
 use crate::rules::{Move, presets};
 use crate::session::{History, PUZZLES, PuzzleProgress, Seat, seat_at};
 
@@ -361,7 +362,7 @@ fn press(
 fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>) {
     let lang = prefs.lang();
     commands
-        .spawn((DespawnOnExit(Screen::Puzzles), widget::top_bar()))
+        .spawn((DespawnOnExit(Screen::Puzzles), bars::top_bar()))
         .with_children(|bar| {
             bar.spawn(icon_button(
                 &art,
@@ -385,7 +386,7 @@ fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>) {
                 lang.tr("puzzle.answer"),
             ));
         });
-    widget::bottom_caption(
+    bars::bottom_caption(
         &mut commands,
         &art,
         DespawnOnExit(Screen::Puzzles),

@@ -13,7 +13,7 @@
 //!
 //! `cargo test` runs three seeds of 60 steps on SQLite and one on PostgreSQL; a longer run is a
 //! command:
-//! `OAQ_MODEL_SEEDS=50 OAQ_MODEL_STEPS=400 cargo test --test online_model`.
+//! `OAQ_MODEL_SEEDS=50 OAQ_MODEL_STEPS=400 cargo test -p oaq-server --test online model::`.
 
 use std::collections::HashSet;
 use std::time::Duration;

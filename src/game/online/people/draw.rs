@@ -15,6 +15,7 @@ use crate::game::online::{graph, qr};
 use crate::game::state::{Prefs, Screen};
 use crate::game::theme::part::Parts;
 use crate::game::theme::widget::{self, button, panel, text};
+use crate::game::theme::{page, target};
 
 #[derive(Component)]
 pub(super) struct PagesRoot;
@@ -53,14 +54,14 @@ pub(super) fn build(
     mut spawned: Local<Option<(Face, bool)>>,
     roots: Query<Entity, With<PagesRoot>>,
     content: Option<Single<Entity, With<Content>>>,
-    (headers, parents): (Query<Entity, With<widget::PageHeader>>, Query<&ChildOf>),
+    (headers, parents): (Query<Entity, With<page::PageHeader>>, Query<&ChildOf>),
     window: Option<Single<&Window, With<PrimaryWindow>>>,
     scale: Res<UiScale>,
     mut parts: Parts,
 ) {
     let lang = prefs.lang();
     let narrow = window.as_ref().is_some_and(|w| w.width() < 700.0);
-    let phone = window.is_some_and(|w| widget::phone_sized(w.size() / scale.0));
+    let phone = window.is_some_and(|w| target::phone_sized(w.size() / scale.0));
     let face = if super::asking_who_plays(&online, &prefs) {
         Face::WhoPlays
     } else if online.offer.is_some() {
@@ -154,8 +155,8 @@ fn spawn_layer(commands: &mut Commands, face: &Face, phone: bool, page: Page) ->
     let mut content = Entity::PLACEHOLDER;
     commands.entity(root).with_children(|b| {
         if matches!(face, Face::Page(..)) {
-            b.spawn(widget::page(width, phone)).with_children(|p| {
-                content = p.spawn((widget::page_body(), Content)).id();
+            b.spawn(page::page(width, phone)).with_children(|p| {
+                content = p.spawn((page::page_body(), Content)).id();
             });
         } else {
             content = b.spawn((panel(width), Content)).id();

@@ -6,7 +6,8 @@ use bevy::prelude::*;
 use super::PeopleAction;
 use crate::game::board::art::Art;
 use crate::game::online::client::Online;
-use crate::game::theme::widget::{self, row, text};
+use crate::game::theme::page;
+use crate::game::theme::widget::{row, text};
 use crate::session::Lang;
 
 pub(super) fn centred_row() -> Node {
@@ -43,7 +44,7 @@ pub(super) fn qr_node(p: &mut ChildSpawnerCommands, qr: Handle<Image>, side: f32
 /// that Back is on screen however long the page.
 pub(super) fn header(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, title: String) {
     let back = lang.tr("online.back");
-    widget::title_and_back(p, art, title, PeopleAction::Back, back, widget::PageHeader);
+    page::title_and_back(p, art, title, PeopleAction::Back, back, page::PageHeader);
 }
 
 /// The server's last refusal, in a line under a page's title.

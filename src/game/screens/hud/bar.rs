@@ -11,6 +11,7 @@ use crate::game::screens::actions::Action;
 use crate::game::state::{Game, Phase, Prefs, Screen};
 use crate::game::theme::palette::{self, BUTTON, BUTTON_OFF, RIM};
 use crate::game::theme::widget;
+use crate::game::theme::{bars, collapse};
 use crate::session::Lang;
 
 /// The round table-flip button beside the right mandarin pit's counter.
@@ -43,7 +44,7 @@ pub(super) fn glyph_of(action: Action, sound: bool) -> Glyph {
 
 pub(super) fn spawn_bar(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>) {
     commands
-        .spawn((HudRow, DespawnOnExit(Screen::Playing), widget::top_bar()))
+        .spawn((HudRow, DespawnOnExit(Screen::Playing), bars::top_bar()))
         .with_children(|bar| {
             for action in BAR {
                 // Labelled at once: `label_bar` runs on changes, and entering the board
@@ -119,7 +120,7 @@ pub(super) fn label_bar(
         &mut Node,
     )>,
     mut texts: Query<&mut Text>,
-    mut glyphs: Query<&mut ImageNode, With<widget::ButtonGlyph>>,
+    mut glyphs: Query<&mut ImageNode, With<collapse::ButtonGlyph>>,
 ) {
     for (action, children, mut colour, interaction, mut node) in &mut buttons {
         if !BAR.contains(action) && *action != Action::Flip {

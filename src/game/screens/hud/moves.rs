@@ -6,6 +6,7 @@ use crate::game::board::art::{Art, PLAYER_COLOURS};
 use crate::game::board::layout::{Layout, Side};
 use crate::game::screens::actions::MovesShown;
 use crate::game::state::{Game, Prefs, Screen};
+use crate::game::theme::bars;
 use crate::game::theme::widget::{self, bold};
 use crate::rules::{Move, geometry};
 
@@ -36,7 +37,7 @@ pub(super) fn move_list(
         .spawn((
             MoveListRoot,
             DespawnOnExit(Screen::Playing),
-            widget::side_list(200.0, 12.0, 2.0),
+            bars::side_list(200.0, 12.0, 2.0),
         ))
         .with_children(|list| {
             list.spawn(bold(&art, lang.tr("moves.title"), 18.0));

@@ -11,7 +11,8 @@ use crate::game::board::art::Art;
 use crate::game::board::layout::Layout;
 use crate::game::screens::hud::notation;
 use crate::game::state::{Game, Phase, Prefs, Screen};
-use crate::game::theme::{palette, widget};
+use crate::game::theme::collapse;
+use crate::game::theme::palette;
 use crate::rules::Move;
 use crate::session::Lang;
 
@@ -99,7 +100,7 @@ pub(super) fn label_controls(
     controls: Query<(Entity, &ControlLabel, Option<&Children>)>,
     mut backgrounds: Query<&mut BackgroundColor, With<ReviewAction>>,
     mut texts: Query<&mut Text>,
-    mut pictures: Query<&mut ImageNode, With<widget::ButtonGlyph>>,
+    mut pictures: Query<&mut ImageNode, With<collapse::ButtonGlyph>>,
 ) {
     let lang = prefs.lang();
     let has_best = review.judged.get(review.at).is_some() && review.variation.is_empty();

@@ -11,6 +11,7 @@ use crate::game::board::layout::Layout;
 use crate::game::state::{BoardEdge, Prefs, Screen};
 use crate::game::theme::palette;
 use crate::game::theme::widget::{self, icon_button, small_button, text};
+use crate::game::theme::{bars, scroll, target};
 use crate::session::Lang;
 
 /// Whether the screen was built for a window taller than wide (the transport row under the
@@ -34,7 +35,7 @@ pub(super) fn spawn(
     let tall = layout.tall_window();
     // On a phone the list would cover the board, or leave it too small beside it: it waits
     // for its button.
-    review.list_shown = !tall && !widget::phone_sized(window.size() / scale.0);
+    review.list_shown = !tall && !target::phone_sized(window.size() / scale.0);
     build(&mut commands, &art, prefs.lang(), tall);
     commands.insert_resource(BuiltTall(tall));
 }
@@ -77,7 +78,7 @@ const PANEL_SHARE: f32 = 24.0;
 
 pub(super) fn build(commands: &mut Commands, art: &Art, lang: Lang, tall: bool) {
     commands
-        .spawn((ReviewUi, DespawnOnExit(Screen::Review), widget::top_bar()))
+        .spawn((ReviewUi, DespawnOnExit(Screen::Review), bars::top_bar()))
         .with_children(|bar| {
             bar.spawn(icon_button(
                 art,
@@ -149,8 +150,8 @@ pub(super) fn build(commands: &mut Commands, art: &Art, lang: Lang, tall: bool) 
                     align_items: AlignItems::Center,
                     ..default()
                 },
-                widget::Scrolls,
-                widget::ScrollsUnderPointer,
+                scroll::Scrolls,
+                scroll::ScrollsUnderPointer,
             ))
             .with_child((
                 Caption,
@@ -183,6 +184,6 @@ pub(super) fn build(commands: &mut Commands, art: &Art, lang: Lang, tall: bool) 
         ReviewUi,
         MoveList,
         DespawnOnExit(Screen::Review),
-        widget::side_list(170.0, 10.0, 1.0),
+        bars::side_list(170.0, 10.0, 1.0),
     ));
 }
