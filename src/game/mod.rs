@@ -76,6 +76,7 @@ pub fn plugin(app: &mut App) {
     app.configure_sets(
         Update,
         (
+            GameSet::Press,
             GameSet::Input,
             GameSet::Think,
             GameSet::Animate,

@@ -243,9 +243,11 @@ impl Message {
     }
 }
 
-/// The order of a frame's work: read input, think, show the move, then draw the rest.
+/// The order of a frame's work: buttons pressed (each an `Activate` whose observers carry out
+/// its action), read the rest of the input, think, show the move, then draw the rest.
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 pub enum GameSet {
+    Press,
     Input,
     Think,
     Animate,

@@ -61,10 +61,10 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Shown>()
         .init_resource::<Chatting>()
         .init_resource::<Reporting>();
+    app.add_observer(press);
     app.add_systems(
         Update,
         (
-            press,
             count_down,
             forget_said,
             build.run_if(
@@ -122,10 +122,12 @@ fn leave_board(
     next_screen.set(Screen::Online);
 }
 
+/// A button of the online game's bar pressed: its action carried out.
 #[allow(clippy::too_many_arguments)]
 fn press(
+    activate: On<crate::game::theme::press::Activate>,
+    actions: Query<&GameAction>,
     mut commands: Commands,
-    buttons: Query<(&Interaction, &GameAction), Changed<Interaction>>,
     mut asking: ResMut<Asking>,
     mut chatting: ResMut<Chatting>,
     mut reporting: ResMut<Reporting>,
@@ -133,87 +135,84 @@ fn press(
     mut on_board: ResMut<OnBoard>,
     mut online: ResMut<Online>,
 ) {
-    for (interaction, action) in &buttons {
-        if *interaction != Interaction::Pressed {
-            continue;
+    let Ok(action) = actions.get(activate.entity) else {
+        return;
+    };
+    match action {
+        GameAction::Resign => asking.0 = true,
+        GameAction::ResignNo => asking.0 = false,
+        GameAction::ResignYes => {
+            asking.0 = false;
+            commands.trigger(Ask::Resign);
         }
-        commands.trigger(crate::game::play::sound::Sfx::Click);
-        match action {
-            GameAction::Resign => asking.0 = true,
-            GameAction::ResignNo => asking.0 = false,
-            GameAction::ResignYes => {
-                asking.0 = false;
-                commands.trigger(Ask::Resign);
+        GameAction::OfferDraw => commands.trigger(Ask::OfferDraw),
+        GameAction::AcceptDraw => commands.trigger(Ask::AcceptDraw),
+        GameAction::Claim => commands.trigger(Ask::Claim),
+        GameAction::Rematch => commands.trigger(Ask::Rematch),
+        GameAction::Review => commands.trigger(OpenReview),
+        GameAction::Tournament => {
+            let code = on_board.code.clone().unwrap_or_default();
+            if online.room.as_ref().is_none_or(|r| r.code != code) {
+                // The next pairing has come meanwhile: it takes the board, and leaving
+                // now would leave it.
+                return;
             }
-            GameAction::OfferDraw => commands.trigger(Ask::OfferDraw),
-            GameAction::AcceptDraw => commands.trigger(Ask::AcceptDraw),
-            GameAction::Claim => commands.trigger(Ask::Claim),
-            GameAction::Rematch => commands.trigger(Ask::Rematch),
-            GameAction::Review => commands.trigger(OpenReview),
-            GameAction::Tournament => {
-                let code = on_board.code.clone().unwrap_or_default();
-                if online.room.as_ref().is_none_or(|r| r.code != code) {
-                    // The next pairing has come meanwhile: it takes the board, and leaving
-                    // now would leave it.
-                    continue;
-                }
-                if let Some(id) = online.tournaments.of_room(&code) {
-                    let open = super::people::TourAction::Open(id.to_owned());
-                    commands.trigger(super::people::Press(super::people::PeopleAction::Tour(
-                        open,
-                    )));
-                }
-                leave_board(&mut commands, &mut on_board, &mut next_screen);
+            if let Some(id) = online.tournaments.of_room(&code) {
+                let open = super::people::TourAction::Open(id.to_owned());
+                commands.trigger(super::people::Press(super::people::PeopleAction::Tour(
+                    open,
+                )));
             }
-            GameAction::Leave => {
-                leave_board(&mut commands, &mut on_board, &mut next_screen);
+            leave_board(&mut commands, &mut on_board, &mut next_screen);
+        }
+        GameAction::Leave => {
+            leave_board(&mut commands, &mut on_board, &mut next_screen);
+        }
+        GameAction::AddFriend => {
+            if let Some(player) = opponent(&online, &on_board) {
+                commands.trigger(Ask::Say(ClientMessage::AddOpponent { player }));
             }
-            GameAction::AddFriend => {
-                if let Some(player) = opponent(&online, &on_board) {
-                    commands.trigger(Ask::Say(ClientMessage::AddOpponent { player }));
-                }
+        }
+        GameAction::ChallengeLater => {
+            let room = room_on_board(&online, &on_board).and_then(|r| r.state.as_ref());
+            if let (Some(player), Some(state)) = (opponent(&online, &on_board), room) {
+                // The same game again, whenever they come back.
+                let rules = match presets::get(&state.preset) {
+                    Some(p) if p.rules == state.rules => RulesChoice::Preset(p.id.clone()),
+                    _ => RulesChoice::Custom(state.rules),
+                };
+                commands.trigger(Ask::Say(ClientMessage::Challenge {
+                    player,
+                    rules,
+                    clock: state.clock_spec,
+                }));
             }
-            GameAction::ChallengeLater => {
-                let room = room_on_board(&online, &on_board).and_then(|r| r.state.as_ref());
-                if let (Some(player), Some(state)) = (opponent(&online, &on_board), room) {
-                    // The same game again, whenever they come back.
-                    let rules = match presets::get(&state.preset) {
-                        Some(p) if p.rules == state.rules => RulesChoice::Preset(p.id.clone()),
-                        _ => RulesChoice::Custom(state.rules),
-                    };
-                    commands.trigger(Ask::Say(ClientMessage::Challenge {
-                        player,
-                        rules,
-                        clock: state.clock_spec,
-                    }));
-                }
+        }
+        GameAction::Chat => chatting.0 = !chatting.0,
+        GameAction::Say(phrase) => {
+            chatting.0 = false;
+            commands.trigger(Ask::Say(ClientMessage::Chat { phrase: *phrase }));
+        }
+        GameAction::Report => reporting.0 = !reporting.0,
+        GameAction::ReportAs(reason) => {
+            reporting.0 = false;
+            if let Some(player) = opponent(&online, &on_board) {
+                commands.trigger(Ask::Say(ClientMessage::Report {
+                    player,
+                    reason: *reason,
+                    room: on_board.code.clone(),
+                }));
             }
-            GameAction::Chat => chatting.0 = !chatting.0,
-            GameAction::Say(phrase) => {
-                chatting.0 = false;
-                commands.trigger(Ask::Say(ClientMessage::Chat { phrase: *phrase }));
-            }
-            GameAction::Report => reporting.0 = !reporting.0,
-            GameAction::ReportAs(reason) => {
-                reporting.0 = false;
-                if let Some(player) = opponent(&online, &on_board) {
-                    commands.trigger(Ask::Say(ClientMessage::Report {
-                        player,
-                        reason: *reason,
-                        room: on_board.code.clone(),
-                    }));
-                }
-            }
-            GameAction::Mute => {
-                chatting.0 = false;
-                if let Some(code) = on_board.code.clone() {
-                    let people = &mut online.people;
-                    if let Some(at) = people.muted.iter().position(|c| *c == code) {
-                        people.muted.remove(at);
-                    } else {
-                        people.muted.push(code.clone());
-                        people.chat.retain(|s| s.code != code);
-                    }
+        }
+        GameAction::Mute => {
+            chatting.0 = false;
+            if let Some(code) = on_board.code.clone() {
+                let people = &mut online.people;
+                if let Some(at) = people.muted.iter().position(|c| *c == code) {
+                    people.muted.remove(at);
+                } else {
+                    people.muted.push(code.clone());
+                    people.chat.retain(|s| s.code != code);
                 }
             }
         }
@@ -593,14 +592,16 @@ impl Part for Band {
 struct RetryLink;
 
 pub(super) fn retry_plugin(app: &mut App) {
-    app.add_systems(Update, retry.in_set(crate::game::state::GameSet::Input));
+    app.add_observer(retry);
 }
 
+/// The retry button pressed: the connection is tried again now.
 fn retry(
-    buttons: Query<&Interaction, (Changed<Interaction>, With<RetryLink>)>,
+    activate: On<crate::game::theme::press::Activate>,
+    buttons: Query<(), With<RetryLink>>,
     mut link: ResMut<Link>,
 ) {
-    if buttons.iter().any(|i| *i == Interaction::Pressed) {
+    if buttons.contains(activate.entity) {
         link.retry_now();
     }
 }

@@ -4,6 +4,7 @@
 //! in large letters, the room's link as a QR code for a friend's phone, Copy link, Cancel. The
 //! public rooms are asked again every few seconds while the screen is up.
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use bevy::window::PrimaryWindow;
@@ -24,6 +25,7 @@ use super::sheet::Sheet;
 use crate::game::board::art::Art;
 use crate::game::state::{Prefs, Screen};
 use crate::game::theme::part::{Part, Parts, column, spawn_part};
+use crate::game::theme::press::Activate;
 use crate::game::theme::widget::{self, bold, button, panel, row, text};
 use crate::game::theme::{page, target};
 use crate::net::protocol::{CORRESPONDENCE_DAYS, First, PlayerInfo, is_room_code};
@@ -37,12 +39,13 @@ struct OnlineRoot;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Form>();
     app.add_observer(join_entered);
+    app.add_observer(press);
     app.add_systems(OnEnter(Screen::Online), open);
     app.add_systems(OnExit(Screen::Online), close);
     app.add_systems(
         Update,
         (
-            press.before(super::typing::type_keys).in_set(LobbySystems),
+            escape.before(super::typing::type_keys).in_set(LobbySystems),
             build
                 .run_if(
                     state_changed::<Screen>
@@ -82,43 +85,54 @@ fn join_entered(entered: On<Entered>, mut commands: Commands, form: Res<Form>) {
     }
 }
 
-fn press(
-    mut commands: Commands,
-    buttons: Query<(&Interaction, &OnlineAction), Changed<Interaction>>,
-    mut form: ResMut<Form>,
-    mut prefs: ResMut<Prefs>,
-    mut link: ResMut<Link>,
-    online: Res<Online>,
-    mut next_screen: ResMut<NextState<Screen>>,
-    keys: Res<ButtonInput<KeyCode>>,
-    mut pages: ResMut<Pages>,
-) {
-    // A page of people (or a question) over the screen takes the keys and the presses.
-    if covered(&pages, &online, &prefs) {
-        return;
-    }
-    let mut run = |action: OnlineAction, commands: &mut Commands| {
-        commands.trigger(crate::game::play::sound::Sfx::Click);
-        if focus(action, &form, &mut pages.typing) {
+/// What the online screen's actions change.
+#[derive(SystemParam)]
+struct Screenful<'w> {
+    form: ResMut<'w, Form>,
+    prefs: ResMut<'w, Prefs>,
+    link: ResMut<'w, Link>,
+    online: Res<'w, Online>,
+    next_screen: ResMut<'w, NextState<Screen>>,
+    pages: ResMut<'w, Pages>,
+}
+
+impl Screenful<'_> {
+    /// `action` carried out, unless a page of people (or a question) covers the screen: it
+    /// takes the keys and the presses.
+    fn carry_out(&mut self, action: OnlineAction, commands: &mut Commands) {
+        if covered(&self.pages, &self.online, &self.prefs)
+            || focus(action, &self.form, &mut self.pages.typing)
+        {
             return;
         }
         act(
             action,
             commands,
-            &mut form,
-            &mut prefs,
-            &mut link,
-            &online,
-            &mut next_screen,
+            &mut self.form,
+            &mut self.prefs,
+            &mut self.link,
+            &self.online,
+            &mut self.next_screen,
         );
-    };
-    for (interaction, action) in &buttons {
-        if *interaction == Interaction::Pressed {
-            run(*action, &mut commands);
-        }
     }
+}
+
+/// A button of the online screen pressed.
+fn press(
+    activate: On<Activate>,
+    actions: Query<&OnlineAction>,
+    mut commands: Commands,
+    mut screen: Screenful,
+) {
+    if let Ok(&action) = actions.get(activate.entity) {
+        screen.carry_out(action, &mut commands);
+    }
+}
+
+/// Esc is Back.
+fn escape(mut commands: Commands, keys: Res<ButtonInput<KeyCode>>, mut screen: Screenful) {
     if keys.just_pressed(KeyCode::Escape) {
-        run(OnlineAction::Back, &mut commands);
+        screen.carry_out(OnlineAction::Back, &mut commands);
     }
 }
 

@@ -14,10 +14,10 @@ use crate::game::state::Prefs;
 pub(super) fn plugin(app: &mut App) {
     // The window plugin registers typed keys; without a window (tests) none ever come.
     app.add_message::<KeyboardInput>();
+    app.add_observer(focus_pressed);
     app.add_systems(
         Update,
-        (focus_pressed, type_keys)
-            .chain()
+        type_keys
             .in_set(LobbySystems)
             .run_if(in_state(crate::game::state::Screen::Online)),
     );
@@ -49,15 +49,12 @@ pub fn text_of<'a>(
 
 /// A press on a field's button gives it the focus.
 fn focus_pressed(
-    mut commands: Commands,
-    fields: Query<(&Interaction, &TextField), Changed<Interaction>>,
+    activate: On<crate::game::theme::press::Activate>,
+    fields: Query<&TextField>,
     mut pages: ResMut<Pages>,
 ) {
-    for (interaction, TextField(field)) in &fields {
-        if *interaction == Interaction::Pressed {
-            commands.trigger(crate::game::play::sound::Sfx::Click);
-            pages.typing = Some(*field);
-        }
+    if let Ok(TextField(field)) = fields.get(activate.entity) {
+        pages.typing = Some(*field);
     }
 }
 

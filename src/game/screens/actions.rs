@@ -6,11 +6,11 @@ use bevy::prelude::*;
 use crate::ai::Level;
 use crate::game::platform::persist::{Export, SavedGame};
 use crate::game::play::hint::AskHint;
-use crate::game::play::sound::Sfx;
 use crate::game::state::{
     Game, LoadGame, Message, NewGame, Note, Overlay, PendingSow, Phase, PlayMove, Prefs, Screen,
     Skip, TimeTravel,
 };
+use crate::game::theme::press::Activate;
 use crate::rules::Move;
 use crate::session::{Lang, Mode, ScoreView, Speed, TimeControl};
 
@@ -105,23 +105,17 @@ impl MatchChoice {
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<MovesShown>()
         .init_resource::<MatchChoice>();
+    app.add_observer(press);
     app.add_systems(
         Update,
-        (press, crate::game::theme::widget::hover, shortcuts)
-            .in_set(crate::game::state::GameSet::Input),
+        (crate::game::theme::widget::hover, shortcuts).in_set(crate::game::state::GameSet::Input),
     );
 }
 
-fn press(
-    mut commands: Commands,
-    buttons: Query<(&Interaction, &Action), Changed<Interaction>>,
-    mut ctx: Ctx,
-) {
-    for (interaction, action) in &buttons {
-        if *interaction == Interaction::Pressed {
-            commands.trigger(Sfx::Click);
-            ctx.act(&mut commands, *action);
-        }
+/// A button of the game's screens pressed: its action carried out.
+fn press(activate: On<Activate>, actions: Query<&Action>, mut commands: Commands, mut ctx: Ctx) {
+    if let Ok(action) = actions.get(activate.entity) {
+        ctx.act(&mut commands, *action);
     }
 }
 

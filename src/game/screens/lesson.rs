@@ -51,10 +51,11 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Lesson>();
     app.add_systems(OnEnter(Screen::Lesson), (enter, spawn).chain());
     app.add_systems(OnExit(Screen::Lesson), leave);
+    app.add_observer(press);
     app.add_systems(
         Update,
         (
-            press.in_set(crate::game::state::GameSet::Input),
+            keys.in_set(crate::game::state::GameSet::Input),
             lead_in.in_set(crate::game::state::GameSet::Think),
             caption
                 .run_if(resource_changed::<Lesson>.or_eager(resource_changed::<Prefs>))
@@ -130,20 +131,39 @@ fn lead_in(
     }
 }
 
+/// A button of the lesson pressed: its action carried out.
 fn press(
+    activate: On<crate::game::theme::press::Activate>,
+    actions: Query<&LessonAction>,
     mut commands: Commands,
-    buttons: Query<(&Interaction, &LessonAction), Changed<Interaction>>,
-    keys: Res<ButtonInput<KeyCode>>,
     mut lesson: ResMut<Lesson>,
     mut game: ResMut<Game>,
     back_to: Option<Res<BackTo>>,
     mut next_screen: ResMut<NextState<Screen>>,
 ) {
-    let mut actions: Vec<LessonAction> = buttons
-        .iter()
-        .filter(|(i, _)| **i == Interaction::Pressed)
-        .map(|(_, a)| *a)
-        .collect();
+    if let Ok(action) = actions.get(activate.entity) {
+        let back_to = back_to.map(|b| b.0);
+        act(
+            *action,
+            &mut commands,
+            &mut lesson,
+            &mut game,
+            back_to,
+            &mut next_screen,
+        );
+    }
+}
+
+/// Esc goes back, ← and → step through the examples, space plays one again.
+fn keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut commands: Commands,
+    mut lesson: ResMut<Lesson>,
+    mut game: ResMut<Game>,
+    back_to: Option<Res<BackTo>>,
+    mut next_screen: ResMut<NextState<Screen>>,
+) {
+    let back_to = back_to.map(|b| b.0);
     for (key, action) in [
         (KeyCode::Escape, LessonAction::Back),
         (KeyCode::ArrowLeft, LessonAction::Go(-1)),
@@ -151,22 +171,36 @@ fn press(
         (KeyCode::Space, LessonAction::Replay),
     ] {
         if keys.just_pressed(key) {
-            actions.push(action);
+            act(
+                action,
+                &mut commands,
+                &mut lesson,
+                &mut game,
+                back_to,
+                &mut next_screen,
+            );
         }
     }
-    for action in actions {
-        commands.trigger(crate::game::play::sound::Sfx::Click);
-        match action {
-            LessonAction::Back => {
-                next_screen.set(back_to.as_ref().map_or(Screen::Title, |b| b.0));
-            }
-            LessonAction::Go(step) => {
-                let n = lesson.examples.len().max(1) as isize;
-                lesson.index = (lesson.index as isize + isize::from(step)).rem_euclid(n) as usize;
-                show(&mut commands, &mut lesson, &mut game);
-            }
-            LessonAction::Replay => show(&mut commands, &mut lesson, &mut game),
+}
+
+fn act(
+    action: LessonAction,
+    commands: &mut Commands,
+    lesson: &mut Lesson,
+    game: &mut Game,
+    back_to: Option<Screen>,
+    next_screen: &mut NextState<Screen>,
+) {
+    match action {
+        LessonAction::Back => {
+            next_screen.set(back_to.unwrap_or(Screen::Title));
         }
+        LessonAction::Go(step) => {
+            let n = lesson.examples.len().max(1) as isize;
+            lesson.index = (lesson.index as isize + isize::from(step)).rem_euclid(n) as usize;
+            show(commands, lesson, game);
+        }
+        LessonAction::Replay => show(commands, lesson, game),
     }
 }
 

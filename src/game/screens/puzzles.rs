@@ -96,11 +96,11 @@ pub(super) fn plugin(app: &mut App) {
     );
     app.add_systems(OnExit(Screen::Puzzles), leave);
     app.add_observer(judge);
+    app.add_observer(press);
     app.add_systems(
         Update,
         (
-            press
-                .run_if(in_state(Screen::Puzzles))
+            keys.run_if(in_state(Screen::Puzzles))
                 .in_set(crate::game::state::GameSet::Input),
             follow_up
                 .run_if(in_state(Screen::Puzzles))
@@ -302,59 +302,86 @@ fn follow_up(
     }
 }
 
+/// A button of the puzzles pressed: its action carried out.
 fn press(
+    activate: On<crate::game::theme::press::Activate>,
+    actions: Query<&PuzzleAction>,
     mut commands: Commands,
-    buttons: Query<(&Interaction, &PuzzleAction), Changed<Interaction>>,
-    keys: Res<ButtonInput<KeyCode>>,
     mut board: ResMut<PuzzleBoard>,
     mut game: ResMut<Game>,
     mut next_screen: ResMut<NextState<Screen>>,
 ) {
-    let mut actions: Vec<PuzzleAction> = buttons
-        .iter()
-        .filter(|(i, _)| **i == Interaction::Pressed)
-        .map(|(_, a)| *a)
-        .collect();
-    if keys.just_pressed(KeyCode::Escape) {
-        actions.push(PuzzleAction::Back);
+    if let Ok(action) = actions.get(activate.entity) {
+        act(
+            *action,
+            &mut commands,
+            &mut board,
+            &mut game,
+            &mut next_screen,
+        );
     }
-    for action in actions {
-        commands.trigger(crate::game::play::sound::Sfx::Click);
-        match action {
-            PuzzleAction::Back => next_screen.set(Screen::Title),
-            PuzzleAction::Go(step) => {
-                let list = chosen(board.difficulty);
-                if list.is_empty() {
-                    continue;
-                }
-                let here = list.iter().position(|&i| i == board.index).unwrap_or(0);
-                let next = (here as isize + isize::from(step)).rem_euclid(list.len() as isize);
+}
+
+/// Esc goes back to the title.
+fn keys(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut commands: Commands,
+    mut board: ResMut<PuzzleBoard>,
+    mut game: ResMut<Game>,
+    mut next_screen: ResMut<NextState<Screen>>,
+) {
+    if keys.just_pressed(KeyCode::Escape) {
+        act(
+            PuzzleAction::Back,
+            &mut commands,
+            &mut board,
+            &mut game,
+            &mut next_screen,
+        );
+    }
+}
+
+fn act(
+    action: PuzzleAction,
+    commands: &mut Commands,
+    board: &mut PuzzleBoard,
+    game: &mut Game,
+    next_screen: &mut NextState<Screen>,
+) {
+    match action {
+        PuzzleAction::Back => next_screen.set(Screen::Title),
+        PuzzleAction::Go(step) => {
+            let list = chosen(board.difficulty);
+            if list.is_empty() {
+                return;
+            }
+            let here = list.iter().position(|&i| i == board.index).unwrap_or(0);
+            let next = (here as isize + isize::from(step)).rem_euclid(list.len() as isize);
+            commands.trigger(Skip);
+            set_up(commands, board, game, list[next as usize]);
+        }
+        PuzzleAction::Retry => {
+            let index = board.index;
+            commands.trigger(Skip);
+            set_up(commands, board, game, index);
+        }
+        PuzzleAction::Difficulty => {
+            board.difficulty = match board.difficulty {
+                None => Some(Difficulty::Easy),
+                Some(Difficulty::Easy) => Some(Difficulty::Medium),
+                Some(Difficulty::Medium) => Some(Difficulty::Hard),
+                Some(Difficulty::Hard) => None,
+            };
+            let list = chosen(board.difficulty);
+            if let Some(&first) = list.first() {
                 commands.trigger(Skip);
-                set_up(&mut commands, &mut board, &mut game, list[next as usize]);
+                set_up(commands, board, game, first);
             }
-            PuzzleAction::Retry => {
-                let index = board.index;
-                commands.trigger(Skip);
-                set_up(&mut commands, &mut board, &mut game, index);
-            }
-            PuzzleAction::Difficulty => {
-                board.difficulty = match board.difficulty {
-                    None => Some(Difficulty::Easy),
-                    Some(Difficulty::Easy) => Some(Difficulty::Medium),
-                    Some(Difficulty::Medium) => Some(Difficulty::Hard),
-                    Some(Difficulty::Hard) => None,
-                };
-                let list = chosen(board.difficulty);
-                if let Some(&first) = list.first() {
-                    commands.trigger(Skip);
-                    set_up(&mut commands, &mut board, &mut game, first);
-                }
-            }
-            PuzzleAction::Answer => {
-                board.show_answer = !board.show_answer;
-                // Looking at the answer is not solving it at the first try.
-                board.missed = true;
-            }
+        }
+        PuzzleAction::Answer => {
+            board.show_answer = !board.show_answer;
+            // Looking at the answer is not solving it at the first try.
+            board.missed = true;
         }
     }
 }

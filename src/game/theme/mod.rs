@@ -3,7 +3,8 @@
 //! bars along the board's edges (`bars`), buttons sized for a finger (`target`) and shown as
 //! their pictures alone on a phone (`collapse`), panels that scroll (`scroll`), the wait for
 //! the fonts (`fonts`), the parts of a panel drawn again only when what they show changes
-//! (`part`), and how a finger presses them (`tap`: when it lifts without having dragged).
+//! (`part`), a button's press as an event on it (`press`), and how a finger presses them
+//! (`tap`: when it lifts without having dragged).
 
 pub mod bars;
 pub mod collapse;
@@ -11,6 +12,7 @@ mod fonts;
 pub mod page;
 pub mod palette;
 pub mod part;
+pub mod press;
 pub mod scroll;
 mod tap;
 pub mod target;
@@ -26,6 +28,7 @@ pub(super) fn plugin(app: &mut App) {
         bars::plugin,
         scroll::plugin,
         page::plugin,
+        press::plugin,
         tap::plugin,
     ));
 }

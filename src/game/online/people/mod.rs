@@ -5,6 +5,7 @@
 //! a recovery code, a sign-in name and password, the devices signed in, child mode behind a
 //! parent's question). On the first visit, before any player exists, it asks who is playing.
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 mod account;
@@ -30,6 +31,7 @@ use super::form::Form;
 use super::link::Link;
 use super::social::News;
 use crate::game::state::{Prefs, Screen};
+use crate::game::theme::press::Activate;
 use crate::net::protocol::{ClientMessage, PlayerInfo, RulesChoice};
 use crate::net::social::{
     FRIEND_CODE_LEN, LOGIN_LEN, PASSWORD_LEN, Phrase, RECOVERY_CODE_LEN, ReportReason,
@@ -177,6 +179,7 @@ pub(super) fn plugin(app: &mut App) {
         pages.submit = Some(press.event().0.clone());
     });
     app.add_observer(submit_entered);
+    app.add_observer(press);
     app.add_systems(OnExit(Screen::Online), |mut pages: ResMut<Pages>| {
         pages.page = Page::None;
         pages.typing = None;
@@ -184,7 +187,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         (
-            press,
+            keys_and_submits,
             open_created,
             refresh,
             draw::build.run_if(
@@ -265,44 +268,59 @@ fn open(commands: &mut Commands, pages: &mut Pages, page: Page, other: Option<St
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What the pages' actions change.
+#[derive(SystemParam)]
+struct Paged<'w> {
+    pages: ResMut<'w, Pages>,
+    prefs: ResMut<'w, Prefs>,
+    online: ResMut<'w, Online>,
+    link: ResMut<'w, Link>,
+    form: Res<'w, Form>,
+}
+
+impl Paged<'_> {
+    fn carry_out(&mut self, action: PeopleAction, commands: &mut Commands) {
+        act(
+            action,
+            commands,
+            &mut self.pages,
+            &mut self.prefs,
+            &mut self.online,
+            &mut self.link,
+            &self.form,
+        );
+    }
+}
+
+/// A button of the pages pressed: its action carried out.
 fn press(
+    activate: On<Activate>,
+    actions: Query<&PeopleAction>,
     mut commands: Commands,
-    buttons: Query<(&Interaction, &PeopleAction), Changed<Interaction>>,
-    mut pages: ResMut<Pages>,
-    mut prefs: ResMut<Prefs>,
-    mut online: ResMut<Online>,
-    mut link: ResMut<Link>,
-    form: Res<Form>,
-    keys: Res<ButtonInput<KeyCode>>,
+    mut paged: Paged,
 ) {
-    let mut pressed: Vec<PeopleAction> = buttons
-        .iter()
-        .filter(|(i, _)| **i == Interaction::Pressed)
-        .map(|(_, a)| a.clone())
-        .collect();
+    if let Ok(action) = actions.get(activate.entity) {
+        paged.carry_out(action.clone(), &mut commands);
+    }
+}
+
+/// Esc declines an offer to follow or goes back; a form submitted by Enter (or a press from
+/// elsewhere: `Press`) is carried out.
+fn keys_and_submits(mut commands: Commands, keys: Res<ButtonInput<KeyCode>>, mut paged: Paged) {
+    let mut pressed = Vec::new();
     if keys.just_pressed(KeyCode::Escape) {
-        if online.offer.is_some() {
+        if paged.online.offer.is_some() {
             pressed.push(PeopleAction::Follow(false));
-        } else if pages.page != Page::None {
+        } else if paged.pages.page != Page::None {
             pressed.push(PeopleAction::Back);
         }
     }
     // (Taken only when there: a page is drawn again when `Pages` changes.)
-    if pages.submit.is_some() {
-        pressed.extend(pages.submit.take());
+    if paged.pages.submit.is_some() {
+        pressed.extend(paged.pages.submit.take());
     }
     for action in pressed {
-        commands.trigger(crate::game::play::sound::Sfx::Click);
-        act(
-            action,
-            &mut commands,
-            &mut pages,
-            &mut prefs,
-            &mut online,
-            &mut link,
-            &form,
-        );
+        paged.carry_out(action, &mut commands);
     }
 }
 

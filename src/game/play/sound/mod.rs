@@ -83,6 +83,12 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, synthesise);
     app.add_observer(play);
     app.add_observer(game_over);
+    // Every button clicks as it is pressed, whatever it does.
+    app.add_observer(
+        |_: On<crate::game::theme::press::Activate>, mut commands: Commands| {
+            commands.trigger(Sfx::Click);
+        },
+    );
 }
 
 fn synthesise(mut commands: Commands, mut player: output::Player) {

@@ -105,12 +105,13 @@ use transport::{autoplay, keys, press, scrub};
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Review>();
     app.add_observer(open);
+    app.add_observer(press);
     app.add_systems(OnEnter(Screen::Review), spawn);
     app.add_systems(OnExit(Screen::Review), leave);
     app.add_systems(
         Update,
         (
-            (press, keys, scrub)
+            (keys, scrub)
                 .run_if(in_state(Screen::Review))
                 .in_set(crate::game::state::GameSet::Input),
             (analyse, autoplay)

@@ -107,28 +107,27 @@ pub(super) fn act(
     }
 }
 
+/// A button of the review pressed: its action carried out.
 pub(super) fn press(
+    activate: On<crate::game::theme::press::Activate>,
+    actions: Query<&ReviewAction>,
     mut commands: Commands,
-    buttons: Query<(&Interaction, &ReviewAction), Changed<Interaction>>,
     mut review: ResMut<Review>,
     mut game: ResMut<Game>,
     phase: Res<Phase>,
     mut pace: ResMut<Pace>,
     mut next_screen: ResMut<NextState<Screen>>,
 ) {
-    for (interaction, action) in &buttons {
-        if *interaction == Interaction::Pressed {
-            commands.trigger(crate::game::play::sound::Sfx::Click);
-            act(
-                &mut commands,
-                *action,
-                &mut review,
-                &mut game,
-                *phase,
-                &mut pace,
-                &mut next_screen,
-            );
-        }
+    if let Ok(action) = actions.get(activate.entity) {
+        act(
+            &mut commands,
+            *action,
+            &mut review,
+            &mut game,
+            *phase,
+            &mut pace,
+            &mut next_screen,
+        );
     }
 }
 
