@@ -88,7 +88,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<Launch>()
         .init_resource::<state::Working>()
         .init_resource::<state::Analysis>()
-        .init_resource::<state::PanelRoom>()
+        .init_resource::<state::BarSpace>()
         .init_resource::<state::Motion>()
         .init_resource::<state::TextScale>();
     let launch = app.world().resource::<Launch>().clone();

@@ -337,7 +337,7 @@ pub enum BoardEdge {
 /// shows in a window wider than high; `world` is what the camera shows below the world for the
 /// bottom one, in world units (worked out for the window).
 #[derive(Resource, Default, Debug, Clone, Copy, PartialEq)]
-pub struct PanelRoom {
+pub struct BarSpace {
     pub top: f32,
     pub bottom: f32,
     pub right: f32,

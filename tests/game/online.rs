@@ -873,3 +873,96 @@ fn the_play_now_page_counts_the_wait_without_drawing_its_buttons_again() {
     assert!(waited(&mut an) >= first + 2, "the seconds counted");
     assert_eq!(stop(&mut an), Some(before), "the same Stop looking");
 }
+
+/// What the open page spawned, despawned and changed: UI nodes added and removed, texts
+/// changed (as a frame ends).
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq)]
+struct Churn {
+    spawned: usize,
+    despawned: usize,
+    texts: usize,
+}
+
+fn count_churn(app: &mut App) {
+    app.init_resource::<Churn>();
+    app.add_observer(|_: On<Add, Node>, mut churn: ResMut<Churn>| churn.spawned += 1);
+    app.add_observer(|_: On<Remove, Node>, mut churn: ResMut<Churn>| churn.despawned += 1);
+    app.add_systems(
+        PostUpdate,
+        |texts: Query<(), Changed<Text>>, mut churn: ResMut<Churn>| churn.texts += texts.count(),
+    );
+}
+
+/// `app`'s churn over `seconds` of frames (a frame every 10 ms), from nothing.
+fn churn_over(app: &mut App, seconds: u64) -> Churn {
+    *app.world_mut().resource_mut::<Churn>() = Churn::default();
+    let until = Instant::now() + Duration::from_secs(seconds);
+    while Instant::now() < until {
+        app.update();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    *app.world().resource::<Churn>()
+}
+
+/// Every online page left open for three seconds with nothing new spawns and despawns nothing
+/// and changes no text; the open tournament's page, counting down to its start, changes one
+/// text a second and spawns nothing.
+#[test]
+fn an_open_page_with_nothing_new_spawns_nothing_and_a_countdown_changes_one_text() {
+    use o_an_quan::game::online::people::{Page, PeopleAction, Press, TourAction};
+    let home = TempDir::new("pages-churn");
+    let server = ServerProcess::sqlite(&home, &[]);
+    let mut an = player(&server, "An", &home);
+    count_churn(&mut an);
+    run_until(&mut [&mut an], "welcomed", |a| online(a[0]).welcomed());
+    // A public arena of Bình's, starting in under a minute: its countdown is in seconds.
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let mut binh = rt.block_on(online::Client::connect(&server.url(), "Bình"));
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let starts_ms = now_ms + 55_000;
+    let arena = online::arena(true, Some(starts_ms), None);
+    let tournament = rt.block_on(binh.organise(&arena));
+    let pages = [
+        Page::Friends,
+        Page::Profile,
+        Page::Account,
+        Page::PlayNow,
+        Page::Games,
+        Page::Notifications,
+        Page::NewTournament,
+    ];
+    let settle = |app: &mut App| {
+        let until = Instant::now() + Duration::from_millis(1500);
+        run_until(&mut [app], "the page's answers", |_| Instant::now() > until);
+    };
+    settle(&mut an);
+    let home_churn = churn_over(&mut an, 3);
+    assert_eq!(home_churn, Churn::default(), "the online home");
+    for page in pages {
+        an.world_mut().trigger(Press(PeopleAction::Open(page)));
+        settle(&mut an);
+        let churn = churn_over(&mut an, 3);
+        println!("{page:?} open for 3 s: {churn:?}");
+        assert_eq!(churn, Churn::default(), "{page:?}");
+    }
+    // The list of tournaments counts down on the arena's line: a text changes, no node.
+    an.world_mut()
+        .trigger(Press(PeopleAction::Open(Page::Tournaments)));
+    settle(&mut an);
+    let churn = churn_over(&mut an, 3);
+    println!("Tournaments open for 3 s: {churn:?}");
+    assert_eq!((churn.spawned, churn.despawned), (0, 0), "the tournaments");
+    an.world_mut()
+        .trigger(Press(PeopleAction::Tour(TourAction::Open(tournament))));
+    settle(&mut an);
+    let churn = churn_over(&mut an, 3);
+    println!("the tournament open for 3 s, counting down: {churn:?}");
+    assert_eq!((churn.spawned, churn.despawned), (0, 0), "the tournament");
+    assert!(
+        (2..=4).contains(&churn.texts),
+        "one text a second: {churn:?}"
+    );
+}

@@ -1112,4 +1112,41 @@ impl Client {
     }
 }
 
+/// A ten-minute arena of the basic rules at 1+1, public or not, starting at `starts_ms` or once
+/// `start_when` players have joined (else by hand).
+pub fn arena(public: bool, starts_ms: Option<i64>, start_when: Option<u32>) -> ClientMessage {
+    ClientMessage::CreateTournament {
+        name: "Hè 2026".into(),
+        rules: RulesChoice::Preset("basic".into()),
+        clock: ClockSpec::Fischer {
+            base_ms: 60_000,
+            increment_ms: 1_000,
+        },
+        format: oaq_net::tournament::Format::Arena {
+            minutes: 10,
+            streaks: false,
+        },
+        public,
+        starts_ms,
+        start_when,
+        password: None,
+        unrated: false,
+        no_chat: false,
+        bots: false,
+    }
+}
+
+impl Client {
+    /// Organise the tournament `create` asks for: its id.
+    pub async fn organise(&mut self, create: &ClientMessage) -> String {
+        self.send(create).await;
+        self.until(|m| match m {
+            ServerMessage::Notice(Notice::Tournament { view }) => Some(view.line.id.clone()),
+            ServerMessage::Notice(Notice::Error { message, .. }) => panic!("organise: {message}"),
+            _ => None,
+        })
+        .await
+    }
+}
+
 pub mod proxy;

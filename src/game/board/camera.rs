@@ -9,7 +9,7 @@ use bevy::window::RequestRedraw;
 
 use crate::game::board::layout::{Layout, camera_fit};
 use crate::game::board::safe_area::SafeArea;
-use crate::game::state::{BoardEdge, GameSet, PanelRoom};
+use crate::game::state::{BarSpace, BoardEdge, GameSet};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<RequestRedraw>();
@@ -66,7 +66,7 @@ fn measure_bars(
     )>,
     windows: Query<&Window>,
     safe: Res<SafeArea>,
-    mut room: ResMut<PanelRoom>,
+    mut room: ResMut<BarSpace>,
     mut redraw: MessageWriter<RequestRedraw>,
 ) {
     let Ok(window) = windows.single() else {
@@ -95,7 +95,7 @@ fn measure_bars(
             BoardEdge::Left => {}
         }
     }
-    let measured = PanelRoom {
+    let measured = BarSpace {
         top: top.ceil(),
         bottom: bottom.ceil(),
         right: right.ceil(),
@@ -109,13 +109,13 @@ fn measure_bars(
 }
 
 /// The camera shows the layout's world with the bars' room round it (`camera_fit`), when the
-/// window, the layout or the bars change; `PanelRoom::world` says how much of the world's units
+/// window, the layout or the bars change; `BarSpace::world` says how much of the world's units
 /// the bottom bar takes, for what is written just above it.
 fn fit_camera(
     layout: Res<Layout>,
     windows: Query<Ref<Window>>,
     safe: Res<SafeArea>,
-    mut room: ResMut<PanelRoom>,
+    mut room: ResMut<BarSpace>,
     mut projections: Query<&mut Projection, With<Camera2d>>,
 ) {
     let resized = windows.iter().any(|w| w.is_changed());

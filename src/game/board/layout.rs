@@ -8,7 +8,7 @@
 use bevy::math::{Rot2, Vec2, Vec2Swizzles};
 use bevy::prelude::Resource;
 
-use crate::game::state::PanelRoom;
+use crate::game::state::BarSpace;
 use crate::rules::Direction;
 use crate::rules::geometry::{self, ROW_LEN};
 
@@ -605,9 +605,9 @@ const LABEL_HALF_HEIGHT: f32 = 36.0;
 /// drawing, and the columns at the sides beside the world. Returns the pixels per world unit and
 /// the camera's viewport origin (where the world's centre stands, from the bottom left, in
 /// fractions of the window).
-pub fn camera_fit(world: Vec2, content_top: f32, window: Vec2, room: &PanelRoom) -> (f32, Vec2) {
+pub fn camera_fit(world: Vec2, content_top: f32, window: Vec2, room: &BarSpace) -> (f32, Vec2) {
     let (w, h) = (window.x.max(1.0), window.y.max(1.0));
-    let PanelRoom {
+    let BarSpace {
         top,
         bottom,
         right,
@@ -849,8 +849,8 @@ mod tests {
         let window = Vec2::new(1280.0, 720.0);
         // No bars, or an ordinary bar over the world's free top: the world fills the window.
         for room in [
-            PanelRoom::default(),
-            PanelRoom {
+            BarSpace::default(),
+            BarSpace {
                 top: 60.0,
                 ..default()
             },
@@ -860,12 +860,12 @@ mod tests {
         }
         // Bars of large text, a column at the right: the drawing between them, the world beside.
         for room in [
-            PanelRoom {
+            BarSpace {
                 top: 200.0,
                 bottom: 150.0,
                 ..default()
             },
-            PanelRoom {
+            BarSpace {
                 bottom: 100.0,
                 right: 300.0,
                 left: 120.0,
@@ -890,7 +890,7 @@ mod tests {
         // where it was.
         let upright = Layout::new(2).for_window(true);
         let phone = Vec2::new(390.0, 844.0);
-        let two_rows = PanelRoom {
+        let two_rows = BarSpace {
             top: 104.0,
             ..default()
         };
@@ -899,7 +899,7 @@ mod tests {
         assert_eq!(fit, alone);
         assert!(screen_y(fit, phone, upright.content_top()) >= two_rows.top);
         // Bars taller than the window: a sliver of a board, never a negative or endless scale.
-        let crushed = PanelRoom {
+        let crushed = BarSpace {
             top: 500.0,
             bottom: 500.0,
             ..default()

@@ -54,11 +54,11 @@ struct BarButton;
 
 /// The second shown in the countdown, so that it is redrawn once a second only.
 #[derive(Resource, Default, PartialEq)]
-struct Shown(Option<i64>);
+struct ShownSecond(Option<i64>);
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Asking>()
-        .init_resource::<Shown>()
+        .init_resource::<ShownSecond>()
         .init_resource::<Chatting>()
         .init_resource::<Reporting>();
     app.add_observer(press);
@@ -73,7 +73,7 @@ pub(super) fn plugin(app: &mut App) {
                     .or_eager(resource_changed::<Asking>)
                     .or_eager(resource_changed::<Chatting>)
                     .or_eager(resource_changed::<Reporting>)
-                    .or_eager(resource_changed::<Shown>)
+                    .or_eager(resource_changed::<ShownSecond>)
                     .or_eager(resource_changed::<Phase>)
                     // The next game on the board while it stays up: a rematch, a tournament's
                     // next pairing. Taking the board enters the screen again, which makes a new
@@ -239,7 +239,7 @@ fn away(state: &RoomState, you: Option<usize>, now: i64) -> Option<(usize, i64)>
 fn count_down(
     online: Res<Online>,
     on_board: Res<OnBoard>,
-    mut shown: ResMut<Shown>,
+    mut shown: ResMut<ShownSecond>,
     mut wake: ResMut<crate::game::state::Wake>,
 ) {
     let second = room_on_board(&online, &on_board).and_then(|room| {
@@ -253,7 +253,7 @@ fn count_down(
         wake.bypass_change_detection()
             .within(std::time::Duration::from_millis(250));
     }
-    shown.set_if_neq(Shown(second));
+    shown.set_if_neq(ShownSecond(second));
 }
 
 /// The controls follow the room on the board: the bar's buttons spawned again only when they

@@ -119,6 +119,13 @@ pub fn state_words(view: &TournamentView, now_ms: i64, lang: Lang) -> String {
     }
 }
 
+/// A tournament page's line of where it is and how many play: "Starts in 40 s · 12 players".
+pub fn state_and_players(view: &TournamentView, now_ms: i64, lang: Lang) -> String {
+    let state = state_words(view, now_ms, lang);
+    let players = lang.trf("tour.players", &[("n", &view.line.players)]);
+    format!("{state} · {players}")
+}
+
 /// The time from `now_ms` to `at_ms`, in words.
 fn time_left(at_ms: i64, now_ms: i64, lang: Lang) -> String {
     crate::net::correspondence::time_words((at_ms - now_ms).max(0), lang)

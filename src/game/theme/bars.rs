@@ -99,7 +99,7 @@ pub fn side_list(min_width: f32, padding: f32, gap: f32) -> impl Bundle {
 /// The lists at the side start under the top bar and end above the bottom one, and the bars
 /// along the bottom end beside a top bar standing as a column, as measured.
 fn place_side_lists(
-    room: Res<crate::game::state::PanelRoom>,
+    room: Res<crate::game::state::BarSpace>,
     window: Single<&Window, With<PrimaryWindow>>,
     scale: Res<UiScale>,
     mut lists: Query<(&BoardEdge, &mut Node)>,

@@ -26,18 +26,24 @@ pub trait Part: PartialEq + Send + Sync + 'static {
     fn is_empty(&self) -> bool {
         false
     }
+
+    /// The words of a part that is one text and nothing else (a count of seconds): shown
+    /// again by changing that text in place, where another part is drawn again.
+    fn words(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// The value a part shows, on its node.
 #[derive(Component)]
-pub struct Shows(Box<dyn Shown>);
+pub struct Shows(Box<dyn AnyPart>);
 
 /// A `Part` of any type: `Shows` holds one.
-trait Shown: Send + Sync + 'static {
+trait AnyPart: Send + Sync + 'static {
     fn as_any(&self) -> &dyn Any;
 }
 
-impl<P: Part> Shown for P {
+impl<P: Part> AnyPart for P {
     fn as_any(&self) -> &dyn Any {
         self
     }
@@ -79,6 +85,8 @@ pub struct Parts<'w, 's> {
     commands: Commands<'w, 's>,
     art: Res<'w, Art>,
     shown: Query<'w, 's, (Entity, &'static mut Shows, &'static mut Node)>,
+    children: Query<'w, 's, &'static Children>,
+    texts: Query<'w, 's, &'static mut Text>,
 }
 
 impl Parts<'_, '_> {
@@ -91,9 +99,11 @@ impl Parts<'_, '_> {
                 continue;
             };
             if *old != value {
-                let mut part = self.commands.entity(entity);
-                part.despawn_children();
-                part.with_children(|c| value.spawn(&self.art, c));
+                if !retell(&self.children, &mut self.texts, entity, &value) {
+                    let mut part = self.commands.entity(entity);
+                    part.despawn_children();
+                    part.with_children(|c| value.spawn(&self.art, c));
+                }
                 node.display = display(&value);
                 shows.0 = Box::new(value);
             }
@@ -101,6 +111,26 @@ impl Parts<'_, '_> {
         }
         Err(value)
     }
+}
+
+/// A part of one text given `value`'s words in place: whether it was one.
+fn retell<P: Part>(
+    children: &Query<&Children>,
+    texts: &mut Query<&mut Text>,
+    part: Entity,
+    value: &P,
+) -> bool {
+    let Some(words) = value.words() else {
+        return false;
+    };
+    let Some(&line) = children.get(part).ok().and_then(|c| c.first()) else {
+        return false;
+    };
+    let Ok(mut text) = texts.get_mut(line) else {
+        return false;
+    };
+    words.clone_into(&mut text.0);
+    true
 }
 
 #[cfg(test)]
@@ -170,5 +200,43 @@ mod tests {
             Some(1),
             "the part itself stays"
         );
+    }
+
+    #[derive(PartialEq)]
+    struct Seconds(String);
+
+    impl Part for Seconds {
+        fn spawn(&self, _art: &Art, p: &mut ChildSpawnerCommands) {
+            p.spawn(Text::new(self.0.clone()));
+        }
+        fn words(&self) -> Option<&str> {
+            Some(&self.0)
+        }
+    }
+
+    #[test]
+    fn a_part_of_one_text_changes_its_words_in_place() {
+        let mut app = App::new();
+        app.insert_resource(Art::default());
+        app.insert_resource(Next(1));
+        app.add_systems(Update, |next: Res<Next>, mut parts: Parts| {
+            let words = format!("{} s", next.0);
+            assert!(parts.show(Seconds(words)).is_ok());
+        });
+        {
+            let mut commands = app.world_mut().commands();
+            let art = Art::default();
+            let mut root = commands.spawn(Node::default());
+            root.with_children(|p| spawn_part(p, &art, Node::default(), Seconds("1 s".into())));
+        }
+        app.world_mut().flush();
+        app.update();
+        let first = lines(&mut app);
+        app.world_mut().resource_mut::<Next>().0 = 2;
+        app.update();
+        assert_eq!(lines(&mut app), first, "the same text entity");
+        let mut texts = app.world_mut().query::<&Text>();
+        let words: Vec<String> = texts.iter(app.world()).map(|t| t.0.clone()).collect();
+        assert_eq!(words, ["2 s"]);
     }
 }

@@ -69,25 +69,7 @@ async fn join_tournament(client: &mut Client, id: &str) -> TournamentView {
 }
 
 fn arena(public: bool, start_when: Option<u32>) -> ClientMessage {
-    ClientMessage::CreateTournament {
-        name: "Hè 2026".into(),
-        rules: RulesChoice::Preset("basic".into()),
-        clock: ClockSpec::Fischer {
-            base_ms: 60_000,
-            increment_ms: 1_000,
-        },
-        format: Format::Arena {
-            minutes: 10,
-            streaks: false,
-        },
-        public,
-        starts_ms: None,
-        start_when,
-        password: None,
-        unrated: false,
-        no_chat: false,
-        bots: false,
-    }
+    oaq_testkit::arena(public, None, start_when)
 }
 
 /// The room of a `paired` notice that comes within `wait`, if one does.

@@ -109,7 +109,7 @@ pub(super) fn build(
         qr_of,
         graph_of,
     };
-    let shown = Shown {
+    let shown = PageSources {
         art: &art,
         lang,
         online: &online,
@@ -219,7 +219,7 @@ impl Drawn<'_> {
         self.graph_of.as_ref().map(|(_, h)| h.clone())
     }
 
-    fn pictures(&mut self, shown: &Shown, settings: &crate::session::Settings) -> Pictures {
+    fn pictures(&mut self, shown: &PageSources, settings: &crate::session::Settings) -> Pictures {
         let people = &shown.online.people;
         match shown.pages.page {
             Page::Friends => {
@@ -264,7 +264,7 @@ impl Drawn<'_> {
 }
 
 /// What the open page is drawn from.
-struct Shown<'a> {
+struct PageSources<'a> {
     art: &'a Art,
     lang: crate::session::Lang,
     online: &'a Online,
@@ -275,7 +275,7 @@ struct Shown<'a> {
     narrow: bool,
 }
 
-impl Shown<'_> {
+impl PageSources<'_> {
     fn friend_code(&self) -> String {
         let profile = self.online.people.profile.as_ref();
         profile

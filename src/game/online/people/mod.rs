@@ -712,15 +712,12 @@ fn refresh(
     mut wake: ResMut<crate::game::state::Wake>,
     mut since: Local<f32>,
     mut shown_s: Local<i64>,
-    mut shown_countdown: Local<String>,
+    mut countdowns: Query<(&tournaments::Countdown, &mut Text)>,
 ) {
-    // A tournament's page counts down to its start, its next round or its end: drawn again
-    // when its words change (each minute, each second in the last one).
-    if let Some(words) = tournaments::countdown(&pages, &online, prefs.lang()) {
-        if words != *shown_countdown {
-            *shown_countdown = words;
-            pages.set_changed();
-        }
+    // A tournament's page counts down to its start, its next round or its end: its texts that
+    // count say so in place (each minute, each second in the last one).
+    if tournaments::counts_down(&pages) {
+        tournaments::retell(&mut countdowns, &pages, &online, prefs.lang());
         wake.bypass_change_detection()
             .within(std::time::Duration::from_millis(500));
     }

@@ -160,6 +160,10 @@ impl Part for Waited {
     fn spawn(&self, art: &Art, p: &mut ChildSpawnerCommands) {
         p.spawn(bold(art, self.0.clone(), 18.0));
     }
+
+    fn words(&self) -> Option<&str> {
+        Some(&self.0)
+    }
 }
 
 /// Nobody to pair with: a game on this device against the computer at the level offered.

@@ -5,13 +5,13 @@
 use bevy::prelude::*;
 
 use super::kit::{centred_row, header, qr_node, wrapping_row};
-use super::tournaments::{TourAction, rules_words_of};
+use super::tournaments::{Countdown, TourAction, rules_words_of};
 use super::{Pages, PeopleAction, news_words};
 use crate::game::board::art::Art;
 use crate::game::online::client::Online;
 use crate::game::online::field::{Field, text_field};
 use crate::game::online::form::clock_label;
-use crate::game::online::tournaments::{format_words, state_words};
+use crate::game::online::tournaments::{format_words, state_and_players};
 use crate::game::theme::widget::{bold, button, text};
 use crate::net::tournament::{Format, Presence, StandingLine, TournamentStatus, TournamentView};
 use crate::session::Lang;
@@ -66,9 +66,8 @@ impl TournamentPage<'_> {
             }
         }
         p.spawn(text(art, about, 16.0));
-        let state = state_words(view, self.online.server_now(), lang);
-        let players = lang.trf("tour.players", &[("n", &line.players)]);
-        p.spawn(bold(art, format!("{state} · {players}"), 17.0));
+        let state = state_and_players(view, self.online.server_now(), lang);
+        p.spawn((bold(art, state, 17.0), Countdown::Page));
         let by = lang.trf("tour.by", &[("who", &line.organiser.name)]);
         p.spawn(text(art, by, 15.0));
     }

@@ -11,7 +11,7 @@ use crate::game::board::art::Art;
 use crate::game::online::client::{Ask, Online};
 use crate::game::online::field::{Field, text_field};
 use crate::game::online::form::{Form, clock_label};
-use crate::game::online::tournaments::{format_words, line_words, state_words};
+use crate::game::online::tournaments::{format_words, line_words, state_and_players};
 use crate::game::theme::widget::{bold, button, small_button, text};
 use crate::net::protocol::ClientMessage;
 use crate::net::social::normalize_code;
@@ -292,25 +292,55 @@ fn apart(pages: &mut Pages, online: &Online, id: &str, player: String) -> Option
     })
 }
 
-/// The words of the tournament pages that change with the clock (each tournament's state),
-/// when one of those pages is open.
-pub(super) fn countdown(pages: &Pages, online: &Online, lang: Lang) -> Option<String> {
+/// A text that counts down with the clock (to a start, a round, an end): the open tournament's
+/// line of where it is, or a list's line of tournament `id`. Its words are set in place each
+/// second (`retell`), so that nothing else of the page is drawn again.
+#[derive(Component, Clone, Debug, PartialEq)]
+pub(super) enum Countdown {
+    Page,
+    Line(String),
+}
+
+/// Whether the open page has countdowns (it then asks for frames).
+pub(super) fn counts_down(pages: &Pages) -> bool {
+    matches!(pages.page, Page::Tournament | Page::Tournaments)
+}
+
+/// What a countdown says now; nothing when its tournament is not known.
+fn countdown_words(
+    which: &Countdown,
+    pages: &Pages,
+    online: &Online,
+    lang: Lang,
+) -> Option<String> {
     let now = online.server_now();
     let tournaments = &online.tournaments;
-    match pages.page {
-        Page::Tournament => {
-            let view = pages
-                .tournament
-                .as_deref()
-                .and_then(|id| tournaments.view(id));
-            Some(view.map_or(String::new(), |v| state_words(v, now, lang)))
+    match which {
+        Countdown::Page => {
+            let id = pages.tournament.as_deref()?;
+            Some(state_and_players(tournaments.view(id)?, now, lang))
         }
-        Page::Tournaments => {
+        Countdown::Line(id) => {
             let (mine, public) = tournaments.lists.as_ref()?;
-            let lines = mine.iter().chain(public).map(|l| line_words(l, now, lang));
-            Some(lines.collect::<Vec<_>>().join("\n"))
+            let line = mine.iter().chain(public).find(|l| l.id == *id)?;
+            Some(line_words(line, now, lang))
         }
-        _ => None,
+    }
+}
+
+/// Every countdown on screen says what it says now: its text changed where the words did.
+pub(super) fn retell(
+    countdowns: &mut Query<(&Countdown, &mut Text)>,
+    pages: &Pages,
+    online: &Online,
+    lang: Lang,
+) {
+    for (which, mut text) in countdowns {
+        if let Some(words) = countdown_words(which, pages, online, lang)
+            && text.0 != words
+        {
+            text.0 = words;
+        }
     }
 }
 
@@ -410,7 +440,8 @@ fn line_row(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, line: &Tourname
     p.spawn(wrapping_row()).with_children(|r| {
         let open = PeopleAction::Tour(TourAction::Open(line.id.clone()));
         r.spawn(button(art, open, lang.tr("tour.open")));
-        r.spawn(text(art, line_words(line, now, lang), 16.0));
+        let words = line_words(line, now, lang);
+        r.spawn((text(art, words, 16.0), Countdown::Line(line.id.clone())));
     });
 }
 

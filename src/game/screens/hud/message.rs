@@ -92,7 +92,7 @@ pub(super) fn show_message(
 pub(super) fn place_message(
     layout: Res<Layout>,
     text_scale: Res<crate::game::state::TextScale>,
-    room: Res<crate::game::state::PanelRoom>,
+    room: Res<crate::game::state::BarSpace>,
     projection: Single<&Projection, With<Camera2d>>,
     window: Single<&Window, With<bevy::window::PrimaryWindow>>,
     safe: Res<crate::game::safe_area::SafeArea>,
