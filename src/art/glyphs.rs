@@ -118,7 +118,27 @@ fn arc(p: (f32, f32), c: (f32, f32), radius: f32, from: f32, to: f32) -> f32 {
 
 /// The glyph's shape as a distance (negative inside), in units of the picture's side.
 fn distance(glyph: Glyph, p: (f32, f32)) -> f32 {
-    const STROKE: f32 = 0.045;
+    match glyph {
+        Glyph::Menu
+        | Glyph::Hint
+        | Glyph::Undo
+        | Glyph::Redo
+        | Glyph::Moves
+        | Glyph::Skip
+        | Glyph::SoundOn
+        | Glyph::SoundOff => bar_distance(glyph, p),
+        Glyph::SideDisc | Glyph::SideTriangle | Glyph::SideDiamond | Glyph::Chat => {
+            mark_distance(glyph, p)
+        }
+        _ => control_distance(glyph, p),
+    }
+}
+
+/// The width of a glyph's strokes, as a share of its picture.
+const STROKE: f32 = 0.045;
+
+/// The game bar's glyphs.
+fn bar_distance(glyph: Glyph, p: (f32, f32)) -> f32 {
     let line = |a, b| segment(p, a, b) - STROKE;
     match glyph {
         Glyph::Menu => [0.3, 0.5, 0.7]
@@ -169,6 +189,14 @@ fn distance(glyph: Glyph, p: (f32, f32)) -> f32 {
                 speaker.min(x1).min(x2)
             }
         }
+        _ => f32::INFINITY,
+    }
+}
+
+/// The review's, the online game's and the screens' controls.
+fn control_distance(glyph: Glyph, p: (f32, f32)) -> f32 {
+    let line = |a, b| segment(p, a, b) - STROKE;
+    match glyph {
         Glyph::Back => {
             let shaft = line((0.34, 0.5), (0.80, 0.5));
             shaft.min(triangle(p, (0.16, 0.5), (0.42, 0.28), (0.42, 0.72)))
@@ -203,6 +231,13 @@ fn distance(glyph: Glyph, p: (f32, f32)) -> f32 {
             door.min(shaft)
                 .min(triangle(p, (0.88, 0.5), (0.66, 0.32), (0.66, 0.68)))
         }
+        _ => f32::INFINITY,
+    }
+}
+
+/// The sides' marks and the chat's bubble.
+fn mark_distance(glyph: Glyph, p: (f32, f32)) -> f32 {
+    match glyph {
         Glyph::SideDisc => ((p.0 - 0.5).powi(2) + (p.1 - 0.5).powi(2)).sqrt() - 0.30,
         Glyph::SideTriangle => triangle(p, (0.5, 0.14), (0.86, 0.80), (0.14, 0.80)),
         Glyph::SideDiamond => (p.0 - 0.5).abs() + (p.1 - 0.5).abs() - 0.36,
@@ -214,6 +249,7 @@ fn distance(glyph: Glyph, p: (f32, f32)) -> f32 {
             let tail = triangle(p, (0.30, 0.58), (0.46, 0.58), (0.28, 0.78));
             (rounded.abs() - STROKE).min(tail)
         }
+        _ => f32::INFINITY,
     }
 }
 

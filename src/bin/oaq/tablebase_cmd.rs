@@ -153,6 +153,27 @@ fn build(args: BuildArgs) -> Result<(), Failure> {
         }
     };
     let values = builder.values(period);
+    print_coverage(&builder, period);
+    let settled = builder.round() - period as u32;
+    let table = Tablebase::new(args.stones, settled, values)?;
+    let exact = table.exact();
+    let positions = builder.positions();
+    std::fs::write(&args.out, file::write(&table))?;
+    if partial.exists() {
+        std::fs::remove_file(&partial)?;
+    }
+    println!(
+        "{}: {exact} of {positions} positions exact ({:.3}%), rounds repeating every {period} \
+         from {settled} moves left, {:.1} s",
+        args.out.display(),
+        100.0 * exact as f64 / positions.max(1) as f64,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// How much of each count of stones and pieces the table settles: exact, open, cycling.
+fn print_coverage(builder: &Builder, period: usize) {
     println!(
         "stones pieces {:>12} {:>7} {:>7} {:>7}",
         "positions", "exact", "open", "cycling"
@@ -171,22 +192,6 @@ fn build(args: BuildArgs) -> Result<(), Failure> {
             share(c.cycling, c.positions)
         );
     }
-    let settled = builder.round() - period as u32;
-    let table = Tablebase::new(args.stones, settled, values)?;
-    let exact = table.exact();
-    let positions = builder.positions();
-    std::fs::write(&args.out, file::write(&table))?;
-    if partial.exists() {
-        std::fs::remove_file(&partial)?;
-    }
-    println!(
-        "{}: {exact} of {positions} positions exact ({:.3}%), rounds repeating every {period} \
-         from {settled} moves left, {:.1} s",
-        args.out.display(),
-        100.0 * exact as f64 / positions.max(1) as f64,
-        started.elapsed().as_secs_f64()
-    );
-    Ok(())
 }
 
 fn check(args: CheckArgs) -> Result<(), Failure> {

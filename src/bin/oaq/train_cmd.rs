@@ -66,45 +66,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
             "--from: the network was trained for other rules".into(),
         ));
     }
-    let jobs = arena::jobs(args.jobs);
-    let openings = arena::openings(rules, args.games, args.seed);
-    let share = f32::from(args.search_share) / 100.0;
-    let games: Vec<Mutex<Vec<Sample>>> = openings.iter().map(|_| Mutex::default()).collect();
-    let bar = crate::fit_cmd::progress(args.games);
-    let next = AtomicUsize::new(0);
     let started = std::time::Instant::now();
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.max(1) {
-            scope.spawn(|| {
-                loop {
-                    let game = next.fetch_add(1, Ordering::Relaxed);
-                    if game >= openings.len() {
-                        break;
-                    }
-                    let samples = self_play(
-                        openings[game],
-                        (args.depth, from.clone()),
-                        share,
-                        (args.seed, game),
-                    );
-                    *games[game].lock().unwrap_or_else(|e| e.into_inner()) = samples;
-                    bar.inc(1);
-                }
-            });
-        }
-    });
-    bar.finish_and_clear();
-    // In the games' order, whichever thread played them: the same seed, the same samples.
-    let mut training = Vec::new();
-    let mut validation = Vec::new();
-    for (game, samples) in games.into_iter().enumerate() {
-        let samples = samples.into_inner().unwrap_or_else(|e| e.into_inner());
-        if game % 10 == 9 {
-            validation.extend(samples);
-        } else {
-            training.extend(samples);
-        }
-    }
+    let (training, validation) = play_games(&args, rules, from.as_ref());
     if training.is_empty() || validation.is_empty() {
         return Err(Failure(
             "the games gave too few positions to train on: play more games".into(),
@@ -136,6 +99,54 @@ pub fn run(args: Args) -> Result<(), Failure> {
     std::fs::write(&args.out, file::write(&network))
         .map_err(|e| Failure(format!("{}: {e}", args.out.display())))?;
     Ok(())
+}
+
+/// The self-play games, on `args.jobs` threads: their positions to train on, and every tenth
+/// game's held out to validate.
+fn play_games(
+    args: &Args,
+    rules: o_an_quan::rules::RuleSet,
+    from: Option<&std::sync::Arc<network::Network>>,
+) -> (Vec<Sample>, Vec<Sample>) {
+    let jobs = arena::jobs(args.jobs);
+    let openings = arena::openings(rules, args.games, args.seed);
+    let share = f32::from(args.search_share) / 100.0;
+    let games: Vec<Mutex<Vec<Sample>>> = openings.iter().map(|_| Mutex::default()).collect();
+    let bar = crate::fit_cmd::progress(args.games);
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let game = next.fetch_add(1, Ordering::Relaxed);
+                    if game >= openings.len() {
+                        break;
+                    }
+                    let samples = self_play(
+                        openings[game],
+                        (args.depth, from.cloned()),
+                        share,
+                        (args.seed, game),
+                    );
+                    *games[game].lock().unwrap_or_else(|e| e.into_inner()) = samples;
+                    bar.inc(1);
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    // In the games' order, whichever thread played them: the same seed, the same samples.
+    let mut training = Vec::new();
+    let mut validation = Vec::new();
+    for (game, samples) in games.into_iter().enumerate() {
+        let samples = samples.into_inner().unwrap_or_else(|e| e.into_inner());
+        if game % 10 == 9 {
+            validation.extend(samples);
+        } else {
+            training.extend(samples);
+        }
+    }
+    (training, validation)
 }
 
 /// One game from `opening`, both sides searching to `depth` with the shipped weights (and

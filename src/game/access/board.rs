@@ -16,6 +16,7 @@ use crate::game::board::text;
 use crate::game::play::input::{Selection, move_toward, playable_pits, sow};
 use crate::game::state::{Game, GameSet, PendingSow, Phase, Prefs, Screen};
 use crate::rules::geometry;
+use crate::session::Lang;
 
 pub use super::focus::BoardControl;
 
@@ -79,7 +80,6 @@ fn build_grid(
     grid.set_label(lang.tr("a11y.board"));
     // The player's own row first (where the keyboard starts), then the others; each left to
     // right as seen.
-    let along = |pit: usize| layout.pit_center(pit).dot(layout.screen_axis());
     let near = layout.near_side();
     let rows: Vec<usize> = std::iter::once(near)
         .chain((0..players).filter(|&p| p != near))
@@ -98,29 +98,7 @@ fn build_grid(
         ))
         .with_children(|g| {
             for (r, &player) in rows.iter().enumerate() {
-                let mut row = accesskit::Node::new(accesskit::Role::Row);
-                row.set_row_index(r);
-                row.set_label(lang.trf("a11y.row", &[("who", &text::who(&game, player, lang))]));
-                let mut pits: Vec<usize> = geometry::row(player)
-                    .chain([geometry::mandarin_pit(player)])
-                    .collect();
-                pits.sort_by(|&a, &b| along(a).total_cmp(&along(b)));
-                g.spawn((AccessibilityNode::from(row), cell_node()))
-                    .with_children(|row| {
-                        for (c, pit) in pits.into_iter().enumerate() {
-                            let mut cell = accesskit::Node::new(accesskit::Role::GridCell);
-                            cell.set_column_index(c);
-                            cell.add_action(accesskit::Action::Click);
-                            cell.add_action(accesskit::Action::Focus);
-                            row.spawn((
-                                PitCell(pit),
-                                BoardControl,
-                                Focusable,
-                                AccessibilityNode::from(cell),
-                                cell_node(),
-                            ));
-                        }
-                    });
+                pit_row(g, r, player, &game, &layout, lang);
             }
             for side in [Side::Left, Side::Right] {
                 let mut button = accesskit::Node::new(accesskit::Role::Button);
@@ -134,6 +112,42 @@ fn build_grid(
                         display: Display::None,
                         ..cell_node()
                     },
+                ));
+            }
+        });
+}
+
+/// Player `player`'s row of the grid, `r`-th: their pits and mandarin pit, left to right as
+/// seen, each a focusable cell.
+fn pit_row(
+    g: &mut ChildSpawnerCommands,
+    r: usize,
+    player: usize,
+    game: &Game,
+    layout: &Layout,
+    lang: Lang,
+) {
+    let along = |pit: usize| layout.pit_center(pit).dot(layout.screen_axis());
+    let mut row = accesskit::Node::new(accesskit::Role::Row);
+    row.set_row_index(r);
+    row.set_label(lang.trf("a11y.row", &[("who", &text::who(game, player, lang))]));
+    let mut pits: Vec<usize> = geometry::row(player)
+        .chain([geometry::mandarin_pit(player)])
+        .collect();
+    pits.sort_by(|&a, &b| along(a).total_cmp(&along(b)));
+    g.spawn((AccessibilityNode::from(row), cell_node()))
+        .with_children(|row| {
+            for (c, pit) in pits.into_iter().enumerate() {
+                let mut cell = accesskit::Node::new(accesskit::Role::GridCell);
+                cell.set_column_index(c);
+                cell.add_action(accesskit::Action::Click);
+                cell.add_action(accesskit::Action::Focus);
+                row.spawn((
+                    PitCell(pit),
+                    BoardControl,
+                    Focusable,
+                    AccessibilityNode::from(cell),
+                    cell_node(),
                 ));
             }
         });

@@ -207,12 +207,7 @@ fn fill(element: &Element, node: &accesskit::Node) {
 /// in its parent's order; then the focus.
 fn to_page(
     mut mirror: NonSendMut<Mirror>,
-    nodes: Query<(
-        Entity,
-        &AccessibilityNode,
-        Option<&Children>,
-        Option<&ChildOf>,
-    )>,
+    nodes: MirroredNodes,
     changed: Query<(), Changed<AccessibilityNode>>,
     mut removed: RemovedComponents<AccessibilityNode>,
     focus: Res<InputFocus>,
@@ -240,8 +235,27 @@ fn to_page(
             element.remove();
         }
     }
+    make_and_fill(&mut mirror, &document, &nodes);
+    place(&mirror, &root, &nodes);
+    follow_focus(&mut mirror, &document, focus_moved, focus.get());
+}
+
+/// What the page's elements are drawn from: each accessible node, its children and parent.
+type MirroredNodes<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static AccessibilityNode,
+        Option<&'static Children>,
+        Option<&'static ChildOf>,
+    ),
+>;
+
+/// An element made for each new node and filled where what it says changed.
+fn make_and_fill(mirror: &mut Mirror, document: &Document, nodes: &MirroredNodes) {
     // Make and fill. A picture inside a button, or anything hidden, is left out.
-    for (entity, node, _, _) in &nodes {
+    for (entity, node, _, _) in nodes {
         if skipped(node) {
             // Hidden now: out of the page too.
             if let Some((element, _)) = mirror.elements.remove(&entity) {
@@ -252,7 +266,7 @@ fn to_page(
         let said = describe(node);
         let fresh = !mirror.elements.contains_key(&entity);
         if fresh {
-            let Some(element) = make(&document, entity, node) else {
+            let Some(element) = make(document, entity, node) else {
                 continue;
             };
             mirror.elements.insert(entity, (element, String::new()));
@@ -264,9 +278,12 @@ fn to_page(
             *shown = said;
         }
     }
-    // Place: each under its accessible parent (or the container), in the parent's order.
+}
+
+/// Each element under its accessible parent's (or the container), in the parent's order.
+fn place(mirror: &Mirror, root: &Element, nodes: &MirroredNodes) {
     let mut top = Vec::new();
-    for (entity, _, children, child_of) in &nodes {
+    for (entity, _, children, child_of) in nodes {
         let parent = child_of.map(ChildOf::parent).filter(|p| nodes.contains(*p));
         if parent.is_none() {
             top.push(entity);
@@ -288,7 +305,16 @@ fn to_page(
         .iter()
         .filter_map(|e| mirror.elements.get(e).map(|(e, _)| e.clone()))
         .collect();
-    arrange(&root, &tops);
+    arrange(root, &tops);
+}
+
+/// The game's focus, `focused`, made the page's when it moved.
+fn follow_focus(
+    mirror: &mut Mirror,
+    document: &Document,
+    focus_moved: bool,
+    focused: Option<Entity>,
+) {
     // The game's focus is the page's (without scrolling the page), unless the player is in one
     // of the page's own fields (a name, a room's code): the focus stays there.
     let in_field = document.active_element().is_some_and(|active| {
@@ -299,11 +325,11 @@ fn to_page(
         !ours
     });
     if focus_moved && in_field {
-        mirror.focused = focus.get();
+        mirror.focused = focused;
     }
     if focus_moved && !in_field {
-        mirror.focused = focus.get();
-        if let Some((element, _)) = focus.get().and_then(|f| mirror.elements.get(&f))
+        mirror.focused = focused;
+        if let Some((element, _)) = focused.and_then(|f| mirror.elements.get(&f))
             && let Ok(element) = element.clone().dyn_into::<HtmlElement>()
         {
             let options = web_sys::FocusOptions::new();

@@ -303,7 +303,19 @@ fn spawn_store(
         },
         Transform::from_translation(at.extend(0.2)).with_rotation(turn),
     ));
-    // The store's count on a dark round badge at its corner, over its stones.
+    spawn_store_count(commands, art, layout, player, colour);
+}
+
+/// The store's count on a dark round badge at its corner, the side's shape beside it, and the
+/// store's label.
+fn spawn_store_count(
+    commands: &mut Commands,
+    art: &Art,
+    layout: &Layout,
+    player: usize,
+    colour: Color,
+) {
+    let at = layout.store_center(player);
     let badge = layout.store_badge_position(player);
     let scale = layout.count_scale();
     commands.spawn((

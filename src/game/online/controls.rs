@@ -2,6 +2,7 @@
 //! words, resign (asked first), draw offers, leave, the claim when the opponent has been gone
 //! long enough, and at the end the result with its cause and the rating change, and a rematch.
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use super::client::{Ask, Online};
@@ -122,98 +123,116 @@ fn leave_board(
     next_screen.set(Screen::Online);
 }
 
+/// What the online game's buttons change.
+#[derive(SystemParam)]
+struct GameButtons<'w> {
+    asking: ResMut<'w, Asking>,
+    chatting: ResMut<'w, Chatting>,
+    reporting: ResMut<'w, Reporting>,
+    next_screen: ResMut<'w, NextState<Screen>>,
+    on_board: ResMut<'w, OnBoard>,
+    online: ResMut<'w, Online>,
+}
+
 /// A button of the online game's bar pressed: its action carried out.
-#[allow(clippy::too_many_arguments)]
 fn press(
     activate: On<crate::game::theme::press::Activate>,
     actions: Query<&GameAction>,
     mut commands: Commands,
-    mut asking: ResMut<Asking>,
-    mut chatting: ResMut<Chatting>,
-    mut reporting: ResMut<Reporting>,
-    mut next_screen: ResMut<NextState<Screen>>,
-    mut on_board: ResMut<OnBoard>,
-    mut online: ResMut<Online>,
+    mut buttons: GameButtons,
 ) {
-    let Ok(action) = actions.get(activate.entity) else {
-        return;
-    };
-    match action {
-        GameAction::Resign => asking.0 = true,
-        GameAction::ResignNo => asking.0 = false,
-        GameAction::ResignYes => {
-            asking.0 = false;
-            commands.trigger(Ask::Resign);
-        }
-        GameAction::OfferDraw => commands.trigger(Ask::OfferDraw),
-        GameAction::AcceptDraw => commands.trigger(Ask::AcceptDraw),
-        GameAction::Claim => commands.trigger(Ask::Claim),
-        GameAction::Rematch => commands.trigger(Ask::Rematch),
-        GameAction::Review => commands.trigger(OpenReview),
-        GameAction::Tournament => {
-            let code = on_board.code.clone().unwrap_or_default();
-            if online.room.as_ref().is_none_or(|r| r.code != code) {
-                // The next pairing has come meanwhile: it takes the board, and leaving
-                // now would leave it.
-                return;
+    if let Ok(&action) = actions.get(activate.entity) {
+        buttons.carry_out(action, &mut commands);
+    }
+}
+
+impl GameButtons<'_> {
+    fn carry_out(&mut self, action: GameAction, commands: &mut Commands) {
+        match action {
+            GameAction::Resign => self.asking.0 = true,
+            GameAction::ResignNo => self.asking.0 = false,
+            GameAction::ResignYes => {
+                self.asking.0 = false;
+                commands.trigger(Ask::Resign);
             }
-            if let Some(id) = online.tournaments.of_room(&code) {
-                let open = super::people::TourAction::Open(id.to_owned());
-                commands.trigger(super::people::Press(super::people::PeopleAction::Tour(
-                    open,
-                )));
+            GameAction::OfferDraw => commands.trigger(Ask::OfferDraw),
+            GameAction::AcceptDraw => commands.trigger(Ask::AcceptDraw),
+            GameAction::Claim => commands.trigger(Ask::Claim),
+            GameAction::Rematch => commands.trigger(Ask::Rematch),
+            GameAction::Review => commands.trigger(OpenReview),
+            GameAction::Tournament => self.back_to_tournament(commands),
+            GameAction::Leave => {
+                leave_board(commands, &mut self.on_board, &mut self.next_screen);
             }
-            leave_board(&mut commands, &mut on_board, &mut next_screen);
-        }
-        GameAction::Leave => {
-            leave_board(&mut commands, &mut on_board, &mut next_screen);
-        }
-        GameAction::AddFriend => {
-            if let Some(player) = opponent(&online, &on_board) {
-                commands.trigger(Ask::Say(ClientMessage::AddOpponent { player }));
-            }
-        }
-        GameAction::ChallengeLater => {
-            let room = room_on_board(&online, &on_board).and_then(|r| r.state.as_ref());
-            if let (Some(player), Some(state)) = (opponent(&online, &on_board), room) {
-                // The same game again, whenever they come back.
-                let rules = match presets::get(&state.preset) {
-                    Some(p) if p.rules == state.rules => RulesChoice::Preset(p.id.clone()),
-                    _ => RulesChoice::Custom(state.rules),
-                };
-                commands.trigger(Ask::Say(ClientMessage::Challenge {
-                    player,
-                    rules,
-                    clock: state.clock_spec,
-                }));
-            }
-        }
-        GameAction::Chat => chatting.0 = !chatting.0,
-        GameAction::Say(phrase) => {
-            chatting.0 = false;
-            commands.trigger(Ask::Say(ClientMessage::Chat { phrase: *phrase }));
-        }
-        GameAction::Report => reporting.0 = !reporting.0,
-        GameAction::ReportAs(reason) => {
-            reporting.0 = false;
-            if let Some(player) = opponent(&online, &on_board) {
-                commands.trigger(Ask::Say(ClientMessage::Report {
-                    player,
-                    reason: *reason,
-                    room: on_board.code.clone(),
-                }));
-            }
-        }
-        GameAction::Mute => {
-            chatting.0 = false;
-            if let Some(code) = on_board.code.clone() {
-                let people = &mut online.people;
-                if let Some(at) = people.muted.iter().position(|c| *c == code) {
-                    people.muted.remove(at);
-                } else {
-                    people.muted.push(code.clone());
-                    people.chat.retain(|s| s.code != code);
+            GameAction::AddFriend => {
+                if let Some(player) = opponent(&self.online, &self.on_board) {
+                    commands.trigger(Ask::Say(ClientMessage::AddOpponent { player }));
                 }
+            }
+            GameAction::ChallengeLater => self.challenge_later(commands),
+            GameAction::Chat => self.chatting.0 = !self.chatting.0,
+            GameAction::Say(phrase) => {
+                self.chatting.0 = false;
+                commands.trigger(Ask::Say(ClientMessage::Chat { phrase }));
+            }
+            GameAction::Report => self.reporting.0 = !self.reporting.0,
+            GameAction::ReportAs(reason) => {
+                self.reporting.0 = false;
+                if let Some(player) = opponent(&self.online, &self.on_board) {
+                    commands.trigger(Ask::Say(ClientMessage::Report {
+                        player,
+                        reason,
+                        room: self.on_board.code.clone(),
+                    }));
+                }
+            }
+            GameAction::Mute => self.mute(),
+        }
+    }
+
+    /// At the end of a tournament's game: its page, the board left.
+    fn back_to_tournament(&mut self, commands: &mut Commands) {
+        let code = self.on_board.code.clone().unwrap_or_default();
+        if self.online.room.as_ref().is_none_or(|r| r.code != code) {
+            // The next pairing has come meanwhile: it takes the board, and leaving now would
+            // leave it.
+            return;
+        }
+        if let Some(id) = self.online.tournaments.of_room(&code) {
+            let open = super::people::TourAction::Open(id.to_owned());
+            commands.trigger(super::people::Press(super::people::PeopleAction::Tour(
+                open,
+            )));
+        }
+        leave_board(commands, &mut self.on_board, &mut self.next_screen);
+    }
+
+    /// The same game again, whenever the opponent comes back.
+    fn challenge_later(&self, commands: &mut Commands) {
+        let room = room_on_board(&self.online, &self.on_board).and_then(|r| r.state.as_ref());
+        if let (Some(player), Some(state)) = (opponent(&self.online, &self.on_board), room) {
+            let rules = match presets::get(&state.preset) {
+                Some(p) if p.rules == state.rules => RulesChoice::Preset(p.id.clone()),
+                _ => RulesChoice::Custom(state.rules),
+            };
+            commands.trigger(Ask::Say(ClientMessage::Challenge {
+                player,
+                rules,
+                clock: state.clock_spec,
+            }));
+        }
+    }
+
+    /// This game's chat muted, or heard again.
+    fn mute(&mut self) {
+        self.chatting.0 = false;
+        if let Some(code) = self.on_board.code.clone() {
+            let people = &mut self.online.people;
+            if let Some(at) = people.muted.iter().position(|c| *c == code) {
+                people.muted.remove(at);
+            } else {
+                people.muted.push(code.clone());
+                people.chat.retain(|s| s.code != code);
             }
         }
     }

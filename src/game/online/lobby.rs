@@ -170,6 +170,43 @@ fn act(
         OnlineAction::Back if waiting => commands.trigger(Ask::Leave),
         OnlineAction::Back => next_screen.set(Screen::Title),
         OnlineAction::Retry => link.retry_now(),
+        OnlineAction::Preset(_)
+        | OnlineAction::Days(_)
+        | OnlineAction::Clock(_)
+        | OnlineAction::Minutes(_)
+        | OnlineAction::Increment(_)
+        | OnlineAction::First
+        | OnlineAction::Public
+        | OnlineAction::Majority => choose(action, form),
+        OnlineAction::Sheet => form.sheet = !form.sheet,
+        OnlineAction::Invite => commands.trigger(create(form, false)),
+        OnlineAction::Create => {
+            form.sheet = false;
+            // A child's rooms are private: the server would refuse a public one.
+            commands.trigger(create(form, form.public && !online.people.child));
+        }
+        OnlineAction::Join => commands.trigger(Ask::Join(form.code.clone())),
+        OnlineAction::Watch => commands.trigger(Ask::Watch(form.code.clone())),
+        OnlineAction::JoinListed(n) => {
+            if let Some(room) = online.lobby.get(n) {
+                commands.trigger(Ask::Join(room.code.clone()));
+            }
+        }
+        OnlineAction::CopyLink => copy_link(form, prefs, online),
+        OnlineAction::Cancel => commands.trigger(Ask::Leave),
+        OnlineAction::Leaderboard => {
+            form.board = !form.board;
+            if form.board {
+                commands.trigger(Ask::Leaderboard);
+                commands.trigger(Ask::Say(crate::net::protocol::ClientMessage::Bots));
+            }
+        }
+    }
+}
+
+/// A choice of the new room's form stepped along.
+fn choose(action: OnlineAction, form: &mut Form) {
+    match action {
         OnlineAction::Preset(step) => {
             let all: Vec<_> = presets::all().iter().collect();
             let i = all.iter().position(|p| p.id == form.preset).unwrap_or(0);
@@ -199,54 +236,34 @@ fn act(
         }
         OnlineAction::Public => form.public = !form.public,
         OnlineAction::Majority => form.majority = !form.majority,
-        OnlineAction::Sheet => form.sheet = !form.sheet,
-        OnlineAction::Invite => commands.trigger(Ask::Create {
-            preset: form.preset.clone(),
-            majority: form.majority,
-            clock: form.clock_spec(),
-            first: form.first,
-            public: false,
-        }),
-        OnlineAction::Create => {
-            form.sheet = false;
-            commands.trigger(Ask::Create {
-                preset: form.preset.clone(),
-                majority: form.majority,
-                clock: form.clock_spec(),
-                first: form.first,
-                // A child's rooms are private: the server would refuse a public one.
-                public: form.public && !online.people.child,
-            });
-        }
-        OnlineAction::Join => commands.trigger(Ask::Join(form.code.clone())),
-        OnlineAction::Watch => commands.trigger(Ask::Watch(form.code.clone())),
-        OnlineAction::JoinListed(n) => {
-            if let Some(room) = online.lobby.get(n) {
-                commands.trigger(Ask::Join(room.code.clone()));
-            }
-        }
-        OnlineAction::CopyLink => {
-            if let Some(code) = waiting_room(online) {
-                // The browser copies the room's link; elsewhere the code, which a friend
-                // types in (or the QR code, which a phone reads).
-                let text = if cfg!(target_arch = "wasm32") {
-                    super::room_link(&prefs.0, code)
-                } else {
-                    code.to_owned()
-                };
-                match super::copy_text(&text) {
-                    Ok(()) => form.copied = true,
-                    Err(e) => warn!("online: could not copy {text}: {e}"),
-                }
-            }
-        }
-        OnlineAction::Cancel => commands.trigger(Ask::Leave),
-        OnlineAction::Leaderboard => {
-            form.board = !form.board;
-            if form.board {
-                commands.trigger(Ask::Leaderboard);
-                commands.trigger(Ask::Say(crate::net::protocol::ClientMessage::Bots));
-            }
+        _ => {}
+    }
+}
+
+/// A room of the form's choices asked for, public or not.
+fn create(form: &Form, public: bool) -> Ask {
+    Ask::Create {
+        preset: form.preset.clone(),
+        majority: form.majority,
+        clock: form.clock_spec(),
+        first: form.first,
+        public,
+    }
+}
+
+/// The waiting room's link copied, for a friend.
+fn copy_link(form: &mut Form, prefs: &Prefs, online: &Online) {
+    if let Some(code) = waiting_room(online) {
+        // The browser copies the room's link; elsewhere the code, which a friend
+        // types in (or the QR code, which a phone reads).
+        let text = if cfg!(target_arch = "wasm32") {
+            super::room_link(&prefs.0, code)
+        } else {
+            code.to_owned()
+        };
+        match super::copy_text(&text) {
+            Ok(()) => form.copied = true,
+            Err(e) => warn!("online: could not copy {text}: {e}"),
         }
     }
 }
@@ -350,39 +367,52 @@ fn build(
         commands.entity(root).despawn();
     }
     *spawned = now;
+    let waiting = match face {
+        Face::Waiting => waiting(&mut images, &mut qr_of),
+        _ => None,
+    };
+    spawn_face(&mut commands, &art, face, phone, &state, waiting);
+}
+
+/// The screen's face spawned: a panel over the board, or a page.
+fn spawn_face(
+    commands: &mut Commands,
+    art: &Art,
+    face: Face,
+    phone: bool,
+    state: &State,
+    waiting: Option<WaitingRoom>,
+) {
+    let (online, link, form, lang) = (state.online, state.link, state.form, state.lang);
     match face {
         Face::Covered => {}
         Face::Waiting => {
-            if let Some(waiting) = waiting(&mut images, &mut qr_of) {
-                in_panel(&mut commands, &art, waiting);
+            if let Some(waiting) = waiting {
+                in_panel(commands, art, waiting);
             }
         }
         Face::Joining => {
-            if let Some(room) = joining::joining(&online) {
-                in_panel(
-                    &mut commands,
-                    &art,
-                    joining::part(room, &link, &online, lang),
-                );
+            if let Some(room) = joining::joining(online) {
+                in_panel(commands, art, joining::part(room, link, online, lang));
             }
         }
         // Pages hide the board rather than dim it (on a phone, the page is the whole window).
         Face::Leaderboard => {
-            let leaders = Leaders::of(&online, lang);
+            let leaders = Leaders::of(online, lang);
             commands.spawn(root(1.0)).with_children(|b| {
                 b.spawn(page::page(560.0, phone))
-                    .with_children(|p| spawn_part(p, &art, column(), leaders));
+                    .with_children(|p| spawn_part(p, art, column(), leaders));
             });
         }
         Face::Sheet => {
-            let sheet = Sheet::of(&form, &online, lang);
+            let sheet = Sheet::of(form, online, lang);
             commands.spawn(root(1.0)).with_children(|b| {
                 b.spawn(page::page(620.0, phone))
-                    .with_children(|p| super::sheet::spawn(p, &art, sheet));
+                    .with_children(|p| super::sheet::spawn(p, art, sheet));
             });
         }
         Face::Home => {
-            let home = state.home(&art);
+            let home = state.home(art);
             commands.spawn(root(1.0)).with_children(|b| {
                 b.spawn(page::page(720.0, phone))
                     .with_children(|p| home.spawn(p));

@@ -16,7 +16,7 @@ use crate::game::board::pebbles::{self, Places};
 use crate::game::board::text;
 use crate::game::play::sound::Sfx;
 use crate::game::state::{Game, Message, MoveShown, Note, Phase, Prefs, Replay, Skip};
-use crate::rules::{Event, geometry};
+use crate::rules::{Event, Loan, geometry};
 
 /// A pit is about to be captured by `player`: it flashes in their colour for `FLASH`.
 #[derive(Event, Debug, Clone, Copy)]
@@ -144,86 +144,14 @@ impl Show<'_, '_, '_> {
         match event {
             Event::PickUp { pit, .. } => self.lift(usize::from(pit), 150.0),
             Event::Relay { pit, .. } => self.lift(usize::from(pit), 270.0),
-            Event::Drop { pit } => {
-                let pit = usize::from(pit);
-                if let Some(e) = self.places.hand.pop() {
-                    let slot = self.places.pits[pit].len();
-                    self.arc(e, pebbles::pit_spot(self.layout, e, pit, slot), 125.0);
-                    self.places.pits[pit].push(e);
-                }
-                let hand: Vec<Entity> = self.places.hand.clone();
-                for (i, e) in hand.into_iter().enumerate() {
-                    self.glide(e, hand_spot(self.layout, pit, i), 110.0);
-                }
-                120.0
-            }
-            Event::Capture { pit, mandarin, .. } => {
-                let pit = usize::from(pit);
-                // The pit flashes first; its stones leave halfway through the flash, in a
-                // stream, the mandarin last.
-                self.commands.trigger(PitCaptured {
-                    pit,
-                    player: mover,
-                    lasts: FLASH.mul_f32(self.speed),
-                });
-                let wait = FLASH.as_secs_f32() * 1000.0 / 2.0;
-                let stones = std::mem::take(&mut self.places.pits[pit]);
-                let count = stones.len();
-                for (i, e) in stones.into_iter().enumerate() {
-                    let slot = self.places.stores[mover].len();
-                    self.glide_after(
-                        e,
-                        pebbles::store_spot(self.layout, mover, slot),
-                        wait + 30.0 * i as f32,
-                        320.0,
-                    );
-                    self.places.stores[mover].push(e);
-                }
-                if mandarin && let Some(e) = self.places.pieces[geometry::owner(pit)].take() {
-                    let slot = self.places.store_pieces[mover].len();
-                    self.glide_after(
-                        e,
-                        pebbles::store_piece_spot(self.layout, mover, slot),
-                        wait + 30.0 * count as f32,
-                        450.0,
-                    );
-                    self.places.store_pieces[mover].push(e);
-                }
-                wait + 30.0 * count as f32 + 480.0
-            }
+            Event::Drop { pit } => self.drop_one(usize::from(pit)),
+            Event::Capture { pit, mandarin, .. } => self.capture(usize::from(pit), mandarin, mover),
             Event::Refill {
                 player,
                 paid,
                 exchanged,
                 loan,
-            } => {
-                let player = usize::from(player);
-                let mut givers = vec![player; usize::from(paid)];
-                if let Some(loan) = loan {
-                    givers.extend(std::iter::repeat_n(
-                        usize::from(loan.lender),
-                        usize::from(loan.stones),
-                    ));
-                    if loan.exchanged {
-                        self.exchange(usize::from(loan.lender));
-                    }
-                }
-                if exchanged {
-                    self.exchange(player);
-                }
-                for (k, giver) in givers.into_iter().enumerate() {
-                    let pit = geometry::row(player).start + k;
-                    if let Some(e) = self.places.stores[giver].pop() {
-                        self.arc(
-                            e,
-                            pebbles::pit_spot(self.layout, e, pit, 0),
-                            200.0 + 80.0 * k as f32,
-                        );
-                        self.places.pits[pit].push(e);
-                    }
-                }
-                650.0
-            }
+            } => self.refill(usize::from(player), paid, exchanged, loan),
             Event::Sweep { pit, player, .. } => {
                 let (pit, player) = (usize::from(pit), usize::from(player));
                 for e in std::mem::take(&mut self.places.pits[pit]) {
@@ -247,6 +175,84 @@ impl Show<'_, '_, '_> {
             // The final count is on the panel; nothing moves.
             Event::GameOver { .. } => 0.0,
         }
+    }
+
+    /// A stone from the hand into `pit`; the rest of the hand moves along.
+    fn drop_one(&mut self, pit: usize) -> f32 {
+        if let Some(e) = self.places.hand.pop() {
+            let slot = self.places.pits[pit].len();
+            self.arc(e, pebbles::pit_spot(self.layout, e, pit, slot), 125.0);
+            self.places.pits[pit].push(e);
+        }
+        let hand: Vec<Entity> = self.places.hand.clone();
+        for (i, e) in hand.into_iter().enumerate() {
+            self.glide(e, hand_spot(self.layout, pit, i), 110.0);
+        }
+        120.0
+    }
+
+    /// `pit` taken by `mover`: the pit flashes first; its stones leave halfway through the
+    /// flash, in a stream, the mandarin last.
+    fn capture(&mut self, pit: usize, mandarin: bool, mover: usize) -> f32 {
+        self.commands.trigger(PitCaptured {
+            pit,
+            player: mover,
+            lasts: FLASH.mul_f32(self.speed),
+        });
+        let wait = FLASH.as_secs_f32() * 1000.0 / 2.0;
+        let stones = std::mem::take(&mut self.places.pits[pit]);
+        let count = stones.len();
+        for (i, e) in stones.into_iter().enumerate() {
+            let slot = self.places.stores[mover].len();
+            self.glide_after(
+                e,
+                pebbles::store_spot(self.layout, mover, slot),
+                wait + 30.0 * i as f32,
+                320.0,
+            );
+            self.places.stores[mover].push(e);
+        }
+        if mandarin && let Some(e) = self.places.pieces[geometry::owner(pit)].take() {
+            let slot = self.places.store_pieces[mover].len();
+            self.glide_after(
+                e,
+                pebbles::store_piece_spot(self.layout, mover, slot),
+                wait + 30.0 * count as f32,
+                450.0,
+            );
+            self.places.store_pieces[mover].push(e);
+        }
+        wait + 30.0 * count as f32 + 480.0
+    }
+
+    /// `player`'s empty row refilled: `paid` stones from their store, a loan's from the
+    /// lender's, mandarins exchanged for stones first where that was needed.
+    fn refill(&mut self, player: usize, paid: u8, exchanged: bool, loan: Option<Loan>) -> f32 {
+        let mut givers = vec![player; usize::from(paid)];
+        if let Some(loan) = loan {
+            givers.extend(std::iter::repeat_n(
+                usize::from(loan.lender),
+                usize::from(loan.stones),
+            ));
+            if loan.exchanged {
+                self.exchange(usize::from(loan.lender));
+            }
+        }
+        if exchanged {
+            self.exchange(player);
+        }
+        for (k, giver) in givers.into_iter().enumerate() {
+            let pit = geometry::row(player).start + k;
+            if let Some(e) = self.places.stores[giver].pop() {
+                self.arc(
+                    e,
+                    pebbles::pit_spot(self.layout, e, pit, 0),
+                    200.0 + 80.0 * k as f32,
+                );
+                self.places.pits[pit].push(e);
+            }
+        }
+        650.0
     }
 
     fn lift(&mut self, pit: usize, millis: f32) -> f32 {

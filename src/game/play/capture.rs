@@ -119,14 +119,7 @@ fn shoot_and_quit(
         None if plan.screen == Some(Screen::Lesson) => progress.animating_for >= 12,
         None => *phase != Phase::Animating,
     };
-    // The first frames are black while the renderer starts: never shoot those.
-    let warmed_up = progress.frame >= 30;
-    let ready = warmed_up
-        && match plan.after_secs {
-            Some(secs) => plan.started.elapsed().as_secs_f32() >= secs,
-            None if plan.moment.is_some() => progress.moves >= plan.after_moves,
-            None => progress.moves >= plan.after_moves || *phase == Phase::Over,
-        };
+    let ready = ready(&plan, &progress, *phase);
     // Go to the screen asked for first (once), and let it finish its work.
     if let Some(wanted) = plan.screen
         && ready
@@ -167,14 +160,30 @@ fn shoot_and_quit(
         // Give the screenshot a few frames to reach the disk.
         Some(frame) if progress.frame > frame + 10 && plan.path.exists() => {
             report(&progress);
-            // The game on the board, for checks from outside.
-            let moves: Vec<String> = game.history.moves().map(|m| m.to_string()).collect();
-            println!("moves: {}", moves.join(" "));
-            println!("state: {}", crate::state_json::to_line(game.pos()));
+            print_game(&game);
             exit.write(AppExit::Success);
         }
         _ => {}
     }
+}
+
+/// Whether the plan's moment may have come: after its seconds or its moves (or the game's
+/// end), and never in the first frames, which are black while the renderer starts.
+fn ready(plan: &CapturePlan, progress: &Progress, phase: Phase) -> bool {
+    let warmed_up = progress.frame >= 30;
+    warmed_up
+        && match plan.after_secs {
+            Some(secs) => plan.started.elapsed().as_secs_f32() >= secs,
+            None if plan.moment.is_some() => progress.moves >= plan.after_moves,
+            None => progress.moves >= plan.after_moves || phase == Phase::Over,
+        }
+}
+
+/// The game on the board, for checks from outside: its moves and its state.
+fn print_game(game: &Game) {
+    let moves: Vec<String> = game.history.moves().map(|m| m.to_string()).collect();
+    println!("moves: {}", moves.join(" "));
+    println!("state: {}", crate::state_json::to_line(game.pos()));
 }
 
 fn report(progress: &Progress) {

@@ -173,14 +173,26 @@ impl Ctx<'_> {
         if step_setting(&mut self.prefs, action) {
             return;
         }
-        let prefs = &mut self.prefs;
         match action {
-            Action::OpenMenu => {
-                self.choice.0 = Some(MatchChoice::of(prefs));
-                self.next_overlay.set(Overlay::Menu);
+            Action::Hint
+            | Action::Undo
+            | Action::Redo
+            | Action::ToggleMoves
+            | Action::Skip
+            | Action::Flip
+            | Action::FlipYes
+            | Action::ConfirmSow
+            | Action::CancelSow => self.on_board(commands, action),
+            Action::Resume | Action::NewGame | Action::Leave | Action::Stay | Action::Level(_) => {
+                self.the_match(commands, action)
             }
-            Action::OpenHelp => self.next_overlay.set(Overlay::Help),
-            Action::Intro => self.next_overlay.set(Overlay::Intro),
+            _ => self.elsewhere(commands, action),
+        }
+    }
+
+    /// What is done on the board: help, the moves' list, a sowing confirmed, the table flipped.
+    fn on_board(&mut self, commands: &mut Commands, action: Action) {
+        match action {
             Action::Hint | Action::Undo | Action::Redo if self.game.online() => {
                 self.message.set(Note::text("online.no_help", &[]));
             }
@@ -192,6 +204,33 @@ impl Ctx<'_> {
             Action::Redo => commands.trigger(TimeTravel::Redo),
             Action::ToggleMoves => self.moves_shown.0 = !self.moves_shown.0,
             Action::Skip => commands.trigger(Skip),
+            Action::Flip
+                if *self.phase == Phase::Waiting
+                    && self.game.human_to_move()
+                    && self.game.pos().can_swap() =>
+            {
+                self.next_overlay.set(Overlay::Flip);
+            }
+            Action::ConfirmSow => {
+                if let Some(mv) = self.pending.0.take()
+                    && *self.phase == Phase::Waiting
+                {
+                    commands.trigger(PlayMove(mv));
+                }
+            }
+            Action::CancelSow => self.pending.0 = None,
+            Action::FlipYes => {
+                self.next_overlay.set(Overlay::None);
+                commands.trigger(PlayMove(Move::Swap));
+            }
+            _ => {}
+        }
+    }
+
+    /// The match: resumed, started anew, left or kept, the computer's level.
+    fn the_match(&mut self, commands: &mut Commands, action: Action) {
+        let prefs = &mut self.prefs;
+        match action {
             Action::Resume => {
                 if let Some(history) = self.saved.0.take() {
                     commands.trigger(LoadGame(history));
@@ -205,6 +244,38 @@ impl Ctx<'_> {
                     self.new_game(commands);
                 }
             }
+            Action::Level(step) => {
+                let level = (i16::from(prefs.level) + i16::from(step)).clamp(1, 10) as u8;
+                prefs.level = level;
+                // From the computer's next move on.
+                self.game.history.set_computer_level(level);
+            }
+            Action::Leave => self.new_game(commands),
+            Action::Stay => {
+                // Keep playing: the match settings go back to the game's.
+                if let Some((mode, preset, young, first, clock, majority)) = self.choice.0.take() {
+                    prefs.mode = mode;
+                    prefs.preset = preset;
+                    prefs.young_mandarin = young;
+                    prefs.human_first = first;
+                    prefs.clock = clock;
+                    prefs.majority_wins = majority;
+                }
+                self.next_overlay.set(Overlay::None);
+            }
+            _ => {}
+        }
+    }
+
+    /// Panels opened and closed, other screens, the game exported or imported.
+    fn elsewhere(&mut self, commands: &mut Commands, action: Action) {
+        match action {
+            Action::OpenMenu => {
+                self.choice.0 = Some(MatchChoice::of(&self.prefs));
+                self.next_overlay.set(Overlay::Menu);
+            }
+            Action::OpenHelp => self.next_overlay.set(Overlay::Help),
+            Action::Intro => self.next_overlay.set(Overlay::Intro),
             Action::Review => commands.trigger(crate::game::state::OpenReview),
             Action::Lesson => {
                 commands.insert_resource(crate::game::screens::lesson::BackTo(*self.screen.get()));
@@ -218,12 +289,6 @@ impl Ctx<'_> {
             Action::PlayOnline => {
                 self.next_overlay.set(Overlay::None);
                 self.next_screen.set(Screen::Online);
-            }
-            Action::Level(step) => {
-                let level = (i16::from(prefs.level) + i16::from(step)).clamp(1, 10) as u8;
-                prefs.level = level;
-                // From the computer's next move on.
-                self.game.history.set_computer_level(level);
             }
             Action::Export => {
                 commands.trigger(Export);
@@ -240,39 +305,7 @@ impl Ctx<'_> {
                 self.close_panel(commands);
             }
             Action::Back => self.close_panel(commands),
-            Action::Leave => self.new_game(commands),
-            Action::Stay => {
-                // Keep playing: the match settings go back to the game's.
-                if let Some((mode, preset, young, first, clock, majority)) = self.choice.0.take() {
-                    prefs.mode = mode;
-                    prefs.preset = preset;
-                    prefs.young_mandarin = young;
-                    prefs.human_first = first;
-                    prefs.clock = clock;
-                    prefs.majority_wins = majority;
-                }
-                self.next_overlay.set(Overlay::None);
-            }
-            Action::Flip
-                if *self.phase == Phase::Waiting
-                    && self.game.human_to_move()
-                    && self.game.pos().can_swap() =>
-            {
-                self.next_overlay.set(Overlay::Flip);
-            }
             Action::OpenAccess => self.next_overlay.set(Overlay::Access),
-            Action::ConfirmSow => {
-                if let Some(mv) = self.pending.0.take()
-                    && *self.phase == Phase::Waiting
-                {
-                    commands.trigger(PlayMove(mv));
-                }
-            }
-            Action::CancelSow => self.pending.0 = None,
-            Action::FlipYes => {
-                self.next_overlay.set(Overlay::None);
-                commands.trigger(PlayMove(Move::Swap));
-            }
             _ => {}
         }
     }

@@ -153,8 +153,6 @@ fn stepper(r: &mut ChildSpawnerCommands, art: &Art, value: String, action: fn(i8
 
 fn menu(commands: &mut Commands, art: &Art, prefs: &Prefs) -> Entity {
     let lang = prefs.lang();
-    let on_off = |on: bool| lang.tr(if on { "switch.on" } else { "switch.off" });
-    let preset = prefs.preset();
     commands
         .spawn(panel(700.0))
         .with_children(|p| {
@@ -168,69 +166,8 @@ fn menu(commands: &mut Commands, art: &Art, prefs: &Prefs) -> Entity {
                 r.spawn(widget::title(art, lang.tr("menu.title"), 26.0));
                 r.spawn(button(art, Action::OpenAccess, lang.tr("menu.access")));
             });
-            setting(p, art, lang.tr("menu.mode"), |r| {
-                stepper(r, art, lang.tr(prefs.mode.key()).to_owned(), Action::Mode);
-            });
-            if prefs.mode.has_computer() {
-                setting(p, art, lang.tr("menu.difficulty"), |r| {
-                    stepper(r, art, level_label(prefs.level, lang), Action::Level);
-                });
-                setting(p, art, lang.tr("menu.first"), |r| {
-                    let who = if prefs.human_first {
-                        "first.you"
-                    } else {
-                        "first.computer"
-                    };
-                    r.spawn(button(art, Action::First, lang.tr(who)));
-                });
-            }
-            setting(p, art, lang.tr("menu.rules"), |r| {
-                stepper(r, art, lang.pick(&preset.name).to_owned(), Action::Preset);
-            });
-            p.spawn(text(art, lang.pick(&preset.description), 15.0));
-            setting(p, art, lang.tr("menu.clock"), |r| {
-                stepper(r, art, clock_label(prefs.clock, lang), Action::Clock);
-            });
-            // The two rule switches on one line, so that the menu fits a landscape phone.
-            let rules = prefs.preset().rules;
-            let majority = lang.trf(
-                "menu.majority",
-                &[("n", &rules.majority()), ("total", &rules.total_value())],
-            );
-            let majority_switch = |r: &mut ChildSpawnerCommands| {
-                r.spawn(button(art, Action::Majority, on_off(prefs.majority_wins)));
-            };
-            if prefs.young_mandarin_applies() {
-                setting(p, art, lang.tr("menu.young"), |r| {
-                    r.spawn(button(art, Action::Young, on_off(prefs.young_mandarin)));
-                    r.spawn(text(art, majority, 18.0));
-                    majority_switch(r);
-                });
-            } else {
-                p.spawn(text(art, lang.tr("menu.young.own"), 15.0));
-                setting(p, art, &majority, majority_switch);
-            }
-            // Two short settings on one line, so that the menu fits a landscape phone.
-            setting(p, art, lang.tr("menu.speed"), |r| {
-                r.spawn(button(art, Action::Speed, lang.tr(prefs.speed.key())));
-                r.spawn(text(art, lang.tr("menu.score"), 18.0));
-                r.spawn(button(art, Action::Score, lang.tr(prefs.score_view.key())));
-            });
-            setting(p, art, lang.tr("menu.sound"), |r| {
-                r.spawn(button(art, Action::Sound, on_off(prefs.sound)));
-                r.spawn(text(art, lang.tr("menu.volume"), 18.0));
-                stepper(
-                    r,
-                    art,
-                    format!("{:.0}%", prefs.volume * 100.0),
-                    Action::Volume,
-                );
-            });
-            setting(p, art, lang.tr("menu.language"), |r| {
-                for option in Lang::ALL {
-                    r.spawn(button(art, Action::Language(option), option.name()));
-                }
-            });
+            match_settings(p, art, prefs);
+            look_and_sound(p, art, prefs);
             p.spawn(Node {
                 justify_content: JustifyContent::Center,
                 margin: UiRect::top(px(8)),
@@ -248,6 +185,83 @@ fn menu(commands: &mut Commands, art: &Art, prefs: &Prefs) -> Entity {
             });
         })
         .id()
+}
+
+/// The match's settings: the mode, the computer's level and who moves first, the rule set and
+/// its rules, the clock.
+fn match_settings(p: &mut ChildSpawnerCommands, art: &Art, prefs: &Prefs) {
+    let lang = prefs.lang();
+    let on_off = |on: bool| lang.tr(if on { "switch.on" } else { "switch.off" });
+    let preset = prefs.preset();
+    setting(p, art, lang.tr("menu.mode"), |r| {
+        stepper(r, art, lang.tr(prefs.mode.key()).to_owned(), Action::Mode);
+    });
+    if prefs.mode.has_computer() {
+        setting(p, art, lang.tr("menu.difficulty"), |r| {
+            stepper(r, art, level_label(prefs.level, lang), Action::Level);
+        });
+        setting(p, art, lang.tr("menu.first"), |r| {
+            let who = if prefs.human_first {
+                "first.you"
+            } else {
+                "first.computer"
+            };
+            r.spawn(button(art, Action::First, lang.tr(who)));
+        });
+    }
+    setting(p, art, lang.tr("menu.rules"), |r| {
+        stepper(r, art, lang.pick(&preset.name).to_owned(), Action::Preset);
+    });
+    p.spawn(text(art, lang.pick(&preset.description), 15.0));
+    setting(p, art, lang.tr("menu.clock"), |r| {
+        stepper(r, art, clock_label(prefs.clock, lang), Action::Clock);
+    });
+    // The two rule switches on one line, so that the menu fits a landscape phone.
+    let rules = prefs.preset().rules;
+    let majority = lang.trf(
+        "menu.majority",
+        &[("n", &rules.majority()), ("total", &rules.total_value())],
+    );
+    let majority_switch = |r: &mut ChildSpawnerCommands| {
+        r.spawn(button(art, Action::Majority, on_off(prefs.majority_wins)));
+    };
+    if prefs.young_mandarin_applies() {
+        setting(p, art, lang.tr("menu.young"), |r| {
+            r.spawn(button(art, Action::Young, on_off(prefs.young_mandarin)));
+            r.spawn(text(art, majority, 18.0));
+            majority_switch(r);
+        });
+    } else {
+        p.spawn(text(art, lang.tr("menu.young.own"), 15.0));
+        setting(p, art, &majority, majority_switch);
+    }
+}
+
+/// How the game looks and sounds, and its language.
+fn look_and_sound(p: &mut ChildSpawnerCommands, art: &Art, prefs: &Prefs) {
+    let lang = prefs.lang();
+    let on_off = |on: bool| lang.tr(if on { "switch.on" } else { "switch.off" });
+    // Two short settings on one line, so that the menu fits a landscape phone.
+    setting(p, art, lang.tr("menu.speed"), |r| {
+        r.spawn(button(art, Action::Speed, lang.tr(prefs.speed.key())));
+        r.spawn(text(art, lang.tr("menu.score"), 18.0));
+        r.spawn(button(art, Action::Score, lang.tr(prefs.score_view.key())));
+    });
+    setting(p, art, lang.tr("menu.sound"), |r| {
+        r.spawn(button(art, Action::Sound, on_off(prefs.sound)));
+        r.spawn(text(art, lang.tr("menu.volume"), 18.0));
+        stepper(
+            r,
+            art,
+            format!("{:.0}%", prefs.volume * 100.0),
+            Action::Volume,
+        );
+    });
+    setting(p, art, lang.tr("menu.language"), |r| {
+        for option in Lang::ALL {
+            r.spawn(button(art, Action::Language(option), option.name()));
+        }
+    });
 }
 
 /// Text size, contrast, motion, confirming moves, button size; the keys; the sides' shapes.

@@ -18,11 +18,16 @@ pub struct Activate {
     pub entity: Entity,
 }
 
+/// A pressable surface dragged along rather than pressed (the review's graph): its presses are
+/// its own system's, neither an `Activate` nor a click.
+#[derive(Component, Default)]
+pub struct Surface;
+
 /// Every button pressed in this frame is activated once: its observers run before the frame's
 /// input is read (`GameSet::Press` comes first).
 fn activate_pressed(
     mut commands: Commands,
-    buttons: Query<(Entity, &Interaction), Changed<Interaction>>,
+    buttons: Query<(Entity, &Interaction), (Changed<Interaction>, Without<Surface>)>,
 ) {
     for (entity, interaction) in &buttons {
         if *interaction == Interaction::Pressed {

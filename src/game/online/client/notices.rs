@@ -104,9 +104,7 @@ pub(super) fn people_notice(online: &mut Online, link: &mut Link, notice: Notice
                 room: room.clone(),
             };
             online.people.take(&accepted, unix_ms());
-            let entering = Room::new(room, false);
-            link.send(&entering.enter());
-            online.room = Some(entering);
+            enter(online, link, room);
         }
         Notice::CodeOwner { kind, code, player } => {
             if let Some(offer) = online.offer.as_mut() {
@@ -135,6 +133,41 @@ pub(super) fn people_notice(online: &mut Online, link: &mut Link, notice: Notice
             online.people.news = Some(crate::game::online::social::News::YourTurn(code));
             link.send(&ClientMessage::MyGames);
         }
+        notice @ (Notice::Pooled { .. }
+        | Notice::PoolAlone { .. }
+        | Notice::Unpooled
+        | Notice::Paired { .. }) => pool_notice(online, link, notice),
+        notice @ (Notice::LinkCode { .. }
+        | Notice::RecoveryCode { .. }
+        | Notice::Devices { .. }
+        | Notice::Profile { .. }
+        | Notice::Relations { .. }
+        | Notice::FriendRequest { .. }
+        | Notice::FriendAccepted { .. }
+        | Notice::Challenges { .. }
+        | Notice::Challenged { .. }
+        | Notice::ChallengeClosed { .. }
+        | Notice::Chat { .. }
+        | Notice::Reported { .. }) => {
+            online.people.take(&notice, unix_ms());
+        }
+        notice @ (Notice::Tournaments { .. }
+        | Notice::Tournament { .. }
+        | Notice::TournamentInvite { .. }) => tournament_notice(online, notice),
+        _ => {}
+    }
+}
+
+/// Room `code` opened with us seated (a challenge accepted, a pairing): entered.
+fn enter(online: &mut Online, link: &mut Link, code: String) {
+    let entering = Room::new(code, false);
+    link.send(&entering.enter());
+    online.room = Some(entering);
+}
+
+/// The pool's news: waiting in it, the computer offered, out of it, paired.
+fn pool_notice(online: &mut Online, link: &mut Link, notice: Notice) {
+    match notice {
         Notice::Pooled {
             rules,
             clock,
@@ -158,37 +191,21 @@ pub(super) fn people_notice(online: &mut Online, link: &mut Link, notice: Notice
             // Paired: the room is open with both seated and the game begun.
             info!("online: paired, room {room}");
             online.pool = None;
-            let entering = Room::new(room, false);
-            link.send(&entering.enter());
-            online.room = Some(entering);
-        }
-        notice @ (Notice::LinkCode { .. }
-        | Notice::RecoveryCode { .. }
-        | Notice::Devices { .. }
-        | Notice::Profile { .. }
-        | Notice::Relations { .. }
-        | Notice::FriendRequest { .. }
-        | Notice::FriendAccepted { .. }
-        | Notice::Challenges { .. }
-        | Notice::Challenged { .. }
-        | Notice::ChallengeClosed { .. }
-        | Notice::Chat { .. }
-        | Notice::Reported { .. }) => {
-            online.people.take(&notice, unix_ms());
-        }
-        notice @ (Notice::Tournaments { .. }
-        | Notice::Tournament { .. }
-        | Notice::TournamentInvite { .. }) => {
-            if let Notice::TournamentInvite { from, line } = &notice {
-                let news = crate::game::online::social::News::TournamentInvite(
-                    from.name.clone(),
-                    line.name.clone(),
-                );
-                online.people.news = Some(news);
-            }
-            let me = online.me.as_ref().map(|p| p.id.clone());
-            online.tournaments.take(notice, me.as_deref());
+            enter(online, link, room);
         }
         _ => {}
     }
+}
+
+/// Tournaments' news: lists, a page, an invitation (news to show).
+fn tournament_notice(online: &mut Online, notice: Notice) {
+    if let Notice::TournamentInvite { from, line } = &notice {
+        let news = crate::game::online::social::News::TournamentInvite(
+            from.name.clone(),
+            line.name.clone(),
+        );
+        online.people.news = Some(news);
+    }
+    let me = online.me.as_ref().map(|p| p.id.clone());
+    online.tournaments.take(notice, me.as_deref());
 }

@@ -62,13 +62,7 @@ pub(super) fn build(
     let lang = prefs.lang();
     let narrow = window.as_ref().is_some_and(|w| w.width() < 700.0);
     let phone = window.is_some_and(|w| target::phone_sized(w.size() / scale.0));
-    let face = if super::asking_who_plays(&online, &prefs) {
-        Face::WhoPlays
-    } else if online.offer.is_some() {
-        Face::Offer
-    } else if pages.page != Page::None {
-        Face::Page(pages.page, pages.other.clone(), pages.tournament.clone())
-    } else {
+    let Some(face) = Face::of(&online, &prefs, &pages) else {
         for root in &roots {
             commands.entity(root).despawn();
         }
@@ -86,13 +80,7 @@ pub(super) fn build(
     }
     let into = match content.map(|c| *c) {
         Some(content) if *spawned == now => {
-            commands.entity(content).despawn_children();
-            // A page's header was lifted out of its body, to the frame's top: it goes too.
-            let frame = parents.get(content).map(ChildOf::parent).ok();
-            let lifted = headers
-                .iter()
-                .filter(|h| parents.get(*h).ok().map(ChildOf::parent) == frame);
-            lifted.for_each(|header| commands.entity(header).despawn());
+            emptied(&mut commands, content, &headers, &parents);
             content
         }
         _ => {
@@ -129,6 +117,38 @@ pub(super) fn build(
                 shown.page(p, pictures);
             }
         });
+}
+
+/// `content` emptied to be drawn again, with the page's header that was lifted out of it to the
+/// frame's top.
+fn emptied(
+    commands: &mut Commands,
+    content: Entity,
+    headers: &Query<Entity, With<page::PageHeader>>,
+    parents: &Query<&ChildOf>,
+) {
+    commands.entity(content).despawn_children();
+    let frame = parents.get(content).map(ChildOf::parent).ok();
+    let lifted = headers
+        .iter()
+        .filter(|h| parents.get(*h).ok().map(ChildOf::parent) == frame);
+    lifted.for_each(|header| commands.entity(header).despawn());
+}
+
+impl Face {
+    /// What the layer shows now; nothing when no page is open and nothing is asked.
+    fn of(online: &Online, prefs: &Prefs, pages: &Pages) -> Option<Face> {
+        if super::asking_who_plays(online, prefs) {
+            Some(Face::WhoPlays)
+        } else if online.offer.is_some() {
+            Some(Face::Offer)
+        } else if pages.page != Page::None {
+            let page = Face::Page(pages.page, pages.other.clone(), pages.tournament.clone());
+            Some(page)
+        } else {
+            None
+        }
+    }
 }
 
 /// The layer over the screen for `face`: its backdrop and its panel (a page's frame and body);

@@ -8,10 +8,11 @@ use bevy::prelude::*;
 use super::kit::{centred_row, header, wrapping_row};
 use super::{Pages, PeopleAction};
 use crate::game::board::art::Art;
-use crate::game::online::client::Online;
+use crate::game::online::client::{NotifyState, Online};
 use crate::game::online::field::{Field, text_field};
 use crate::game::online::push::PushDevice;
 use crate::game::theme::widget::{bold, button, text};
+use crate::net::notify::NotifySettings;
 use crate::session::Lang;
 
 use super::NotifyToggle;
@@ -45,6 +46,25 @@ pub(super) fn page(
             r.spawn(button(art, PeopleAction::Toggle(toggle), switch(lang, on)));
         });
     }
+    devices(p, art, lang, state, device);
+    if state.mail {
+        mail(p, art, lang, pages, &state.settings);
+    }
+    p.spawn(centred_row()).with_child(button(
+        art,
+        PeopleAction::NotifyAllOff,
+        lang.tr("notify.all_off"),
+    ));
+}
+
+/// The devices notified, and this one's state (or the button that has it notified).
+fn devices(
+    p: &mut ChildSpawnerCommands,
+    art: &Art,
+    lang: Lang,
+    state: &NotifyState,
+    device: &PushDevice,
+) {
     p.spawn(text(
         art,
         lang.trf("notify.devices", &[("n", &state.devices)]),
@@ -72,38 +92,35 @@ pub(super) fn page(
             lang.tr("notify.this_device"),
         ));
     }
-    if state.mail {
-        p.spawn(wrapping_row()).with_children(|r| {
-            r.spawn(text(art, lang.tr("notify.email"), 17.0));
-            let editing = pages.typing == Some(Field::Email);
-            // The address the server has, until another is typed.
-            let shown = if editing || !pages.email.is_empty() {
-                &pages.email
-            } else {
-                &s.email
-            };
-            let empty = "name@example.org";
-            r.spawn(text_field(art, Field::Email, shown, pages.typing, empty));
-            if editing {
-                r.spawn(button(art, PeopleAction::SaveEmail, lang.tr("people.ok")));
-            }
-        });
-        // Nothing is sent to an address before its owner follows the link sent to it.
-        if !s.email.is_empty() && !s.confirmed {
-            p.spawn(text(art, lang.tr("notify.confirm"), 15.0));
+}
+
+/// The e-mail address (typed in place), whether it waits for its owner, and the daily e-mail.
+fn mail(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, pages: &Pages, s: &NotifySettings) {
+    p.spawn(wrapping_row()).with_children(|r| {
+        r.spawn(text(art, lang.tr("notify.email"), 17.0));
+        let editing = pages.typing == Some(Field::Email);
+        // The address the server has, until another is typed.
+        let shown = if editing || !pages.email.is_empty() {
+            &pages.email
+        } else {
+            &s.email
+        };
+        let empty = "name@example.org";
+        r.spawn(text_field(art, Field::Email, shown, pages.typing, empty));
+        if editing {
+            r.spawn(button(art, PeopleAction::SaveEmail, lang.tr("people.ok")));
         }
-        p.spawn(wrapping_row()).with_children(|r| {
-            r.spawn(text(art, lang.tr("notify.digest"), 17.0));
-            r.spawn(button(
-                art,
-                PeopleAction::Toggle(NotifyToggle::Digest),
-                switch(lang, s.digest),
-            ));
-        });
+    });
+    // Nothing is sent to an address before its owner follows the link sent to it.
+    if !s.email.is_empty() && !s.confirmed {
+        p.spawn(text(art, lang.tr("notify.confirm"), 15.0));
     }
-    p.spawn(centred_row()).with_child(button(
-        art,
-        PeopleAction::NotifyAllOff,
-        lang.tr("notify.all_off"),
-    ));
+    p.spawn(wrapping_row()).with_children(|r| {
+        r.spawn(text(art, lang.tr("notify.digest"), 17.0));
+        r.spawn(button(
+            art,
+            PeopleAction::Toggle(NotifyToggle::Digest),
+            switch(lang, s.digest),
+        ));
+    });
 }

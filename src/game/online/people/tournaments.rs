@@ -454,9 +454,36 @@ pub(super) fn draft_page(
     pages: &Pages,
     form: &Form,
 ) {
-    let draft = &pages.draft;
     header(p, art, lang, lang.tr("tour.new").to_owned());
     super::kit::problem_line(p, art, lang, online);
+    name_and_kind(p, art, lang, online, pages);
+    draft_steps(p, art, lang, &pages.draft);
+    let (rules, clock) = (
+        rules_words(form, lang),
+        clock_label(form.clock_spec(), lang),
+    );
+    p.spawn(text(
+        art,
+        lang.trf("tour.rules", &[("rules", &rules), ("clock", &clock)]),
+        15.0,
+    ));
+    draft_toggles(p, art, lang, pages);
+    p.spawn(centred_row()).with_child(button(
+        art,
+        PeopleAction::Tour(TourAction::Create),
+        lang.tr("tour.create"),
+    ));
+}
+
+/// The new tournament's name and its kind.
+fn name_and_kind(
+    p: &mut ChildSpawnerCommands,
+    art: &Art,
+    lang: Lang,
+    online: &Online,
+    pages: &Pages,
+) {
+    let draft = &pages.draft;
     p.spawn(wrapping_row()).with_children(|r| {
         r.spawn(text(art, lang.tr("tour.name"), 17.0));
         let me = online.me.as_ref().map_or("", |p| p.name.as_str());
@@ -483,6 +510,10 @@ pub(super) fn draft_page(
             ));
         }
     });
+}
+
+/// The new tournament's kind explained, its length, its rounds' interval and its start.
+fn draft_steps(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, draft: &Draft) {
     p.spawn(text(art, lang.tr(kind_help(draft.kind)), 15.0));
     stepper(
         p,
@@ -503,15 +534,11 @@ pub(super) fn draft_page(
     }
     let start = start_words(STARTS[draft.start], lang);
     stepper(p, art, lang.tr("tour.start"), &start, TourAction::Start);
-    let (rules, clock) = (
-        rules_words(form, lang),
-        clock_label(form.clock_spec(), lang),
-    );
-    p.spawn(text(
-        art,
-        lang.trf("tour.rules", &[("rules", &rules), ("clock", &clock)]),
-        15.0,
-    ));
+}
+
+/// Rated or not, chat or not, bots or not, public or not, and its password.
+fn draft_toggles(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, pages: &Pages) {
+    let draft = &pages.draft;
     p.spawn(wrapping_row()).with_children(|r| {
         let rated = lang.tr(if draft.rated {
             "tour.rated"
@@ -545,11 +572,6 @@ pub(super) fn draft_page(
         let empty = lang.tr("tour.password.none");
         r.spawn(text_field(art, field, &draft.password, pages.typing, empty));
     });
-    p.spawn(centred_row()).with_child(button(
-        art,
-        PeopleAction::Tour(TourAction::Create),
-        lang.tr("tour.create"),
-    ));
 }
 
 /// A row of a choice: its name, ‹, the value, ›.

@@ -9,6 +9,7 @@ use crate::game::screens::actions::Action;
 use crate::game::state::{Game, Phase, Prefs, Screen};
 use crate::game::theme::widget::{self, button, panel, row};
 use crate::rules::geometry;
+use crate::session::Lang;
 
 #[derive(Component)]
 pub(super) struct GameOverRoot;
@@ -43,21 +44,7 @@ pub(super) fn game_over(
         return;
     };
     let swept = turn::swept(&game);
-    let winners: Vec<usize> = (0..players).filter(|&p| places[p] == 0).collect();
-    let headline = if winners.len() > 1 {
-        lang.tr("over.draw").to_owned()
-    } else if game.mixed() && game.history.player_of(winners[0]).is_human() {
-        lang.tr("over.you_win").to_owned()
-    } else {
-        lang.trf("over.wins", &[("who", &text::who(&game, winners[0], lang))])
-    };
-    let headline = match flagged {
-        Some(out) => format!(
-            "{}\n{headline}",
-            lang.trf("over.time", &[("who", &text::who(&game, out, lang))])
-        ),
-        None => headline,
-    };
+    let headline = headline(&game, &places, flagged, lang);
     let mut order: Vec<usize> = (0..players).collect();
     order.sort_by_key(|&p| places[p]);
     commands
@@ -98,6 +85,26 @@ pub(super) fn game_over(
                 });
             });
         });
+}
+
+/// Who won (or a draw), after who ran out of time if a side did.
+fn headline(game: &Game, places: &[u8], flagged: Option<usize>, lang: Lang) -> String {
+    let players = game.pos().players();
+    let winners: Vec<usize> = (0..players).filter(|&p| places[p] == 0).collect();
+    let headline = if winners.len() > 1 {
+        lang.tr("over.draw").to_owned()
+    } else if game.mixed() && game.history.player_of(winners[0]).is_human() {
+        lang.tr("over.you_win").to_owned()
+    } else {
+        lang.trf("over.wins", &[("who", &text::who(game, winners[0], lang))])
+    };
+    match flagged {
+        Some(out) => format!(
+            "{}\n{headline}",
+            lang.trf("over.time", &[("who", &text::who(game, out, lang))])
+        ),
+        None => headline,
+    }
 }
 
 /// Places (0 first) when side `out` ran out of time: last, the others by points, ties shared.

@@ -4,7 +4,7 @@ use bevy::prelude::*;
 
 use super::grades::quality_colour;
 use super::{GRAPH_POINTS, Graph, Review};
-use crate::ai::review::Quality;
+use crate::ai::review::{MoveReview, Quality};
 use crate::game::theme::palette::{self, PLAYER_COLOURS};
 
 /// One column a move: up in the first player's colour while they are expected to win by that
@@ -36,63 +36,74 @@ pub(super) fn draw_graph(
             BackgroundColor(palette::MIDDLE_LINE),
         ));
         for k in 0..len {
-            let judged = review.judged.get(k);
-            // On the 3-player board, the mover's own margin over the others.
-            let (value, colour) = match judged {
-                Some(m) if three => (m.margin_for(m.player), PLAYER_COLOURS[m.seat]),
-                Some(m) if m.margin_for(0) >= 0.0 => (m.margin_for(0), PLAYER_COLOURS[0]),
-                Some(m) => (m.margin_for(0), PLAYER_COLOURS[1]),
-                None => (0.0, Color::NONE),
-            };
-            let share = (value.abs() / GRAPH_POINTS).min(1.0) as f32 * 50.0;
             let current = k + 1 == review.at;
-            let column = if current {
-                palette::CURRENT_COLUMN
-            } else {
-                Color::NONE
-            };
-            let bar = colour.with_alpha(if current { 1.0 } else { 0.8 });
-            let (top, bottom) = if value >= 0.0 {
-                (50.0 - share, 50.0)
-            } else {
-                (50.0, 50.0 - share)
-            };
-            g.spawn((
+            column(g, review.judged.get(k), three, current, width);
+        }
+    });
+}
+
+/// A move's column of the graph, `width` per cent wide: its bar up (the first player ahead) or
+/// down, lit when it is the `current` move, a dot under a mistake.
+fn column(
+    g: &mut ChildSpawnerCommands,
+    judged: Option<&MoveReview>,
+    three: bool,
+    current: bool,
+    width: f32,
+) {
+    // On the 3-player board, the mover's own margin over the others.
+    let (value, colour) = match judged {
+        Some(m) if three => (m.margin_for(m.player), PLAYER_COLOURS[m.seat]),
+        Some(m) if m.margin_for(0) >= 0.0 => (m.margin_for(0), PLAYER_COLOURS[0]),
+        Some(m) => (m.margin_for(0), PLAYER_COLOURS[1]),
+        None => (0.0, Color::NONE),
+    };
+    let share = (value.abs() / GRAPH_POINTS).min(1.0) as f32 * 50.0;
+    let column = if current {
+        palette::CURRENT_COLUMN
+    } else {
+        Color::NONE
+    };
+    let bar = colour.with_alpha(if current { 1.0 } else { 0.8 });
+    let (top, bottom) = if value >= 0.0 {
+        (50.0 - share, 50.0)
+    } else {
+        (50.0, 50.0 - share)
+    };
+    g.spawn((
+        Node {
+            width: percent(width),
+            height: percent(100),
+            ..default()
+        },
+        BackgroundColor(column),
+    ))
+    .with_children(|c| {
+        c.spawn((
+            Node {
+                position_type: PositionType::Absolute,
+                left: percent(8),
+                right: percent(8),
+                top: percent(top),
+                bottom: percent(bottom),
+                ..default()
+            },
+            BackgroundColor(bar),
+        ));
+        if let Some(m) = judged.filter(|m| m.quality >= Quality::Mistake) {
+            // A dot on the mistakes, in their grade's colour.
+            c.spawn((
                 Node {
-                    width: percent(width),
-                    height: percent(100),
+                    position_type: PositionType::Absolute,
+                    left: percent(20),
+                    right: percent(20),
+                    bottom: px(2),
+                    height: px(5),
+                    border_radius: BorderRadius::all(px(3)),
                     ..default()
                 },
-                BackgroundColor(column),
-            ))
-            .with_children(|c| {
-                c.spawn((
-                    Node {
-                        position_type: PositionType::Absolute,
-                        left: percent(8),
-                        right: percent(8),
-                        top: percent(top),
-                        bottom: percent(bottom),
-                        ..default()
-                    },
-                    BackgroundColor(bar),
-                ));
-                if let Some(m) = judged.filter(|m| m.quality >= Quality::Mistake) {
-                    // A dot on the mistakes, in their grade's colour.
-                    c.spawn((
-                        Node {
-                            position_type: PositionType::Absolute,
-                            left: percent(20),
-                            right: percent(20),
-                            bottom: px(2),
-                            height: px(5),
-                            border_radius: BorderRadius::all(px(3)),
-                            ..default()
-                        },
-                        BackgroundColor(quality_colour(m.quality)),
-                    ));
-                }
-            });
+                BackgroundColor(quality_colour(m.quality)),
+            ));
         }
     });
 }

@@ -51,22 +51,8 @@ pub(super) fn draw_list(
     };
     commands.entity(list).with_children(|l| {
         l.spawn(bold(&art, progress, 16.0));
-        let start = lang.tr("review.start");
-        l.spawn((
-            Button,
-            widget::OwnColours,
-            ReviewAction::Jump(0),
-            Node {
-                padding: UiRect::axes(px(4), px(1)),
-                ..default()
-            },
-            BackgroundColor(if review.at == 0 {
-                palette::CURRENT
-            } else {
-                Color::NONE
-            }),
-            children![text(&art, start, 14.0)],
-        ));
+        let start = text(&art, lang.tr("review.start"), 14.0);
+        l.spawn(list_line(0, review.at == 0, 0.0, start));
         for (i, entry) in entries.iter().enumerate().skip(first).take(LIST_LINES) {
             let judged = review.judged.get(i);
             let mark = judged.map_or("", |m| quality_mark(m.quality));
@@ -78,22 +64,29 @@ pub(super) fn draw_list(
                     PLAYER_COLOURS[entry.side].lighter(0.3)
                 }
             });
-            l.spawn((
-                Button,
-                widget::OwnColours,
-                ReviewAction::Jump(i + 1),
-                Node {
-                    padding: UiRect::axes(px(4), px(1)),
-                    border_radius: BorderRadius::all(px(4)),
-                    ..default()
-                },
-                BackgroundColor(if review.at == i + 1 {
-                    palette::CURRENT
-                } else {
-                    Color::NONE
-                }),
-                children![text_in(&art, line, 14.0, colour)],
-            ));
+            let words = text_in(&art, line, 14.0, colour);
+            l.spawn(list_line(i + 1, review.at == i + 1, 4.0, words));
         }
     });
+}
+
+/// A line of the list that puts the board after move `at` (0: the start), lit where the board
+/// is (`current`), its corners rounded by `radius`.
+fn list_line(at: usize, current: bool, radius: f32, words: impl Bundle) -> impl Bundle {
+    (
+        Button,
+        widget::OwnColours,
+        ReviewAction::Jump(at),
+        Node {
+            padding: UiRect::axes(px(4), px(1)),
+            border_radius: BorderRadius::all(px(radius)),
+            ..default()
+        },
+        BackgroundColor(if current {
+            palette::CURRENT
+        } else {
+            Color::NONE
+        }),
+        children![words],
+    )
 }

@@ -10,6 +10,7 @@ use crate::game::board::art::Art;
 use crate::game::board::layout::Layout;
 use crate::game::state::{BoardEdge, Prefs, Screen};
 use crate::game::theme::palette;
+use crate::game::theme::press::Surface;
 use crate::game::theme::widget::{self, icon_button, small_button, text};
 use crate::game::theme::{bars, scroll, target};
 use crate::session::Lang;
@@ -79,41 +80,7 @@ const PANEL_SHARE: f32 = 24.0;
 pub(super) fn build(commands: &mut Commands, art: &Art, lang: Lang, tall: bool) {
     commands
         .spawn((ReviewUi, DespawnOnExit(Screen::Review), bars::top_bar()))
-        .with_children(|bar| {
-            bar.spawn(icon_button(
-                art,
-                ReviewAction::Back,
-                Glyph::Back,
-                lang.tr("review.back"),
-            ));
-            bar.spawn(icon_button(
-                art,
-                ReviewAction::List,
-                Glyph::Moves,
-                lang.tr("hud.moves"),
-            ));
-            if !tall {
-                transport(bar, art, lang);
-            }
-            bar.spawn((
-                icon_button(
-                    art,
-                    ReviewAction::Best,
-                    Glyph::Target,
-                    lang.tr("review.best"),
-                ),
-                ControlLabel(ReviewAction::Best),
-            ));
-            bar.spawn((
-                icon_button(
-                    art,
-                    ReviewAction::PlayBest,
-                    Glyph::PlayIt,
-                    lang.tr("review.play_best"),
-                ),
-                ControlLabel(ReviewAction::PlayBest),
-            ));
-        });
+        .with_children(|bar| top_bar(bar, art, lang, tall));
     // Along the bottom: (the transport,) what the move was worth, then the graph.
     commands
         .spawn((
@@ -131,59 +98,96 @@ pub(super) fn build(commands: &mut Commands, art: &Art, lang: Lang, tall: bool) 
             },
             BoardEdge::Bottom,
         ))
-        .with_children(|b| {
-            if tall {
-                b.spawn(Node {
-                    justify_content: JustifyContent::Center,
-                    flex_shrink: 0.0,
-                    ..widget::row()
-                })
-                .with_children(|bar| transport(bar, art, lang));
-            }
-            // Past the panel's share of the window the words scroll: a phone keeps its board.
-            b.spawn((
-                Node {
-                    // What the panel's share leaves after the graph (and the transport).
-                    min_height: px(0),
-                    overflow: Overflow::scroll_y(),
-                    flex_direction: FlexDirection::Column,
-                    align_items: AlignItems::Center,
-                    ..default()
-                },
-                scroll::Scrolls,
-                scroll::ScrollsUnderPointer,
-            ))
-            .with_child((
-                Caption,
-                text(art, "", 17.0),
-                TextLayout::justify(Justify::Center),
-            ));
-            b.spawn((
-                Graph,
-                Name::new("the review's graph"),
-                Button,
-                widget::OwnColours,
-                RelativeCursorPosition::default(),
-                Node {
-                    height: px(84),
-                    // A share of a low window at most: a phone held sideways keeps its board.
-                    max_height: Val::Vh(12.0),
-                    // In the panel's share it gives way to the moves' buttons, down to a strip.
-                    min_height: px(20),
-                    width: percent(100),
-                    flex_direction: FlexDirection::Row,
-                    align_items: AlignItems::Stretch,
-                    border_radius: BorderRadius::all(px(8)),
-                    overflow: Overflow::clip(),
-                    ..default()
-                },
-                BackgroundColor(palette::STRIP),
-            ));
-        });
+        .with_children(|b| bottom_panel(b, art, lang, tall));
     commands.spawn((
         ReviewUi,
         MoveList,
         DespawnOnExit(Screen::Review),
         bars::side_list(170.0, 10.0, 1.0),
     ));
+}
+
+/// Back, the list of moves, (the transport,) the best move and playing it.
+fn top_bar(bar: &mut ChildSpawnerCommands, art: &Art, lang: Lang, tall: bool) {
+    bar.spawn(icon_button(
+        art,
+        ReviewAction::Back,
+        Glyph::Back,
+        lang.tr("review.back"),
+    ));
+    bar.spawn(icon_button(
+        art,
+        ReviewAction::List,
+        Glyph::Moves,
+        lang.tr("hud.moves"),
+    ));
+    if !tall {
+        transport(bar, art, lang);
+    }
+    for (action, glyph, key) in [
+        (ReviewAction::Best, Glyph::Target, "review.best"),
+        (ReviewAction::PlayBest, Glyph::PlayIt, "review.play_best"),
+    ] {
+        bar.spawn((
+            icon_button(art, action, glyph, lang.tr(key)),
+            ControlLabel(action),
+        ));
+    }
+}
+
+/// (The transport on a tall window,) the caption, then the graph.
+fn bottom_panel(b: &mut ChildSpawnerCommands, art: &Art, lang: Lang, tall: bool) {
+    if tall {
+        b.spawn(Node {
+            justify_content: JustifyContent::Center,
+            flex_shrink: 0.0,
+            ..widget::row()
+        })
+        .with_children(|bar| transport(bar, art, lang));
+    }
+    // Past the panel's share of the window the words scroll: a phone keeps its board.
+    b.spawn((
+        Node {
+            // What the panel's share leaves after the graph (and the transport).
+            min_height: px(0),
+            overflow: Overflow::scroll_y(),
+            flex_direction: FlexDirection::Column,
+            align_items: AlignItems::Center,
+            ..default()
+        },
+        scroll::Scrolls,
+        scroll::ScrollsUnderPointer,
+    ))
+    .with_child((
+        Caption,
+        text(art, "", 17.0),
+        TextLayout::justify(Justify::Center),
+    ));
+    b.spawn(graph());
+}
+
+/// The graph of the margin, pressed and dragged along to move through the game.
+fn graph() -> impl Bundle {
+    (
+        Graph,
+        Name::new("the review's graph"),
+        Button,
+        Surface,
+        widget::OwnColours,
+        RelativeCursorPosition::default(),
+        Node {
+            height: px(84),
+            // A share of a low window at most: a phone held sideways keeps its board.
+            max_height: Val::Vh(12.0),
+            // In the panel's share it gives way to the moves' buttons, down to a strip.
+            min_height: px(20),
+            width: percent(100),
+            flex_direction: FlexDirection::Row,
+            align_items: AlignItems::Stretch,
+            border_radius: BorderRadius::all(px(8)),
+            overflow: Overflow::clip(),
+            ..default()
+        },
+        BackgroundColor(palette::STRIP),
+    )
 }
