@@ -7,7 +7,8 @@
 //! Limits: a wrong token counts as a missed code against the address (taken before the token
 //! is looked up, given back when it is right); each bot has [`BOT_REQUESTS_PER_MINUTE`]
 //! requests a minute, [`EVENT_STREAMS`] event streams and [`GAME_STREAMS`] game streams open
-//! on a node; a request body is at most the protocol's frame. A token revoked, replaced or
+//! on a node; a request body is at most the protocol's frame (a larger one is read to its end,
+//! up to a bound, before it is refused: `body`). A token revoked, replaced or
 //! banned closes the bot's streams on every node at once, and each stream checks its token
 //! again every [`RECHECK`] all the same.
 //!
@@ -15,6 +16,7 @@
 
 mod account;
 mod actions;
+mod body;
 mod events;
 mod game;
 mod stream;
@@ -65,6 +67,7 @@ pub fn router() -> Router<Arc<Server>> {
         .route("/api/challenge/{player}", post(actions::challenge))
         .route("/api/challenge/{id}/{answer}", post(actions::answer))
         .route("/api/tournament/{id}/{what}", post(tournaments::act))
+        .layer(axum::middleware::from_fn(body::bounded))
         .layer(axum::middleware::map_response(json_refusals))
 }
 
