@@ -776,10 +776,15 @@ async fn a_connection_that_stops_answering_pings_is_dropped_and_its_seat_kept() 
     let silent = b;
     a.event(|e| matches!(e, RoomEvent::Away { seat: 1, .. }).then_some(()))
         .await;
-    // Its player comes back on a new connection into the same seat.
-    let mut b = Client::connect_as(&server.url(), "Bình", Some(&silent.token)).await;
-    assert_eq!(b.join(&code).await, Some(1));
-    a.event(|e| matches!(e, RoomEvent::Back { seat: 1, .. }).then_some(()))
-        .await;
+    // Its player comes back on a new connection into the same seat. Meanwhile `a` goes on
+    // reading (and so answering pings): a connection silent for two pings, 0.4 s here, is
+    // dropped, and a busy machine may take that long to connect `b` again.
+    let back = async {
+        let mut b = Client::connect_as(&server.url(), "Bình", Some(&silent.token)).await;
+        assert_eq!(b.join(&code).await, Some(1));
+        b
+    };
+    let seen = a.event(|e| matches!(e, RoomEvent::Back { seat: 1, .. }).then_some(()));
+    let (_b, ()) = tokio::join!(back, seen);
     drop(silent);
 }
