@@ -16,7 +16,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::ApiError;
-use super::actions::body;
+use super::body::json;
 use crate::identity;
 use crate::settings::now_ms;
 use crate::shared::Server;
@@ -57,7 +57,7 @@ pub async fn new_bot(
         name,
         login,
         password,
-    } = body(&bytes)?;
+    } = json(&bytes)?;
     let login = clean_login(&login).map_err(|e| ApiError::new(ErrorCode::BadMessage, e))?;
     password_bounds(&password)?;
     let ip = addr.ip();
@@ -136,7 +136,7 @@ pub async fn token(
         login,
         password,
         revoke,
-    } = body(&bytes)?;
+    } = json(&bytes)?;
     let player = crate::policy::sign_in(&server, addr.ip(), &login, password).await?;
     let token = server.replace_bot_token(&player, revoke).await?;
     Ok(axum::Json(json!({ "token": token })).into_response())

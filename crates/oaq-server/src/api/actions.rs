@@ -7,11 +7,12 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::response::{IntoResponse, Response};
-use oaq_net::protocol::{ClockSpec, ErrorCode, MAX_FRAME, RulesChoice};
+use oaq_net::protocol::{ClockSpec, ErrorCode, RulesChoice};
 use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::oneshot;
 
+use super::body::json;
 use super::{ApiError, Bot, own_game, undelivered};
 use crate::mailbox::{Action, Command};
 use crate::room::registry::{self, Delivered};
@@ -125,18 +126,6 @@ pub async fn claim(
     act(&server, &bot, &code, Action::Claim).await
 }
 
-/// A request's JSON body, at most a frame's size.
-pub(super) fn body<T: serde::de::DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
-    if bytes.len() > MAX_FRAME {
-        return Err(ApiError::new(
-            ErrorCode::TooLarge,
-            format!("{} bytes; a request holds at most {MAX_FRAME}", bytes.len()),
-        ));
-    }
-    serde_json::from_slice(bytes)
-        .map_err(|e| ApiError::new(ErrorCode::BadMessage, format!("the body: {e}")))
-}
-
 #[derive(Deserialize)]
 struct ChatBody {
     phrase: oaq_net::social::Phrase,
@@ -149,7 +138,7 @@ pub async fn chat(
     Path(code): Path<String>,
     bytes: Bytes,
 ) -> Result<Response, ApiError> {
-    let ChatBody { phrase } = body(&bytes)?;
+    let ChatBody { phrase } = json(&bytes)?;
     if !server.bot_chats.take_key(bot.info.id.clone()) {
         return Err(ApiError::new(
             ErrorCode::RateLimited,
@@ -176,7 +165,7 @@ pub async fn challenge(
     Path(player): Path<String>,
     bytes: Bytes,
 ) -> Result<Response, ApiError> {
-    let ChallengeBody { rules, clock } = body(&bytes)?;
+    let ChallengeBody { rules, clock } = json(&bytes)?;
     if player.len() > oaq_net::protocol::MAX_TOKEN {
         return Err(crate::challenges::no_player().into());
     }

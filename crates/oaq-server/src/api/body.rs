@@ -60,3 +60,9 @@ async fn read(mut body: Body) -> Result<Bytes, ApiError> {
     }
     Ok(Bytes::from(kept))
 }
+
+/// A route's JSON body (within a frame: [`bounded`] kept it so), or what does not read in it.
+pub(super) fn json<T: serde::de::DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
+    serde_json::from_slice(bytes)
+        .map_err(|e| ApiError::new(ErrorCode::BadMessage, format!("the body: {e}")))
+}

@@ -12,7 +12,7 @@ use oaq_net::protocol::ErrorCode;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::actions::body;
+use super::body::json;
 use super::{ApiError, Bot};
 use crate::shared::Server;
 use crate::tournaments::{self, Refused};
@@ -50,7 +50,7 @@ pub async fn act(
             let JoinBody { password } = if bytes.is_empty() {
                 JoinBody::default()
             } else {
-                body(&bytes)?
+                json(&bytes)?
             };
             let joined = tournaments::join(&server, &id, &bot.info, false, password);
             tournaments::guessed(&server, ip, joined).await
