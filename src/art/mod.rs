@@ -174,20 +174,25 @@ pub fn board(w: f32, h: f32, radius: f32, light: Light, u: f32, v: f32) -> Pixel
     [c[0], c[1], c[2], alpha]
 }
 
-/// The board (`board`, `w` × `h`) over its soft shadow on the mat, `blur` pixels wide and moved
-/// `distance` away from the light, in a picture `blur` larger on every side: one picture, so
-/// that the shadow costs no drawing of its own.
-#[allow(clippy::too_many_arguments)]
+/// The board's outline: `w` × `h`, its corners rounded by `radius`.
+#[derive(Clone, Copy, Debug)]
+pub struct Outline {
+    pub w: f32,
+    pub h: f32,
+    pub radius: f32,
+}
+
+/// The board (`outline`) over its soft shadow on the mat, `blur` pixels wide and moved
+/// `distance` away from the light, in a picture `blur` larger on every side, at `(u, v)`: one
+/// picture, so that the shadow costs no drawing of its own.
 pub fn board_on_mat(
-    w: f32,
-    h: f32,
-    radius: f32,
-    blur: f32,
-    distance: f32,
+    outline: Outline,
+    (blur, distance): (f32, f32),
     light: Light,
     u: f32,
     v: f32,
 ) -> Pixel {
+    let Outline { w, h, radius } = outline;
     let (pw, ph) = (w + 2.0 * blur, h + 2.0 * blur);
     let (x, y) = (u * pw - blur, v * ph - blur);
     let (sx, sy) = light.away(x, y, distance);

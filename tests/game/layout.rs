@@ -17,8 +17,7 @@ use bevy::time::TimeUpdateStrategy;
 use bevy::ui::UiGlobalTransform;
 use bevy::window::{ExitCondition, WindowResolution};
 use o_an_quan::game::online::client::Ask;
-use o_an_quan::game::online::form::Form;
-use o_an_quan::game::online::people::{Page, Pages};
+use o_an_quan::game::online::pages::OnlinePage;
 use o_an_quan::game::state::Files;
 use o_an_quan::game::{self, Game, Launch, Overlay, Prefs, Screen};
 use o_an_quan::rules::geometry::is_mandarin;
@@ -594,26 +593,25 @@ fn check_game_screens(app: &mut App, config: Config) -> Vec<String> {
 /// for that has not come.
 type Face = fn(&mut World);
 const ONLINE_FACES: [(&str, Face); 8] = [
-    ("online sheet", |w| w.resource_mut::<Form>().sheet = true),
+    ("online sheet", |w| open_page(w, OnlinePage::Sheet)),
     ("online leaderboard", |w| {
-        let mut form = w.resource_mut::<Form>();
-        form.sheet = false;
-        form.board = true;
+        open_page(w, OnlinePage::Leaderboard)
     }),
-    ("friends page", |w| open_page(w, Page::Friends)),
-    ("my games page", |w| open_page(w, Page::Games)),
-    ("play now page", |w| open_page(w, Page::PlayNow)),
-    ("tournaments page", |w| open_page(w, Page::Tournaments)),
-    ("profile page", |w| open_page(w, Page::Profile)),
+    ("friends page", |w| open_page(w, OnlinePage::Friends)),
+    ("my games page", |w| open_page(w, OnlinePage::Games)),
+    ("play now page", |w| open_page(w, OnlinePage::PlayNow)),
+    ("tournaments page", |w| {
+        open_page(w, OnlinePage::Tournaments)
+    }),
+    ("profile page", |w| open_page(w, OnlinePage::Profile)),
     ("online, a room asked for", |w| {
-        open_page(w, Page::None);
+        open_page(w, OnlinePage::Home);
         w.trigger(Ask::Join("ABCDEF".to_owned()));
     }),
 ];
 
-fn open_page(world: &mut World, page: Page) {
-    world.resource_mut::<Form>().board = false;
-    world.resource_mut::<Pages>().page = page;
+fn open_page(world: &mut World, page: OnlinePage) {
+    world.resource_mut::<NextState<OnlinePage>>().set(page);
 }
 
 fn tempfile_dir() -> std::path::PathBuf {

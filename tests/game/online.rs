@@ -523,7 +523,7 @@ fn screen_text(app: &mut App) -> String {
 /// with its record and its rating graph drawn. The other player is a protocol client.
 #[test]
 fn friends_challenges_and_the_profile_with_its_graph() {
-    use o_an_quan::game::online::people::{Page, PeopleAction, Press};
+    use o_an_quan::game::online::pages::{OnlinePage, PageAction, Press};
     use o_an_quan::net::protocol::{ClientMessage, Notice, RulesChoice, ServerMessage};
     let home = TempDir::new("people-game");
     let server = ServerProcess::sqlite(&home, &[]);
@@ -531,7 +531,7 @@ fn friends_challenges_and_the_profile_with_its_graph() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     run_until(&mut [&mut an], "welcomed", |a| online(a[0]).welcomed());
     an.world_mut()
-        .trigger(Press(PeopleAction::Open(Page::Friends)));
+        .trigger(Press(PageAction::Open(OnlinePage::Friends)));
     run_until(&mut [&mut an], "the friend code", |a| {
         online(a[0])
             .people
@@ -567,7 +567,7 @@ fn friends_challenges_and_the_profile_with_its_graph() {
             .is_some_and(|r| !r.incoming.is_empty())
     });
     an.world_mut()
-        .trigger(Press(PeopleAction::AnswerFriend(binh_id.clone(), true)));
+        .trigger(Press(PageAction::AnswerFriend(binh_id.clone(), true)));
     run_until(&mut [&mut an], "friends", |a| {
         online(a[0]).people.friend(&binh_id).is_some()
     });
@@ -588,7 +588,7 @@ fn friends_challenges_and_the_profile_with_its_graph() {
     // list again draws nothing. Bình reads what comes meanwhile, answering the server's pings:
     // a connection silent for two pings is dropped, and a friend gone offline is news (frames
     // are slower on a busy machine, and these can outlast two pings).
-    let back = |app: &mut App| entity_with(app, |a: &PeopleAction| *a == PeopleAction::Back);
+    let back = |app: &mut App| entity_with(app, |a: &PageAction| *a == PageAction::Back);
     let before = back(&mut an).expect("Back");
     for frame in 0..1300 {
         an.update();
@@ -610,7 +610,7 @@ fn friends_challenges_and_the_profile_with_its_graph() {
     });
     let id = online(&an).people.incoming[0].id.clone();
     an.world_mut()
-        .trigger(Press(PeopleAction::AnswerChallenge(id, true)));
+        .trigger(Press(PageAction::AnswerChallenge(id, true)));
     run_until(&mut [&mut an], "the room on the board", |a| {
         code(a[0]).is_some_and(|c| settled(a[0], &c))
     });
@@ -651,7 +651,7 @@ fn friends_challenges_and_the_profile_with_its_graph() {
         .set(Screen::Online);
     an.update();
     an.world_mut()
-        .trigger(Press(PeopleAction::Open(Page::Profile)));
+        .trigger(Press(PageAction::Open(OnlinePage::Profile)));
     run_until(&mut [&mut an], "the profile", |a| {
         online(a[0])
             .people
@@ -685,7 +685,7 @@ fn friends_challenges_and_the_profile_with_its_graph() {
     let played = online(&an).people.profile.as_ref().unwrap().games[0]
         .code
         .clone();
-    an.world_mut().trigger(Press(PeopleAction::Review(played)));
+    an.world_mut().trigger(Press(PageAction::Review(played)));
     run_until(&mut [&mut an], "the review", |a| {
         *a[0].world().resource::<State<Screen>>().get() == Screen::Review
     });
@@ -718,9 +718,9 @@ fn type_keys(app: &mut App, typed: &str, last: bevy::input::keyboard::Key) {
 #[test]
 fn a_room_code_typed_into_its_field_joins_the_room() {
     use bevy::input::keyboard::Key;
+    use o_an_quan::game::online::field::Typing;
     use o_an_quan::game::online::field::{Field, TextField};
     use o_an_quan::game::online::form::Form;
-    use o_an_quan::game::online::people::Pages;
     let home = TempDir::new("typed-code");
     let server = ServerProcess::sqlite(&home, &[]);
     let mut an = player(&server, "An", &home);
@@ -731,7 +731,7 @@ fn a_room_code_typed_into_its_field_joins_the_room() {
     an.update();
 
     press_button(&mut an, TextField(Field::RoomCode));
-    assert_eq!(an.world().resource::<Pages>().typing, Some(Field::RoomCode));
+    assert_eq!(an.world().resource::<Typing>().0, Some(Field::RoomCode));
     let lower = room.to_lowercase();
     type_keys(
         &mut an,
@@ -750,7 +750,7 @@ fn a_room_code_typed_into_its_field_joins_the_room() {
     assert!(shown.contains(&format!("{room}|")), "{shown}");
 
     type_keys(&mut an, "", Key::Enter);
-    assert_eq!(an.world().resource::<Pages>().typing, None);
+    assert_eq!(an.world().resource::<Typing>().0, None);
     run_until(&mut [&mut an], "seated in Bình's room", |a| {
         online(a[0])
             .room
@@ -773,7 +773,7 @@ fn entity_with<C: Component>(app: &mut App, keep: impl Fn(&C) -> bool) -> Option
 #[test]
 fn the_online_home_follows_the_lobby_in_place() {
     use o_an_quan::game::online::form::OnlineAction;
-    use o_an_quan::game::online::people::PeopleAction;
+    use o_an_quan::game::online::pages::PageAction;
     use o_an_quan::game::scroll::Scrolls;
     let home = TempDir::new("home-in-place");
     let server = ServerProcess::sqlite(&home, &[]);
@@ -781,7 +781,7 @@ fn the_online_home_follows_the_lobby_in_place() {
     run_until(&mut [&mut an], "welcomed", |a| online(a[0]).welcomed());
     let body = entity_with::<Scrolls>(&mut an, |_| true).expect("the home's body");
     let join = entity_with(&mut an, |a: &OnlineAction| *a == OnlineAction::Join).unwrap();
-    let tile = entity_with(&mut an, |a: &PeopleAction| *a == PeopleAction::Pool(0)).unwrap();
+    let tile = entity_with(&mut an, |a: &PageAction| *a == PageAction::Pool(0)).unwrap();
     an.world_mut()
         .entity_mut(body)
         .insert(ScrollPosition(Vec2::new(0.0, 120.0)));
@@ -808,12 +808,12 @@ fn the_online_home_follows_the_lobby_in_place() {
     kept(&mut an, "the same empty lobby");
     // Nor does a frame with nothing new mark what the screen is drawn from as changed.
     let ticks = |app: &App| {
-        use o_an_quan::game::online::{form::Form, people::Pages};
+        use o_an_quan::game::online::{field::Typing, form::Form};
         let world = app.world();
         [
             world.get_resource_change_ticks::<Online>().unwrap().changed,
             world.get_resource_change_ticks::<Form>().unwrap().changed,
-            world.get_resource_change_ticks::<Pages>().unwrap().changed,
+            world.get_resource_change_ticks::<Typing>().unwrap().changed,
             world
                 .get_resource_change_ticks::<o_an_quan::game::state::Prefs>()
                 .unwrap()
@@ -824,7 +824,7 @@ fn the_online_home_follows_the_lobby_in_place() {
     for _ in 0..300 {
         an.update();
     }
-    assert_eq!(ticks(&an), settled, "Online, Form, Pages, Prefs untouched");
+    assert_eq!(ticks(&an), settled, "Online, Form, Typing, Prefs untouched");
 
     let rt = tokio::runtime::Runtime::new().unwrap();
     let mut binh = rt.block_on(online::Client::connect(&server.url(), "Bình"));
@@ -846,17 +846,17 @@ fn the_online_home_follows_the_lobby_in_place() {
 /// each second, and Stop looking stays the button a finger may be on.
 #[test]
 fn the_play_now_page_counts_the_wait_without_drawing_its_buttons_again() {
-    use o_an_quan::game::online::people::{PeopleAction, Press};
+    use o_an_quan::game::online::pages::{PageAction, Press};
     let home = TempDir::new("pool-wait");
     let server = ServerProcess::sqlite(&home, &[]);
     let mut an = player(&server, "An", &home);
     run_until(&mut [&mut an], "welcomed", |a| online(a[0]).welcomed());
-    an.world_mut().trigger(Press(PeopleAction::Pool(1)));
+    an.world_mut().trigger(Press(PageAction::Pool(1)));
     run_until(&mut [&mut an], "waiting in 3+2's pool", |a| {
         online(a[0]).pool.is_some()
     });
     an.update();
-    let stop = |app: &mut App| entity_with(app, |a: &PeopleAction| *a == PeopleAction::LeavePool);
+    let stop = |app: &mut App| entity_with(app, |a: &PageAction| *a == PageAction::LeavePool);
     let before = stop(&mut an).expect("Stop looking");
     // The seconds the page says it has waited.
     let waited = |app: &mut App| -> u64 {
@@ -909,7 +909,7 @@ fn churn_over(app: &mut App, seconds: u64) -> Churn {
 /// text a second and spawns nothing.
 #[test]
 fn an_open_page_with_nothing_new_spawns_nothing_and_a_countdown_changes_one_text() {
-    use o_an_quan::game::online::people::{Page, PeopleAction, Press, TourAction};
+    use o_an_quan::game::online::pages::{OnlinePage, PageAction, Press, TourAction};
     let home = TempDir::new("pages-churn");
     let server = ServerProcess::sqlite(&home, &[]);
     let mut an = player(&server, "An", &home);
@@ -926,13 +926,13 @@ fn an_open_page_with_nothing_new_spawns_nothing_and_a_countdown_changes_one_text
     let arena = online::arena(true, Some(starts_ms), None);
     let tournament = rt.block_on(binh.organise(&arena));
     let pages = [
-        Page::Friends,
-        Page::Profile,
-        Page::Account,
-        Page::PlayNow,
-        Page::Games,
-        Page::Notifications,
-        Page::NewTournament,
+        OnlinePage::Friends,
+        OnlinePage::Profile,
+        OnlinePage::Account,
+        OnlinePage::PlayNow,
+        OnlinePage::Games,
+        OnlinePage::Notifications,
+        OnlinePage::NewTournament,
     ];
     let settle = |app: &mut App| {
         let until = Instant::now() + Duration::from_millis(1500);
@@ -942,7 +942,7 @@ fn an_open_page_with_nothing_new_spawns_nothing_and_a_countdown_changes_one_text
     let home_churn = churn_over(&mut an, 3);
     assert_eq!(home_churn, Churn::default(), "the online home");
     for page in pages {
-        an.world_mut().trigger(Press(PeopleAction::Open(page)));
+        an.world_mut().trigger(Press(PageAction::Open(page)));
         settle(&mut an);
         let churn = churn_over(&mut an, 3);
         println!("{page:?} open for 3 s: {churn:?}");
@@ -950,13 +950,13 @@ fn an_open_page_with_nothing_new_spawns_nothing_and_a_countdown_changes_one_text
     }
     // The list of tournaments counts down on the arena's line: a text changes, no node.
     an.world_mut()
-        .trigger(Press(PeopleAction::Open(Page::Tournaments)));
+        .trigger(Press(PageAction::Open(OnlinePage::Tournaments)));
     settle(&mut an);
     let churn = churn_over(&mut an, 3);
     println!("Tournaments open for 3 s: {churn:?}");
     assert_eq!((churn.spawned, churn.despawned), (0, 0), "the tournaments");
     an.world_mut()
-        .trigger(Press(PeopleAction::Tour(TourAction::Open(tournament))));
+        .trigger(Press(PageAction::Tour(TourAction::Open(tournament))));
     settle(&mut an);
     let churn = churn_over(&mut an, 3);
     println!("the tournament open for 3 s, counting down: {churn:?}");

@@ -116,7 +116,7 @@ try {
   await press(a, "Open(Friends)");
   const friendCode = await until(a, "data-friend-code", (c) => /^[A-Z2-9]{8}$/.test(c));
   await press(a, "Back");
-  await a.until('[data-page="none"]', 20);
+  await a.until('[data-page="home"]', 20);
   await a.waitForTimeout(500);
 
   // A opens a room of its own choices (the home's "Choose the rules…" sheet) with half a minute
@@ -152,7 +152,7 @@ try {
   check(true, "a friend code typed on the phone's keyboard reaches A as a request");
   await phone.shot("phone-friend-code.png");
   await press(phone, "Back");
-  await phone.until('[data-page="none"]', 20);
+  await phone.until('[data-page="home"]', 20);
   await phone.waitForTimeout(500);
   await phone.shot("phone-home.png");
   // My games, from the home, and back.
@@ -161,7 +161,7 @@ try {
   await phone.waitForTimeout(300);
   await phone.shot("phone-games.png");
   await press(phone, "Back");
-  await phone.until('[data-page="none"]', 20);
+  await phone.until('[data-page="home"]', 20);
   await phone.waitForTimeout(500);
   // The code field, wherever the phone's narrow panel puts it.
   await phone.touchscreen.tap(...(await where(phone, "Edit(RoomCode)")));

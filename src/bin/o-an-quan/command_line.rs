@@ -312,14 +312,14 @@ fn start_online(app: &mut App, options: &mut Options) {
             .take()
             .map(|code| Ask::Watch(code.to_uppercase()))
     };
-    use o_an_quan::game::online::people::{Page, PeopleAction};
+    use o_an_quan::game::online::pages::{OnlinePage, PageAction};
     let page = options.people.map(|p| match p {
-        PeopleArg::Friends => Page::Friends,
-        PeopleArg::Profile => Page::Profile,
-        PeopleArg::Account => Page::Account,
-        PeopleArg::PlayNow => Page::PlayNow,
-        PeopleArg::Games => Page::Games,
-        PeopleArg::Notifications => Page::Notifications,
+        PeopleArg::Friends => OnlinePage::Friends,
+        PeopleArg::Profile => OnlinePage::Profile,
+        PeopleArg::Account => OnlinePage::Account,
+        PeopleArg::PlayNow => OnlinePage::PlayNow,
+        PeopleArg::Games => OnlinePage::Games,
+        PeopleArg::Notifications => OnlinePage::Notifications,
     });
     let address = options.open_link.take().map(|a| match a.split_once('?') {
         Some((_, query)) => query.to_owned(),
@@ -333,9 +333,12 @@ fn start_online(app: &mut App, options: &mut Options) {
         PostStartup,
         move |mut commands: Commands,
               mut screen: ResMut<NextState<Screen>>,
-              mut form: ResMut<o_an_quan::game::online::form::Form>| {
+              mut online_page: ResMut<NextState<OnlinePage>>| {
             screen.set(Screen::Online);
-            form.sheet = sheet;
+            if sheet {
+                // Taken as the screen opens.
+                online_page.set(OnlinePage::Sheet);
+            }
             if let Some(address) = &address {
                 o_an_quan::game::online::open_from_address(&mut commands, &mut screen, address);
             }
@@ -343,7 +346,7 @@ fn start_online(app: &mut App, options: &mut Options) {
                 commands.trigger(ask);
             }
             if let Some(page) = page {
-                commands.trigger(o_an_quan::game::online::people::Press(PeopleAction::Open(
+                commands.trigger(o_an_quan::game::online::pages::Press(PageAction::Open(
                     page,
                 )));
             }

@@ -8,7 +8,6 @@ use bevy::a11y::AccessibilityNode;
 use bevy::prelude::*;
 
 use crate::game::state::Prefs;
-use crate::game::theme::palette::BUTTON_OFF;
 use crate::game::theme::widget::{Modal, SettingRow};
 
 pub(in crate::game) fn plugin(app: &mut App) {
@@ -123,7 +122,7 @@ fn name_buttons(
         (
             Entity,
             Option<&mut AccessibilityNode>,
-            Option<&BackgroundColor>,
+            Has<bevy::ui::InteractionDisabled>,
         ),
         With<Button>,
     >,
@@ -134,7 +133,7 @@ fn name_buttons(
     rows: Query<(), With<SettingRow>>,
 ) {
     let lang = prefs.lang();
-    for (entity, node, colour) in &mut nodes {
+    for (entity, node, off) in &mut nodes {
         let words = words_under(entity, &children, &texts);
         let setting = || words_before(entity, &parents, &children, &texts, &buttons);
         let name = match step_key(&words) {
@@ -151,7 +150,6 @@ fn name_buttons(
             },
             None => words,
         };
-        let off = colour.is_some_and(|c| c.0 == BUTTON_OFF);
         match node {
             Some(mut node) => {
                 if node.role() != accesskit::Role::Button {

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 
 use crate::game::access::announce::Announce;
 use crate::game::online::client::Online;
-use crate::game::online::people::{Pages, news_words};
+use crate::game::online::pages::news_words;
 use crate::game::online::tournaments::state_words;
 use crate::game::state::{GameSet, Prefs};
 use crate::net::tournament::TournamentStatus;
@@ -30,7 +30,6 @@ struct Heard {
 fn read_out(
     mut commands: Commands,
     online: Res<Online>,
-    pages: Res<Pages>,
     prefs: Res<Prefs>,
     mut heard: Local<Heard>,
 ) {
@@ -40,10 +39,8 @@ fn read_out(
         commands.trigger(Announce(news.clone().unwrap_or_default()));
     }
     heard.news = news;
-    let view = pages
-        .tournament
-        .as_deref()
-        .and_then(|id| online.tournaments.view(id));
+    let followed = online.tournaments.followed.as_deref();
+    let view = followed.and_then(|id| online.tournaments.view(id));
     let now = view.map(|v| (v.line.id.clone(), v.line.status, v.round));
     // Said when it changes, not when it is first opened (the page itself says it then).
     let same_one = heard.tournament.as_ref().map(|h| &h.0) == now.as_ref().map(|n| &n.0);

@@ -334,16 +334,9 @@ fn wood(light: Light) -> Image {
     let (board, _) = Layout::new(2).board_rect();
     let (w, h, blur) = (board.x / 2.0, board.y / 2.0, SHADOW_BLUR / 2.0);
     image((w + 2.0 * blur) as u32, (h + 2.0 * blur) as u32, |u, v| {
-        art::board_on_mat(
-            w,
-            h,
-            BOARD_RADIUS / 2.0,
-            blur,
-            SHADOW_DISTANCE / 2.0,
-            light,
-            u,
-            v,
-        )
+        let radius = BOARD_RADIUS / 2.0;
+        let outline = art::Outline { w, h, radius };
+        art::board_on_mat(outline, (blur, SHADOW_DISTANCE / 2.0), light, u, v)
     })
 }
 

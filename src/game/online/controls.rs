@@ -199,10 +199,8 @@ impl GameButtons<'_> {
             return;
         }
         if let Some(id) = self.online.tournaments.of_room(&code) {
-            let open = super::people::TourAction::Open(id.to_owned());
-            commands.trigger(super::people::Press(super::people::PeopleAction::Tour(
-                open,
-            )));
+            let open = super::pages::TourAction::Open(id.to_owned());
+            commands.trigger(super::pages::Press(super::pages::PageAction::Tour(open)));
         }
         leave_board(commands, &mut self.on_board, &mut self.next_screen);
     }
@@ -278,21 +276,27 @@ fn count_down(
 /// The controls follow the room on the board: the bar's buttons spawned again only when they
 /// change (or a new bar came), the band's lines and the end panel as parts (drawn again where
 /// what they say changed), so that a finger on a button is not lost to the opponent's move.
-#[allow(clippy::too_many_arguments)]
 fn build(
     mut commands: Commands,
-    art: Res<Art>,
-    prefs: Res<Prefs>,
-    online: Res<Online>,
-    link: Res<Link>,
-    on_board: Res<OnBoard>,
-    (asking, chatting, reporting): (Res<Asking>, Res<Chatting>, Res<Reporting>),
+    sources: RoomSources,
     bar_row: Option<Single<Entity, With<HudRow>>>,
     mut bar_shown: Local<Option<(Entity, BarButtons)>>,
-    buttons: Query<Entity, With<BarButton>>,
-    roots: Query<(Entity, Has<EndRoot>), With<BarRoot>>,
+    (buttons, roots): (
+        Query<Entity, With<BarButton>>,
+        Query<(Entity, Has<EndRoot>), With<BarRoot>>,
+    ),
     mut parts: Parts,
 ) {
+    let RoomSources {
+        art,
+        prefs,
+        online,
+        link,
+        on_board,
+        asking,
+        chatting,
+        reporting,
+    } = sources;
     let on = room_on_board(&online, &on_board).and_then(|room| Some((room, room.state.as_ref()?)));
     let Some((room, state)) = on else {
         let all = buttons.iter().chain(roots.iter().map(|(root, _)| root));
@@ -355,6 +359,19 @@ fn build(
                     .with_children(|p| spawn_part(p, &art, column(), end));
             });
     }
+}
+
+/// What the controls of the room on the board are drawn from.
+#[derive(SystemParam)]
+struct RoomSources<'w> {
+    art: Res<'w, Art>,
+    prefs: Res<'w, Prefs>,
+    online: Res<'w, Online>,
+    link: Res<'w, Link>,
+    on_board: Res<'w, OnBoard>,
+    asking: Res<'w, Asking>,
+    chatting: Res<'w, Chatting>,
+    reporting: Res<'w, Reporting>,
 }
 
 /// What the line over the board says, and the state behind the game's buttons.
@@ -458,11 +475,11 @@ fn heard_lines(
     let mut lines = Vec::new();
     for said in latest {
         let who = name_of(state, said.seat, room.you, lang);
-        let words = super::people::phrase_words(said.phrase, lang);
+        let words = super::pages::phrase_words(said.phrase, lang);
         lines.push(lang.trf("chat.said", &[("who", &who), ("phrase", &words)]));
     }
     if let Some(news) = &online.people.news {
-        lines.push(super::people::news_words(news, lang));
+        lines.push(super::pages::news_words(news, lang));
     }
     lines
 }
@@ -592,7 +609,7 @@ impl Part for Band {
             })
             .with_children(|r| {
                 for phrase in crate::net::social::Phrase::ALL {
-                    let words = super::people::phrase_words(phrase, lang);
+                    let words = super::pages::phrase_words(phrase, lang);
                     r.spawn(button(art, GameAction::Say(phrase), words));
                 }
                 let mute = if muted { "chat.unmute" } else { "chat.mute" };

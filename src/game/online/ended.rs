@@ -141,7 +141,7 @@ impl Part for EndPanel {
             p.spawn((text(art, lang.tr("people.report.why"), 15.0), centred()));
             p.spawn(centred_row()).with_children(|r| {
                 for reason in crate::net::social::ReportReason::ALL {
-                    let key = super::people::reason_key(reason);
+                    let key = super::pages::reason_key(reason);
                     r.spawn(button(art, GameAction::ReportAs(reason), lang.tr(key)));
                 }
             });

@@ -47,6 +47,11 @@ pub enum Field {
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TextField(pub Field);
 
+/// The online screen's field being typed in: one at a time, the lobby's or a page's. Changed
+/// only when the focus moves (its owner redraws its caret).
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Typing(pub Option<Field>);
+
 /// Enter pressed in a field: the lobby joins a room by its code, the pages send what the field
 /// is for.
 #[derive(Event, Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,7 +5,8 @@
 
 use bevy::prelude::*;
 
-use crate::net::protocol::{ClockSpec, First};
+use crate::net::protocol::{ClockSpec, First, RulesChoice};
+use crate::rules::{RuleSet, presets};
 use crate::session::Lang;
 
 /// The time controls offered: untimed and the usual Fischer ones, minutes + seconds.
@@ -60,10 +61,6 @@ pub struct Form {
     /// A room's code typed in.
     pub code: String,
     pub copied: bool,
-    /// The leaderboard is shown instead of the home.
-    pub board: bool,
-    /// The sheet of a room's own choices is shown instead of the home.
-    pub sheet: bool,
 }
 
 impl Default for Form {
@@ -79,13 +76,26 @@ impl Default for Form {
             public: true,
             code: String::new(),
             copied: false,
-            board: false,
-            sheet: false,
         }
     }
 }
 
 impl Form {
+    /// The rules and clock a challenge (or a tournament) proposes: the form's, the rule set's
+    /// majority as its goal when chosen; a rule set for more players than two proposes the
+    /// standard one.
+    pub fn proposed(&self) -> (RulesChoice, ClockSpec) {
+        let rules = match presets::get(&self.preset) {
+            Some(p) if self.majority => RulesChoice::Custom(RuleSet {
+                win_at: Some(p.rules.majority()),
+                ..p.rules
+            }),
+            Some(p) if p.rules.players == 2 => RulesChoice::Preset(self.preset.clone()),
+            _ => RulesChoice::Preset("standard".into()),
+        };
+        (rules, self.clock_spec())
+    }
+
     /// The chosen time control.
     pub fn clock_spec(&self) -> ClockSpec {
         if self.clock == BY_DAYS {

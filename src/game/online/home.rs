@@ -10,9 +10,7 @@ use super::client::Online;
 use super::field::{Field, text_field};
 use super::form::{Form, OnlineAction, clock_label};
 use super::link::{Link, LinkState};
-use super::people::{
-    Page, Pages, PeopleAction, challenge_words, game_line, news_words, pool_rules,
-};
+use super::pages::{OnlinePage, PageAction, challenge_words, game_line, news_words, pool_rules};
 use crate::game::board::art::Art;
 use crate::game::state::Prefs;
 use crate::game::theme::page::page_body;
@@ -38,7 +36,7 @@ pub struct Home<'a> {
     pub online: &'a Online,
     pub link: &'a Link,
     pub prefs: &'a Prefs,
-    pub pages: &'a Pages,
+    pub typing: crate::game::online::field::Typing,
     pub form: &'a Form,
 }
 
@@ -88,7 +86,7 @@ impl Home<'_> {
         You {
             lang: self.lang,
             name: self.prefs.name.clone(),
-            typing: self.pages.typing,
+            typing: self.typing.0,
             friends: friends_label(self.online, self.lang),
         }
     }
@@ -151,7 +149,7 @@ impl Home<'_> {
         p.spawn(bold(art, lang.tr("home.friend"), 20.0));
         p.spawn(row()).with_children(|r| {
             r.spawn(button(art, OnlineAction::Invite, lang.tr("home.invite")));
-            let list = PeopleAction::Open(Page::Friends);
+            let list = PageAction::Open(OnlinePage::Friends);
             r.spawn(button(art, list, lang.tr("home.from_list")));
             r.spawn(button(art, OnlineAction::Sheet, lang.tr("home.custom")));
         });
@@ -161,7 +159,7 @@ impl Home<'_> {
         ByCode {
             lang: self.lang,
             code: self.form.code.clone(),
-            typing: self.pages.typing,
+            typing: self.typing.0,
         }
     }
 
@@ -220,8 +218,8 @@ impl Part for You {
         r.spawn(text(art, lang.tr("online.name"), 15.0));
         r.spawn(text_field(art, Field::Name, &self.name, self.typing, "—"));
         let profile = lang.tr("people.my_profile");
-        r.spawn(button(art, PeopleAction::Open(Page::Profile), profile));
-        let friends = PeopleAction::Open(Page::Friends);
+        r.spawn(button(art, PageAction::Open(OnlinePage::Profile), profile));
+        let friends = PageAction::Open(OnlinePage::Friends);
         r.spawn(button(art, friends, self.friends.clone()));
         let board = lang.tr("online.leaderboard");
         r.spawn(button(art, OnlineAction::Leaderboard, board));
@@ -250,7 +248,7 @@ impl Part for WaitingForYou {
         }
         for (code, line) in &self.moves {
             p.spawn(row()).with_children(|r| {
-                let open = PeopleAction::OpenGame(code.clone());
+                let open = PageAction::OpenGame(code.clone());
                 r.spawn(button(art, open, lang.tr("home.play_move")));
                 r.spawn(text(art, line.clone(), 16.0));
             });
@@ -258,9 +256,9 @@ impl Part for WaitingForYou {
         for (id, words) in &self.challenges {
             p.spawn(row()).with_children(|r| {
                 r.spawn(text(art, words.clone(), 16.0));
-                let yes = PeopleAction::AnswerChallenge(id.clone(), true);
+                let yes = PageAction::AnswerChallenge(id.clone(), true);
                 r.spawn(button(art, yes, lang.tr("people.accept")));
-                let no = PeopleAction::AnswerChallenge(id.clone(), false);
+                let no = PageAction::AnswerChallenge(id.clone(), false);
                 r.spawn(button(art, no, lang.tr("people.decline")));
             });
         }
@@ -270,13 +268,13 @@ impl Part for WaitingForYou {
         p.spawn(row()).with_children(|r| {
             r.spawn(button(
                 art,
-                PeopleAction::Open(Page::Games),
+                PageAction::Open(OnlinePage::Games),
                 self.games.clone(),
             ));
             let tournaments = lang.tr("tour.title");
             r.spawn(button(
                 art,
-                PeopleAction::Open(Page::Tournaments),
+                PageAction::Open(OnlinePage::Tournaments),
                 tournaments,
             ));
         });
@@ -302,16 +300,11 @@ impl Part for PlayNow {
         };
         p.spawn(row_of_tiles).with_children(|r| {
             for (i, (label, under)) in tiles.iter().enumerate() {
-                r.spawn(tile(
-                    art,
-                    PeopleAction::Pool(i),
-                    label.clone(),
-                    under.clone(),
-                ));
+                r.spawn(tile(art, PageAction::Pool(i), label.clone(), under.clone()));
             }
         });
         // The bots, programs rated as people are, on the same page as the pools.
-        let bots = PeopleAction::Open(Page::PlayNow);
+        let bots = PageAction::Open(OnlinePage::PlayNow);
         p.spawn(row())
             .with_child(button(art, bots, lang.tr("home.bots")));
     }

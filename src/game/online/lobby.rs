@@ -10,6 +10,7 @@ use bevy::prelude::*;
 use bevy::window::PrimaryWindow;
 
 use super::client::{self, Ask, Board, Online};
+use super::field::Typing;
 use super::field::{Entered, Field};
 pub use super::form::OnlineAction;
 use super::form::{
@@ -19,7 +20,7 @@ use super::home::Home;
 pub use super::home::link_words;
 use super::joining::{self, spaced};
 use super::link::Link;
-use super::people::{Pages, asking_who_plays, covered};
+use super::pages::{OnlinePage, Seat, Showing, asking_who_plays};
 use super::qr;
 use super::sheet::Sheet;
 use crate::game::board::art::Art;
@@ -46,15 +47,9 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         (
             escape.before(super::typing::type_keys).in_set(LobbySystems),
+            follow_the_seat.in_set(LobbySystems),
             build
-                .run_if(
-                    state_changed::<Screen>
-                        .or_eager(resource_changed::<Online>)
-                        .or_eager(resource_changed::<Form>)
-                        .or_eager(resource_changed::<Prefs>)
-                        .or_eager(resource_changed::<Link>)
-                        .or_eager(resource_changed::<Pages>),
-                )
+                .run_if(super::pages::settled.and_then(news))
                 .in_set(LobbyBuild),
         )
             .chain()
@@ -93,18 +88,27 @@ struct Screenful<'w> {
     link: ResMut<'w, Link>,
     online: Res<'w, Online>,
     next_screen: ResMut<'w, NextState<Screen>>,
-    pages: ResMut<'w, Pages>,
+    showing: Option<Res<'w, State<Showing>>>,
+    page_now: Option<Res<'w, State<OnlinePage>>>,
+    page: ResMut<'w, NextState<OnlinePage>>,
+    typing: ResMut<'w, Typing>,
 }
 
 impl Screenful<'_> {
     /// `action` carried out, unless a page of people (or a question) covers the screen: it
     /// takes the keys and the presses.
     fn carry_out(&mut self, action: OnlineAction, commands: &mut Commands) {
-        if covered(&self.pages, &self.online, &self.prefs)
-            || focus(action, &self.form, &mut self.pages.typing)
-        {
+        let (Some(showing), Some(page)) = (&self.showing, &self.page_now) else {
+            return;
+        };
+        if showing.covers_the_lobby() || focus(action, &self.form, &mut self.typing.0) {
             return;
         }
+        let screen = Screens {
+            page: *page.get(),
+            next_page: &mut self.page,
+            next_screen: &mut self.next_screen,
+        };
         act(
             action,
             commands,
@@ -112,7 +116,7 @@ impl Screenful<'_> {
             &mut self.prefs,
             &mut self.link,
             &self.online,
-            &mut self.next_screen,
+            screen,
         );
     }
 }
@@ -154,6 +158,23 @@ fn focus(action: OnlineAction, form: &Form, typing: &mut Option<Field>) -> bool 
     true
 }
 
+/// Where the screen's actions go: the lobby's page open, and the next page and screen.
+struct Screens<'a> {
+    page: OnlinePage,
+    next_page: &'a mut NextState<OnlinePage>,
+    next_screen: &'a mut NextState<Screen>,
+}
+
+impl Screens<'_> {
+    /// `page` opened, or closed (to the home) when it is open.
+    fn toggle(&mut self, page: OnlinePage) -> bool {
+        let open = self.page != page;
+        let next = if open { page } else { OnlinePage::Home };
+        self.next_page.set_if_neq(next);
+        open
+    }
+}
+
 fn act(
     action: OnlineAction,
     commands: &mut Commands,
@@ -161,14 +182,14 @@ fn act(
     prefs: &mut Prefs,
     link: &mut Link,
     online: &Online,
-    next_screen: &mut NextState<Screen>,
+    mut screen: Screens,
 ) {
     let waiting = waiting_room(online).is_some();
+    let home = screen.page == OnlinePage::Home;
     match action {
-        OnlineAction::Back if form.board => form.board = false,
-        OnlineAction::Back if form.sheet => form.sheet = false,
+        OnlineAction::Back if !home => screen.next_page.set_if_neq(OnlinePage::Home),
         OnlineAction::Back if waiting => commands.trigger(Ask::Leave),
-        OnlineAction::Back => next_screen.set(Screen::Title),
+        OnlineAction::Back => screen.next_screen.set(Screen::Title),
         OnlineAction::Retry => link.retry_now(),
         OnlineAction::Preset(_)
         | OnlineAction::Days(_)
@@ -178,10 +199,14 @@ fn act(
         | OnlineAction::First
         | OnlineAction::Public
         | OnlineAction::Majority => choose(action, form),
-        OnlineAction::Sheet => form.sheet = !form.sheet,
+        OnlineAction::Sheet => {
+            screen.toggle(OnlinePage::Sheet);
+        }
         OnlineAction::Invite => commands.trigger(create(form, false)),
         OnlineAction::Create => {
-            form.sheet = false;
+            if screen.page == OnlinePage::Sheet {
+                screen.next_page.set_if_neq(OnlinePage::Home);
+            }
             // A child's rooms are private: the server would refuse a public one.
             commands.trigger(create(form, form.public && !online.people.child));
         }
@@ -195,8 +220,7 @@ fn act(
         OnlineAction::CopyLink => copy_link(form, prefs, online),
         OnlineAction::Cancel => commands.trigger(Ask::Leave),
         OnlineAction::Leaderboard => {
-            form.board = !form.board;
-            if form.board {
+            if screen.toggle(OnlinePage::Leaderboard) {
                 commands.trigger(Ask::Leaderboard);
                 commands.trigger(Ask::Say(crate::net::protocol::ClientMessage::Bots));
             }
@@ -275,89 +299,95 @@ fn waiting_room(online: &Online) -> Option<&str> {
     (state.phase == room::Phase::Waiting && !room.watching).then_some(room.code.as_str())
 }
 
-/// Which of its faces the screen shows: a page of people over it (nothing of its own), the
-/// waiting room, the room asked for, the leaderboard, the sheet or the home.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Face {
-    Covered,
-    Waiting,
-    Joining,
-    Leaderboard,
-    Sheet,
-    Home,
-}
-
-impl Face {
-    fn of(pages: &Pages, online: &Online, prefs: &Prefs, form: &Form) -> Face {
-        if covered(pages, online, prefs) {
-            Face::Covered
-        } else if waiting_room(online).is_some() {
-            Face::Waiting
-        } else if joining::joining(online).is_some() {
-            Face::Joining
-        } else if form.board {
-            Face::Leaderboard
-        } else if form.sheet {
-            Face::Sheet
+/// Where we sit follows the client's room: a room of ours waiting for players, a room asked
+/// for that has not come, or neither.
+fn follow_the_seat(online: Res<Online>, mut seat: ResMut<NextState<Seat>>) {
+    NextState::set_if_neq(
+        &mut seat,
+        if waiting_room(&online).is_some() {
+            Seat::Waiting
+        } else if joining::joining(&online).is_some() {
+            Seat::Joining
         } else {
-            Face::Home
-        }
-    }
+            Seat::Free
+        },
+    );
 }
 
-/// The screen's face, in the language and for the window it was spawned for.
-type Spawned = (Face, Lang, bool);
+/// What the screen's faces are drawn from.
+#[derive(SystemParam)]
+struct Sources<'w> {
+    showing: Res<'w, State<Showing>>,
+    art: Res<'w, Art>,
+    prefs: Res<'w, Prefs>,
+    online: Res<'w, Online>,
+    link: Res<'w, Link>,
+    form: Res<'w, Form>,
+    typing: Res<'w, Typing>,
+}
 
-/// The screen follows its state: a face spawned when it changes (or the language, or the
-/// window between a phone's and a larger one), else the face's parts given what they now show,
-/// each drawn again only where that changed (the page's scroll, a finger on a button kept).
-#[allow(clippy::too_many_arguments)]
+/// Whether anything the screen's faces show changed since they were drawn.
+fn news(sources: Sources) -> bool {
+    sources.showing.is_changed()
+        || sources.prefs.is_changed()
+        || sources.online.is_changed()
+        || sources.link.is_changed()
+        || sources.form.is_changed()
+        || sources.typing.is_changed()
+}
+
+/// The screen's face (what shows), in the language and for the window it was spawned for.
+type Spawned = (Showing, Lang, bool);
+
+/// The screen follows its state: a face spawned when what shows changes (or the language, or
+/// the window between a phone's and a larger one), else the face's parts given what they now
+/// show, each drawn again only where that changed (the page's scroll, a finger on a button
+/// kept). A page of people or a question covers it: it shows nothing of its own.
 fn build(
     mut commands: Commands,
-    art: Res<Art>,
-    prefs: Res<Prefs>,
-    online: Res<Online>,
-    link: Res<Link>,
-    form: Res<Form>,
-    pages: Res<Pages>,
+    sources: Sources,
     mut images: ResMut<Assets<Image>>,
-    mut qr_of: Local<Option<(String, Handle<Image>)>>,
-    mut spawned: Local<Option<Spawned>>,
+    (mut qr_of, mut spawned): (
+        Local<Option<(String, Handle<Image>)>>,
+        Local<Option<Spawned>>,
+    ),
     mut parts: Parts,
     roots: Query<Entity, With<OnlineRoot>>,
-    window: Option<Single<&Window, With<PrimaryWindow>>>,
-    scale: Res<UiScale>,
+    (window, scale): (Option<Single<&Window, With<PrimaryWindow>>>, Res<UiScale>),
 ) {
-    let lang = prefs.lang();
+    let (art, online, link, form) = (
+        &*sources.art,
+        &*sources.online,
+        &*sources.link,
+        &*sources.form,
+    );
+    let lang = sources.prefs.lang();
     let phone = window.is_some_and(|w| target::phone_sized(w.size() / scale.0));
-    let face = Face::of(&pages, &online, &prefs, &form);
-    let state = State {
+    let showing = *sources.showing.get();
+    let faces = Faces {
         lang,
-        online: &online,
-        link: &link,
-        prefs: &prefs,
-        pages: &pages,
-        form: &form,
+        online,
+        link,
+        prefs: &sources.prefs,
+        typing: *sources.typing,
+        form,
     };
     let waiting = |images: &mut Assets<Image>, qr_of: &mut Option<(String, Handle<Image>)>| {
-        let code = waiting_room(&online)?;
-        Some(WaitingRoom::of(code, &state, images, qr_of))
+        let code = waiting_room(online)?;
+        Some(WaitingRoom::of(code, &faces, images, qr_of))
     };
-    let now = Some((face, lang, phone));
+    let now = Some((showing, lang, phone));
     if *spawned == now && !roots.is_empty() {
-        let shown = match face {
-            Face::Covered => true,
-            Face::Waiting => {
+        let shown = match showing {
+            Showing::Seat(Seat::Waiting) => {
                 waiting(&mut images, &mut qr_of).is_some_and(|w| parts.show(w).is_ok())
             }
-            Face::Joining => joining::joining(&online).is_some_and(|room| {
-                parts
-                    .show(joining::part(room, &link, &online, lang))
-                    .is_ok()
-            }),
-            Face::Leaderboard => parts.show(Leaders::of(&online, lang)).is_ok(),
-            Face::Sheet => parts.show(Sheet::of(&form, &online, lang)).is_ok(),
-            Face::Home => state.home(&art).show(&mut parts),
+            Showing::Seat(Seat::Joining) => joining::joining(online)
+                .is_some_and(|room| parts.show(joining::part(room, link, online, lang)).is_ok()),
+            Showing::Page(OnlinePage::Leaderboard) => parts.show(Leaders::of(online, lang)).is_ok(),
+            Showing::Page(OnlinePage::Sheet) => parts.show(Sheet::of(form, online, lang)).is_ok(),
+            Showing::Page(OnlinePage::Home) => faces.home(art).show(&mut parts),
+            _ => true,
         };
         if shown {
             return;
@@ -367,71 +397,72 @@ fn build(
         commands.entity(root).despawn();
     }
     *spawned = now;
-    let waiting = match face {
-        Face::Waiting => waiting(&mut images, &mut qr_of),
+    let waiting = match showing {
+        Showing::Seat(Seat::Waiting) => waiting(&mut images, &mut qr_of),
         _ => None,
     };
-    spawn_face(&mut commands, &art, face, phone, &state, waiting);
+    spawn_face(&mut commands, art, showing, phone, &faces, waiting);
 }
 
 /// The screen's face spawned: a panel over the board, or a page.
 fn spawn_face(
     commands: &mut Commands,
     art: &Art,
-    face: Face,
+    showing: Showing,
     phone: bool,
-    state: &State,
+    faces: &Faces,
     waiting: Option<WaitingRoom>,
 ) {
-    let (online, link, form, lang) = (state.online, state.link, state.form, state.lang);
-    match face {
-        Face::Covered => {}
-        Face::Waiting => {
+    let (online, link, form, lang) = (faces.online, faces.link, faces.form, faces.lang);
+    match showing {
+        Showing::Seat(Seat::Waiting) => {
             if let Some(waiting) = waiting {
                 in_panel(commands, art, waiting);
             }
         }
-        Face::Joining => {
+        Showing::Seat(Seat::Joining) => {
             if let Some(room) = joining::joining(online) {
                 in_panel(commands, art, joining::part(room, link, online, lang));
             }
         }
         // Pages hide the board rather than dim it (on a phone, the page is the whole window).
-        Face::Leaderboard => {
+        Showing::Page(OnlinePage::Leaderboard) => {
             let leaders = Leaders::of(online, lang);
             commands.spawn(root(1.0)).with_children(|b| {
                 b.spawn(page::page(560.0, phone))
                     .with_children(|p| spawn_part(p, art, column(), leaders));
             });
         }
-        Face::Sheet => {
+        Showing::Page(OnlinePage::Sheet) => {
             let sheet = Sheet::of(form, online, lang);
             commands.spawn(root(1.0)).with_children(|b| {
                 b.spawn(page::page(620.0, phone))
                     .with_children(|p| super::sheet::spawn(p, art, sheet));
             });
         }
-        Face::Home => {
-            let home = state.home(art);
+        Showing::Page(OnlinePage::Home) => {
+            let home = faces.home(art);
             commands.spawn(root(1.0)).with_children(|b| {
                 b.spawn(page::page(720.0, phone))
                     .with_children(|p| home.spawn(p));
             });
         }
+        // Covered by a page of people or a question: nothing of its own.
+        _ => {}
     }
 }
 
-/// What the screen's faces are drawn from.
-struct State<'a> {
+/// What the screen's faces are drawn from, once read.
+struct Faces<'a> {
     lang: Lang,
     online: &'a Online,
     link: &'a Link,
     prefs: &'a Prefs,
-    pages: &'a Pages,
+    typing: Typing,
     form: &'a Form,
 }
 
-impl<'a> State<'a> {
+impl<'a> Faces<'a> {
     fn home(&self, art: &'a Art) -> Home<'a> {
         Home {
             art,
@@ -439,7 +470,7 @@ impl<'a> State<'a> {
             online: self.online,
             link: self.link,
             prefs: self.prefs,
-            pages: self.pages,
+            typing: self.typing,
             form: self.form,
         }
     }
@@ -477,7 +508,7 @@ impl WaitingRoom {
     /// The room `code`'s panel; its link's QR code drawn once per link (kept in `qr_of`).
     fn of(
         code: &str,
-        state: &State,
+        state: &Faces,
         images: &mut Assets<Image>,
         qr_of: &mut Option<(String, Handle<Image>)>,
     ) -> WaitingRoom {

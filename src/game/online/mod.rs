@@ -20,7 +20,7 @@ pub mod link;
 pub mod lobby;
 #[cfg(target_arch = "wasm32")]
 mod page;
-pub mod people;
+pub mod pages;
 pub mod push;
 pub mod qr;
 mod sheet;
@@ -50,7 +50,7 @@ pub(in crate::game) fn plugin(app: &mut App) {
         table::plugin,
         clocks::plugin,
         lobby::plugin,
-        people::plugin,
+        pages::plugin,
         typing::plugin,
         controls::plugin,
         controls::retry_plugin,
@@ -86,7 +86,7 @@ fn connect_for_the_link_s_room(app: &mut App) {
     let world = app.world_mut();
     let Some((url, greeting)) = world.resource_scope(|world, mut online: Mut<client::Online>| {
         let prefs = world.resource::<Prefs>();
-        if people::asking_who_plays(&online, prefs) {
+        if pages::asking_who_plays(&online, prefs) {
             link::close_early_socket();
             return None;
         }
@@ -198,8 +198,8 @@ pub fn open_from_address(
             follow::FromAddress::Friend(code) => client::Ask::Offer(CodeKind::Friend, code),
             follow::FromAddress::Link(code) => client::Ask::Offer(CodeKind::Link, code),
             follow::FromAddress::Tournament(id) => {
-                let open = people::TourAction::Open(id);
-                commands.trigger(people::Press(people::PeopleAction::Tour(open)));
+                let open = pages::TourAction::Open(id);
+                commands.trigger(pages::Press(pages::PageAction::Tour(open)));
                 continue;
             }
         });

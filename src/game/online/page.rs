@@ -19,7 +19,7 @@ use super::controls::GameAction;
 use super::field::TextField;
 use super::form::OnlineAction;
 use super::link::{Link, LinkState};
-use super::people::{Pages, PeopleAction};
+use super::pages::{OnlinePage, PageAction};
 use super::push::PushDevice;
 use crate::net::protocol::PlayerInfo;
 use crate::net::room;
@@ -35,7 +35,7 @@ pub(super) fn plugin(app: &mut App) {
 /// The buttons of people and of the online game, with their centres; a text field as
 /// `Edit(Field)`.
 fn controls(
-    people: &Query<(&PeopleAction, &UiGlobalTransform)>,
+    people: &Query<(&PageAction, &UiGlobalTransform)>,
     game: &Query<(&GameAction, &UiGlobalTransform)>,
     screen: &Query<(&OnlineAction, &UiGlobalTransform)>,
     fields: &Query<(&TextField, &UiGlobalTransform)>,
@@ -58,9 +58,9 @@ fn controls(
 fn publish(
     online: Res<Online>,
     link: Res<Link>,
-    pages: Res<Pages>,
+    page: Option<Res<State<OnlinePage>>>,
     prefs: Res<crate::game::state::Prefs>,
-    people_buttons: Query<(&PeopleAction, &UiGlobalTransform)>,
+    people_buttons: Query<(&PageAction, &UiGlobalTransform)>,
     game_buttons: Query<(&GameAction, &UiGlobalTransform)>,
     screen_buttons: Query<(&OnlineAction, &UiGlobalTransform)>,
     fields: Query<(&TextField, &UiGlobalTransform)>,
@@ -71,7 +71,8 @@ fn publish(
         return;
     };
     let mut values = room_values(&online, &link, &prefs);
-    values.extend(player_values(&online, &pages, &device));
+    let page = page.map_or(OnlinePage::Home, |p| *p.get());
+    values.extend(player_values(&online, page, &device));
     values.extend(people_values(&online));
     let buttons = controls(&people_buttons, &game_buttons, &screen_buttons, &fields);
     values.push(("data-controls", buttons));
@@ -124,7 +125,7 @@ fn room_values(
             "chat.said",
             &[
                 ("who", &who),
-                ("phrase", &super::people::phrase_words(said.phrase, lang)),
+                ("phrase", &super::pages::phrase_words(said.phrase, lang)),
             ],
         )
     });
@@ -154,7 +155,7 @@ fn room_values(
 /// `data-pool`.
 fn player_values(
     online: &Online,
-    pages: &Pages,
+    page: OnlinePage,
     device: &PushDevice,
 ) -> Vec<(&'static str, String)> {
     vec![
@@ -169,7 +170,7 @@ fn player_values(
                 .as_ref()
                 .map_or(String::new(), |p| format!("{:.0}", p.rating)),
         ),
-        ("data-page", format!("{:?}", pages.page).to_lowercase()),
+        ("data-page", page.name().to_owned()),
         (
             "data-push",
             format!(
@@ -184,7 +185,7 @@ fn player_values(
                 online.notifications.as_ref().map_or(0, |n| n.devices)
             ),
         ),
-        ("data-tournament", tournament_value(online, pages)),
+        ("data-tournament", tournament_value(online)),
         (
             "data-pool",
             match &online.pool {
@@ -198,14 +199,12 @@ fn player_values(
     ]
 }
 
-/// The open tournament: `ID:STATUS:JOINED:ROUND:PLACE:POINTS` (`JOINED` 1 or 0; our place and
-/// points, 0 when not in it), empty when none is open or it has not arrived.
-fn tournament_value(online: &Online, pages: &Pages) -> String {
-    let Some(view) = pages
-        .tournament
-        .as_deref()
-        .and_then(|id| online.tournaments.view(id))
-    else {
+/// The tournament followed (its page opened last): `ID:STATUS:JOINED:ROUND:PLACE:POINTS`
+/// (`JOINED` 1 or 0; our place and points, 0 when not in it), empty when none was opened or it
+/// has not arrived.
+fn tournament_value(online: &Online) -> String {
+    let followed = online.tournaments.followed.as_deref();
+    let Some(view) = followed.and_then(|id| online.tournaments.view(id)) else {
         return String::new();
     };
     let me = online.me.as_ref().map(|m| m.id.as_str());

@@ -26,6 +26,9 @@ pub struct Tournaments {
     pub created: Option<String>,
     /// The rooms of tournament games seen, and their tournament's id, the newest last.
     rooms: Vec<(String, String)>,
+    /// The tournament whose page was opened last: its news is read out (and mirrored on the
+    /// web page) while we play its games.
+    pub followed: Option<String>,
 }
 
 impl Tournaments {

@@ -1,49 +1,89 @@
-//! Typing into the online screen's fields: one field at a time has the focus (`Pages::typing`),
+//! Typing into the online screen's fields: one field at a time has the focus (`Typing`),
 //! a press on a field's button gives it the focus, keys go into it as the field takes them, and
 //! Enter says so (`Entered`) to whoever the field is for. Each field's text lives with what it
-//! belongs to: the name in the settings, a room's code in the form, the rest in the pages.
+//! belongs to: the name in the settings, a room's code in the form, the rest in the form of the
+//! page that shows it (`FieldTexts`).
 
+use bevy::ecs::system::SystemParam;
 use bevy::input::keyboard::{Key, KeyboardInput};
 use bevy::prelude::*;
 
-use super::field::{Entered, Field, TextField};
+use super::field::{Entered, Field, TextField, Typing};
 use super::form::{Form, LobbySystems};
-use super::people::Pages;
-use crate::game::state::Prefs;
+use super::pages::{AccountForm, Draft, FriendsForm, MailForm, TournamentForm, TournamentsForm};
+use crate::game::state::{Prefs, Screen};
 
 pub(super) fn plugin(app: &mut App) {
     // The window plugin registers typed keys; without a window (tests) none ever come.
     app.add_message::<KeyboardInput>();
+    app.init_resource::<Typing>();
     app.add_observer(focus_pressed);
+    app.add_systems(OnExit(Screen::Online), |mut typing: ResMut<Typing>| {
+        typing.0 = None;
+    });
     app.add_systems(
         Update,
         type_keys
             .in_set(LobbySystems)
-            .run_if(in_state(crate::game::state::Screen::Online)),
+            .run_if(in_state(Screen::Online)),
     );
 }
 
-/// Where `field`'s text lives.
-pub fn text_of<'a>(
-    field: Field,
-    form: &'a mut Form,
-    pages: &'a mut Pages,
-    prefs: &'a mut Prefs,
-) -> &'a mut String {
-    match field {
-        Field::Name => &mut prefs.name,
-        Field::RoomCode => &mut form.code,
-        Field::FriendCode => &mut pages.friend_code,
-        Field::AccountCode => &mut pages.code,
-        Field::Login => &mut pages.login,
-        Field::Password => &mut pages.password,
-        Field::Current => &mut pages.current,
-        Field::Answer => &mut pages.answer,
-        Field::Email => &mut pages.email,
-        Field::TournamentCode => &mut pages.tournament_code,
-        Field::TournamentName => &mut pages.draft.name,
-        Field::TournamentPassword => &mut pages.tournament_password,
-        Field::NewTournamentPassword => &mut pages.draft.password,
+/// Where the fields' texts live: the name in the settings, a room's code in the form, the rest
+/// in the form of the page that shows them (there while the page is open).
+#[derive(SystemParam)]
+pub struct FieldTexts<'w> {
+    form: ResMut<'w, Form>,
+    prefs: ResMut<'w, Prefs>,
+    friends: Option<ResMut<'w, FriendsForm>>,
+    account: Option<ResMut<'w, AccountForm>>,
+    mail: Option<ResMut<'w, MailForm>>,
+    tournaments: Option<ResMut<'w, TournamentsForm>>,
+    draft: Option<ResMut<'w, Draft>>,
+    tournament: Option<ResMut<'w, TournamentForm>>,
+}
+
+impl FieldTexts<'_> {
+    /// `field`'s text, to change (its owner marked changed, and drawn again); `None` while its
+    /// page is not open.
+    pub fn text_mut(&mut self, field: Field) -> Option<&mut String> {
+        self.text(field, false)
+    }
+
+    /// `field`'s text as it is, read without marking its owner changed.
+    #[cfg(target_arch = "wasm32")]
+    pub fn read(&mut self, field: Field) -> String {
+        self.text(field, true)
+            .map(|t| t.clone())
+            .unwrap_or_default()
+    }
+
+    fn text(&mut self, field: Field, quiet: bool) -> Option<&mut String> {
+        // Read quietly, or changed (and its owner drawn again).
+        macro_rules! open {
+            ($r:expr) => {
+                if quiet {
+                    $r.bypass_change_detection()
+                } else {
+                    &mut *$r
+                }
+            };
+        }
+        Some(match field {
+            Field::Name => &mut open!(self.prefs).name,
+            Field::RoomCode => &mut open!(self.form).code,
+            Field::FriendCode => &mut open!(self.friends.as_mut()?).friend_code,
+            Field::AccountCode => &mut open!(self.account.as_mut()?).code,
+            Field::Login => &mut open!(self.account.as_mut()?).login,
+            Field::Password => &mut open!(self.account.as_mut()?).password,
+            Field::Current => &mut open!(self.account.as_mut()?).current,
+            Field::Answer => &mut open!(self.account.as_mut()?).answer,
+            Field::Email => &mut open!(self.mail.as_mut()?).email,
+            Field::TournamentCode => &mut open!(self.tournaments.as_mut()?).code,
+            Field::TournamentName => &mut open!(self.draft.as_mut()?).name,
+            Field::TournamentPassword => &mut open!(self.tournament.as_mut()?).password,
+            Field::NewTournamentPassword => &mut open!(self.draft.as_mut()?).password,
+        })
     }
 }
 
@@ -51,10 +91,10 @@ pub fn text_of<'a>(
 fn focus_pressed(
     activate: On<crate::game::theme::press::Activate>,
     fields: Query<&TextField>,
-    mut pages: ResMut<Pages>,
+    mut typing: ResMut<Typing>,
 ) {
     if let Ok(TextField(field)) = fields.get(activate.entity) {
-        pages.typing = Some(*field);
+        typing.0 = Some(*field);
     }
 }
 
@@ -62,11 +102,10 @@ fn focus_pressed(
 pub(super) fn type_keys(
     mut commands: Commands,
     mut keys: MessageReader<KeyboardInput>,
-    mut form: ResMut<Form>,
-    mut pages: ResMut<Pages>,
-    mut prefs: ResMut<Prefs>,
+    mut texts: FieldTexts,
+    mut typing: ResMut<Typing>,
 ) {
-    let Some(field) = pages.typing else {
+    let Some(field) = typing.0 else {
         keys.clear();
         return;
     };
@@ -74,18 +113,20 @@ pub(super) fn type_keys(
         if !key.state.is_pressed() {
             continue;
         }
-        let text = text_of(field, &mut form, &mut pages, &mut prefs);
+        if key.logical_key == Key::Enter {
+            typing.0 = None;
+            commands.trigger(Entered(field));
+            return;
+        }
+        let Some(text) = texts.text_mut(field) else {
+            continue;
+        };
         match &key.logical_key {
             Key::Backspace => {
                 text.pop();
             }
             Key::Character(typed) => *text = field.take(text, typed),
             Key::Space => *text = field.take(text, " "),
-            Key::Enter => {
-                pages.typing = None;
-                commands.trigger(Entered(field));
-                return;
-            }
             _ => {}
         }
     }

@@ -16,10 +16,9 @@ use web_sys::js_sys::Reflect;
 use web_sys::wasm_bindgen::JsCast;
 use web_sys::wasm_bindgen::closure::Closure;
 
+use super::field::Typing;
 use super::field::{Entered, Field, TextField};
-use super::form::Form;
-use super::people::Pages;
-use super::typing::text_of;
+use super::typing::FieldTexts;
 use crate::game::platform::idle::{Waker, waker};
 use crate::game::platform::overlay;
 use crate::game::state::{Prefs, Screen};
@@ -81,36 +80,28 @@ fn remove_all(mut inputs: NonSendMut<Inputs>) {
 fn read_inputs(
     mut commands: Commands,
     mut inputs: NonSendMut<Inputs>,
-    mut form: ResMut<Form>,
-    mut pages: ResMut<Pages>,
-    mut prefs: ResMut<Prefs>,
+    mut texts: FieldTexts,
+    mut typing: ResMut<Typing>,
 ) {
     let Inputs { open, focus, .. } = &mut *inputs;
     for input in open.iter_mut() {
         // Read without marking the screens' state changed: they are drawn again when it is.
-        let (quiet_form, quiet_pages) = (
-            form.bypass_change_detection(),
-            pages.bypass_change_detection(),
-        );
-        let ours = text_of(
-            input.field,
-            quiet_form,
-            quiet_pages,
-            prefs.bypass_change_detection(),
-        );
-        if let Some(typed) = agree(input, ours) {
-            *text_of(input.field, &mut form, &mut pages, &mut prefs) = typed;
+        let ours = texts.read(input.field);
+        if let Some(typed) = agree(input, &ours)
+            && let Some(text) = texts.text_mut(input.field)
+        {
+            *text = typed;
         }
         if input.entered.replace(false) {
             let _ = input.element.blur();
-            pages.typing = None;
+            typing.0 = None;
             *focus = None;
             commands.trigger(Entered(input.field));
         }
     }
     let in_page = focused(open);
     if in_page != *focus {
-        pages.typing = in_page;
+        typing.0 = in_page;
         *focus = in_page;
     }
 }
@@ -128,9 +119,8 @@ fn focused(open: &[Input]) -> Option<Field> {
 /// Lay an input over each field shown, and remove the inputs of fields no longer shown.
 fn lay_inputs(
     mut inputs: NonSendMut<Inputs>,
-    mut form: ResMut<Form>,
-    mut pages: ResMut<Pages>,
-    mut prefs: ResMut<Prefs>,
+    mut texts: FieldTexts,
+    prefs: Res<Prefs>,
     window: Single<&Window, With<PrimaryWindow>>,
     fields: Query<(&TextField, &ComputedNode, &UiGlobalTransform)>,
 ) {
@@ -150,11 +140,7 @@ fn lay_inputs(
     let lang = prefs.lang();
     for &(field, (corner, size)) in &shown {
         if !open.iter().any(|input| input.field == field) {
-            let (form, pages) = (
-                form.bypass_change_detection(),
-                pages.bypass_change_detection(),
-            );
-            let ours = text_of(field, form, pages, prefs.bypass_change_detection()).clone();
+            let ours = texts.read(field);
             let label = lang.tr(field.label_key());
             open.extend(create(field, &ours, label, wake.clone()));
         }
@@ -169,18 +155,18 @@ fn lay_inputs(
 /// page too. Until the field's input is there, the next frame is asked for.
 fn follow_game_focus(
     mut inputs: NonSendMut<Inputs>,
-    pages: Res<Pages>,
+    typing: Res<Typing>,
     mut wake: ResMut<crate::game::state::Wake>,
 ) {
-    if pages.typing == inputs.focus {
+    if typing.0 == inputs.focus {
         return;
     }
     let Inputs { open, focus, .. } = &mut *inputs;
-    match pages.typing {
+    match typing.0 {
         Some(field) => match open.iter().find(|input| input.field == field) {
             Some(input) => {
                 let _ = input.element.focus();
-                *focus = pages.typing;
+                *focus = typing.0;
             }
             None => wake.bypass_change_detection().busy(),
         },

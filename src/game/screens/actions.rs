@@ -106,6 +106,7 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<MovesShown>()
         .init_resource::<MatchChoice>();
     app.add_observer(press);
+    app.add_observer(refused);
     app.add_systems(
         Update,
         (crate::game::theme::widget::hover, shortcuts).in_set(crate::game::state::GameSet::Input),
@@ -116,6 +117,22 @@ pub(super) fn plugin(app: &mut App) {
 fn press(activate: On<Activate>, actions: Query<&Action>, mut commands: Commands, mut ctx: Ctx) {
     if let Ok(action) = actions.get(activate.entity) {
         ctx.act(&mut commands, *action);
+    }
+}
+
+/// A greyed button of the bar pressed: Undo and Redo say why they are not there in a timed
+/// game (the rest are greyed only for a moment: during a move, on the other's turn).
+fn refused(
+    refused: On<crate::game::theme::press::Refused>,
+    actions: Query<&Action>,
+    mut commands: Commands,
+    mut ctx: Ctx,
+) {
+    if let Ok(&action) = actions.get(refused.entity)
+        && matches!(action, Action::Undo | Action::Redo)
+        && ctx.game.timed()
+    {
+        ctx.act(&mut commands, action);
     }
 }
 

@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 
 use super::collapse::{ButtonGlyph, ButtonWords, GLYPH};
-use super::palette::{BUTTON, BUTTON_HOVER, BUTTON_OFF, INK, PANEL};
+use super::palette::{BUTTON, BUTTON_HOVER, INK, PANEL};
 use super::scroll::Scrolls;
 use super::target::{LARGE_HEIGHT, MOUSE_HEIGHT, TouchTarget};
 use crate::art::glyphs::Glyph;
@@ -237,13 +237,15 @@ pub struct OwnColours;
 pub fn hover(
     mut buttons: Query<
         (&Interaction, &mut BackgroundColor),
-        (Changed<Interaction>, With<Button>, Without<OwnColours>),
+        (
+            Changed<Interaction>,
+            With<Button>,
+            Without<OwnColours>,
+            Without<bevy::ui::InteractionDisabled>,
+        ),
     >,
 ) {
     for (interaction, mut colour) in &mut buttons {
-        if colour.0 == BUTTON_OFF {
-            continue;
-        }
         colour.0 = match interaction {
             Interaction::Hovered | Interaction::Pressed => BUTTON_HOVER,
             Interaction::None => BUTTON,

@@ -9,9 +9,11 @@ use crate::game::board::art::Art;
 use crate::game::board::layout::Layout;
 use crate::game::screens::actions::Action;
 use crate::game::state::{Game, Phase, Prefs, Screen};
-use crate::game::theme::palette::{self, BUTTON, BUTTON_OFF, RIM};
+use bevy::ui::InteractionDisabled;
+
+use crate::game::theme::palette::{BUTTON, RIM};
 use crate::game::theme::widget;
-use crate::game::theme::{bars, collapse};
+use crate::game::theme::{bars, collapse, press};
 use crate::session::Lang;
 
 /// The round table-flip button beside the right mandarin pit's counter.
@@ -108,21 +110,19 @@ pub(super) fn bar_label(action: Action, lang: Lang) -> &'static str {
 }
 
 pub(super) fn label_bar(
-    art: Res<Art>,
-    prefs: Res<Prefs>,
-    game: Res<Game>,
-    phase: Res<Phase>,
+    mut commands: Commands,
+    (art, prefs, game, phase): (Res<Art>, Res<Prefs>, Res<Game>, Res<Phase>),
     mut buttons: Query<(
+        Entity,
         &Action,
         &Children,
-        &mut BackgroundColor,
-        &Interaction,
+        Has<InteractionDisabled>,
         &mut Node,
     )>,
     mut texts: Query<&mut Text>,
     mut glyphs: Query<&mut ImageNode, With<collapse::ButtonGlyph>>,
 ) {
-    for (action, children, mut colour, interaction, mut node) in &mut buttons {
+    for (entity, action, children, disabled, mut node) in &mut buttons {
         if !BAR.contains(action) && *action != Action::Flip {
             continue;
         }
@@ -147,14 +147,8 @@ pub(super) fn label_bar(
                 }
             }
         }
-        let shown = if !available(*action, &game, *phase) {
-            BUTTON_OFF
-        } else if *interaction == Interaction::None {
-            BUTTON
-        } else {
-            palette::BUTTON_HOVER
-        };
-        colour.set_if_neq(BackgroundColor(shown));
+        let enabled = available(*action, &game, *phase);
+        press::set_enabled(&mut commands, entity, enabled, disabled);
     }
 }
 

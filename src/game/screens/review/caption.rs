@@ -2,6 +2,7 @@
 //! controls' labels as the state changes; the best move marked on the board.
 
 use bevy::prelude::*;
+use bevy::ui::InteractionDisabled;
 
 use super::grades::quality_key;
 use super::{BestMark, Caption, ControlLabel, Review, ReviewAction, SPEEDS};
@@ -11,8 +12,7 @@ use crate::game::board::art::Art;
 use crate::game::board::layout::Layout;
 use crate::game::screens::hud::notation;
 use crate::game::state::{Game, Phase, Prefs, Screen};
-use crate::game::theme::collapse;
-use crate::game::theme::palette;
+use crate::game::theme::{collapse, press};
 use crate::rules::Move;
 use crate::session::Lang;
 
@@ -94,11 +94,10 @@ pub(super) fn caption(
 /// The buttons that change with the review: Play or Pause, the speed, and the best-move ones
 /// dimmed where there is no judged move to show.
 pub(super) fn label_controls(
-    review: Res<Review>,
-    prefs: Res<Prefs>,
-    art: Res<Art>,
+    mut commands: Commands,
+    (review, prefs, art): (Res<Review>, Res<Prefs>, Res<Art>),
     controls: Query<(Entity, &ControlLabel, Option<&Children>)>,
-    mut backgrounds: Query<&mut BackgroundColor, With<ReviewAction>>,
+    disabled: Query<(), (With<ReviewAction>, With<InteractionDisabled>)>,
     mut texts: Query<&mut Text>,
     mut pictures: Query<&mut ImageNode, With<collapse::ButtonGlyph>>,
 ) {
@@ -133,15 +132,9 @@ pub(super) fn label_controls(
                 image.image = play_picture.clone();
             }
         }
-        if matches!(label.0, ReviewAction::Best | ReviewAction::PlayBest)
-            && let Ok(mut colour) = backgrounds.get_mut(entity)
-        {
-            let shade = if has_best {
-                palette::BUTTON
-            } else {
-                palette::BUTTON_OFF
-            };
-            colour.set_if_neq(BackgroundColor(shade));
+        if matches!(label.0, ReviewAction::Best | ReviewAction::PlayBest) {
+            let disabled = disabled.contains(entity);
+            press::set_enabled(&mut commands, entity, has_best, disabled);
         }
     }
 }

@@ -5,15 +5,34 @@
 
 use bevy::prelude::*;
 
+use super::PageAction;
 use super::kit::{centred_row, header, wrapping_row};
-use super::{Pages, PeopleAction};
+use super::state::OnlinePage;
 use crate::game::board::art::Art;
+use crate::game::online::client::Ask;
 use crate::game::online::client::{NotifyState, Online};
 use crate::game::online::field::{Field, text_field};
 use crate::game::online::push::PushDevice;
 use crate::game::theme::widget::{bold, button, text};
 use crate::net::notify::NotifySettings;
+use crate::net::protocol::ClientMessage;
 use crate::session::Lang;
+
+/// The page's form: the daily e-mail's address typed in.
+#[derive(Resource, Debug, Default)]
+pub struct MailForm {
+    pub email: String,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    super::page_form::<MailForm>(app, OnlinePage::Notifications);
+    app.add_systems(
+        OnEnter(OnlinePage::Notifications),
+        |mut commands: Commands| {
+            commands.trigger(Ask::Say(ClientMessage::Notifications));
+        },
+    );
+}
 
 use super::NotifyToggle;
 
@@ -26,7 +45,7 @@ pub(super) fn page(
     art: &Art,
     lang: Lang,
     online: &Online,
-    pages: &Pages,
+    (form, typing): (&MailForm, Option<Field>),
     device: &PushDevice,
 ) {
     header(p, art, lang, lang.tr("notify.title").to_owned());
@@ -43,16 +62,16 @@ pub(super) fn page(
     ] {
         p.spawn(wrapping_row()).with_children(|r| {
             r.spawn(text(art, lang.tr(key), 17.0));
-            r.spawn(button(art, PeopleAction::Toggle(toggle), switch(lang, on)));
+            r.spawn(button(art, PageAction::Toggle(toggle), switch(lang, on)));
         });
     }
     devices(p, art, lang, state, device);
     if state.mail {
-        mail(p, art, lang, pages, &state.settings);
+        mail(p, art, lang, (form, typing), &state.settings);
     }
     p.spawn(centred_row()).with_child(button(
         art,
-        PeopleAction::NotifyAllOff,
+        PageAction::NotifyAllOff,
         lang.tr("notify.all_off"),
     ));
 }
@@ -88,27 +107,33 @@ fn devices(
     if matches!(device, PushDevice::Idle | PushDevice::Failed(_)) && !state.push_key.is_empty() {
         p.spawn(centred_row()).with_child(button(
             art,
-            PeopleAction::NotifyDevice,
+            PageAction::NotifyDevice,
             lang.tr("notify.this_device"),
         ));
     }
 }
 
 /// The e-mail address (typed in place), whether it waits for its owner, and the daily e-mail.
-fn mail(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, pages: &Pages, s: &NotifySettings) {
+fn mail(
+    p: &mut ChildSpawnerCommands,
+    art: &Art,
+    lang: Lang,
+    (form, typing): (&MailForm, Option<Field>),
+    s: &NotifySettings,
+) {
     p.spawn(wrapping_row()).with_children(|r| {
         r.spawn(text(art, lang.tr("notify.email"), 17.0));
-        let editing = pages.typing == Some(Field::Email);
+        let editing = typing == Some(Field::Email);
         // The address the server has, until another is typed.
-        let shown = if editing || !pages.email.is_empty() {
-            &pages.email
+        let shown = if editing || !form.email.is_empty() {
+            &form.email
         } else {
             &s.email
         };
         let empty = "name@example.org";
-        r.spawn(text_field(art, Field::Email, shown, pages.typing, empty));
+        r.spawn(text_field(art, Field::Email, shown, typing, empty));
         if editing {
-            r.spawn(button(art, PeopleAction::SaveEmail, lang.tr("people.ok")));
+            r.spawn(button(art, PageAction::SaveEmail, lang.tr("people.ok")));
         }
     });
     // Nothing is sent to an address before its owner follows the link sent to it.
@@ -119,7 +144,7 @@ fn mail(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, pages: &Pages, s: &
         r.spawn(text(art, lang.tr("notify.digest"), 17.0));
         r.spawn(button(
             art,
-            PeopleAction::Toggle(NotifyToggle::Digest),
+            PageAction::Toggle(NotifyToggle::Digest),
             switch(lang, s.digest),
         ));
     });

@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 
 use super::kit::{centred_row, header};
-use super::{PeopleAction, PlayComputer};
+use super::{PageAction, PlayComputer};
 use crate::game::board::art::Art;
 use crate::game::online::client::{Online, PoolWait, unix_ms};
 use crate::game::online::form::{Form, clock_label};
@@ -18,6 +18,29 @@ use crate::session::{Lang, Mode};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_observer(play_computer);
+    app.add_systems(
+        Update,
+        keep_current
+            .run_if(in_state(super::OnlinePage::PlayNow))
+            .after(crate::game::online::form::LobbyBuild)
+            .in_set(crate::game::state::GameSet::Show),
+    );
+}
+
+/// The page's parts follow the wait (its seconds counting up) and the client's state; the
+/// page itself is spawned once (`draw`).
+fn keep_current(
+    mut parts: Parts,
+    prefs: Res<Prefs>,
+    online: Res<Online>,
+    form: Res<Form>,
+    mut wake: ResMut<crate::game::state::Wake>,
+) {
+    show(&mut parts, prefs.lang(), &online, &form);
+    if online.pool.is_some() {
+        wake.bypass_change_detection()
+            .within(std::time::Duration::from_millis(250));
+    }
 }
 
 /// The pool's rule set: the form's when pools are kept for it, else the standard one.
@@ -42,12 +65,14 @@ pub(super) fn page(
     spawn_part(p, art, column(), PlayNowPage::of(lang, online, form));
 }
 
-/// The page's parts given what they show now; false when they are not on screen.
-pub(super) fn show(parts: &mut Parts, lang: Lang, online: &Online, form: &Form) -> bool {
-    // The seconds first: the page drawn again after them takes theirs along.
-    let waited = online.pool.as_ref().map(|pool| Waited::of(pool, lang));
-    waited.is_none_or(|waited| parts.show(waited).is_ok())
-        && parts.show(PlayNowPage::of(lang, online, form)).is_ok()
+/// The page's parts given what they show now.
+fn show(parts: &mut Parts, lang: Lang, online: &Online, form: &Form) {
+    // The seconds first (not there yet before the wait is shown): the page drawn again after
+    // them spawns its own.
+    if let Some(pool) = &online.pool {
+        let _ = parts.show(Waited::of(pool, lang));
+    }
+    let _ = parts.show(PlayNowPage::of(lang, online, form));
 }
 
 /// The page's body, as a value: the refusal, the rule set's name, whether a child plays, and
@@ -83,11 +108,7 @@ impl PlayNowPage {
         p.spawn(text(art, lang.tr("play.now.why"), 16.0));
         p.spawn(centred_row()).with_children(|r| {
             for (i, clock) in POOLS.iter().enumerate() {
-                r.spawn(button(
-                    art,
-                    PeopleAction::Pool(i),
-                    clock_label(*clock, lang),
-                ));
+                r.spawn(button(art, PageAction::Pool(i), clock_label(*clock, lang)));
             }
         });
         // Bots are strangers' programs: not for a child. Games by days are a bot's own choice
@@ -98,7 +119,7 @@ impl PlayNowPage {
                 let live = POOLS.iter().enumerate().filter(|(_, c)| c.days().is_none());
                 for (i, clock) in live {
                     let label = lang.trf("play.now.bot", &[("clock", &clock_label(*clock, lang))]);
-                    r.spawn(button(art, PeopleAction::PlayBot(i), label));
+                    r.spawn(button(art, PageAction::PlayBot(i), label));
                 }
             });
         }
@@ -129,15 +150,11 @@ impl Part for PlayNowPage {
                 r.spawn(text(art, lang.tr("play.now.alone"), 16.0));
                 r.spawn(button(
                     art,
-                    PeopleAction::PlayComputer(level),
+                    PageAction::PlayComputer(level),
                     lang.trf("play.now.computer", &[("level", &level)]),
                 ));
             }
-            r.spawn(button(
-                art,
-                PeopleAction::LeavePool,
-                lang.tr("play.now.stop"),
-            ));
+            r.spawn(button(art, PageAction::LeavePool, lang.tr("play.now.stop")));
         });
     }
 }

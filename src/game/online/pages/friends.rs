@@ -5,28 +5,48 @@
 use bevy::prelude::*;
 
 use super::kit::{centred_row, header, qr_node, wrapping_row};
-use super::{Page, Pages, PeopleAction, news_words, who};
+use super::state::OnlinePage;
+use super::{PageAction, news_words, who};
 use crate::game::board::art::Art;
+use crate::game::online::client::Ask;
 use crate::game::online::client::Online;
 use crate::game::online::field::{Field, text_field};
 use crate::game::online::form::{Form, clock_label};
 use crate::game::online::social::People;
 use crate::game::theme::widget::{bold, button, text};
+use crate::net::protocol::ClientMessage;
 use crate::net::social::Relations;
 use crate::net::social::grouped;
 use crate::rules::presets;
 use crate::session::Lang;
 
-#[allow(clippy::too_many_arguments)]
+/// The page's form: a friend's code typed in.
+#[derive(Resource, Debug, Default)]
+pub struct FriendsForm {
+    pub friend_code: String,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    super::page_form::<FriendsForm>(app, OnlinePage::Friends);
+    app.add_systems(OnEnter(OnlinePage::Friends), |mut commands: Commands| {
+        for msg in [
+            ClientMessage::Relations,
+            ClientMessage::Challenges,
+            ClientMessage::Profile { player: None },
+        ] {
+            commands.trigger(Ask::Say(msg));
+        }
+    });
+}
+
 pub(super) fn page(
     p: &mut ChildSpawnerCommands,
     art: &Art,
     lang: Lang,
     online: &Online,
-    pages: &Pages,
+    (ours, typing): (&FriendsForm, Option<Field>),
     form: &Form,
-    code: &str,
-    qr: Option<Handle<Image>>,
+    (code, qr): (&str, Option<Handle<Image>>),
     narrow: bool,
 ) {
     let people = &online.people;
@@ -35,7 +55,7 @@ pub(super) fn page(
         p.spawn(bold(art, news_words(news, lang), 16.0));
     }
     super::kit::problem_line(p, art, lang, online);
-    our_code(p, art, lang, pages, code, qr, narrow);
+    our_code(p, art, lang, (ours, typing), code, qr, narrow);
     challenges_to_us(p, art, lang, people);
     let Some(relations) = &people.relations else {
         p.spawn(text(art, lang.tr("online.connecting"), 16.0));
@@ -47,7 +67,7 @@ pub(super) fn page(
     blocked(p, art, lang, relations);
     p.spawn(centred_row()).with_child(button(
         art,
-        PeopleAction::Open(Page::Profile),
+        PageAction::Open(OnlinePage::Profile),
         lang.tr("people.my_profile"),
     ));
 }
@@ -57,7 +77,7 @@ fn our_code(
     p: &mut ChildSpawnerCommands,
     art: &Art,
     lang: Lang,
-    pages: &Pages,
+    (ours, typing): (&FriendsForm, Option<Field>),
     code: &str,
     qr: Option<Handle<Image>>,
     narrow: bool,
@@ -78,15 +98,15 @@ fn our_code(
     });
     p.spawn(wrapping_row()).with_children(|r| {
         r.spawn(text(art, lang.tr("people.their_code"), 16.0));
-        let code = grouped(&pages.friend_code);
+        let code = grouped(&ours.friend_code);
         r.spawn(text_field(
             art,
             Field::FriendCode,
             &code,
-            pages.typing,
+            typing,
             "____-____",
         ));
-        r.spawn(button(art, PeopleAction::AddFriend, lang.tr("people.add")));
+        r.spawn(button(art, PageAction::AddFriend, lang.tr("people.add")));
     });
 }
 
@@ -105,12 +125,12 @@ fn challenges_to_us(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, people:
             ));
             r.spawn(button(
                 art,
-                PeopleAction::AnswerChallenge(c.id.clone(), true),
+                PageAction::AnswerChallenge(c.id.clone(), true),
                 lang.tr("people.accept"),
             ));
             r.spawn(button(
                 art,
-                PeopleAction::AnswerChallenge(c.id.clone(), false),
+                PageAction::AnswerChallenge(c.id.clone(), false),
                 lang.tr("people.decline"),
             ));
         });
@@ -128,12 +148,12 @@ fn requests(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, relations: &Rel
             ));
             r.spawn(button(
                 art,
-                PeopleAction::AnswerFriend(asker.id.clone(), true),
+                PageAction::AnswerFriend(asker.id.clone(), true),
                 lang.tr("people.accept"),
             ));
             r.spawn(button(
                 art,
-                PeopleAction::AnswerFriend(asker.id.clone(), false),
+                PageAction::AnswerFriend(asker.id.clone(), false),
                 lang.tr("people.decline"),
             ));
         });
@@ -184,13 +204,13 @@ fn friends(
             if !waiting {
                 r.spawn(button(
                     art,
-                    PeopleAction::Challenge(id.clone()),
+                    PageAction::Challenge(id.clone()),
                     lang.tr("people.challenge"),
                 ));
             }
             r.spawn(button(
                 art,
-                PeopleAction::Profile(id),
+                PageAction::Profile(id),
                 lang.tr("people.profile"),
             ));
         });
@@ -225,7 +245,7 @@ fn ours_waiting(
             ));
             r.spawn(button(
                 art,
-                PeopleAction::CancelChallenge(c.id.clone()),
+                PageAction::CancelChallenge(c.id.clone()),
                 lang.tr("online.cancel"),
             ));
         });
@@ -250,7 +270,7 @@ fn blocked(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, relations: &Rela
             ));
             r.spawn(button(
                 art,
-                PeopleAction::Unblock(blocked.id.clone()),
+                PageAction::Unblock(blocked.id.clone()),
                 lang.tr("people.unblock"),
             ));
         });

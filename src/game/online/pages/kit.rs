@@ -3,11 +3,12 @@
 
 use bevy::prelude::*;
 
-use super::PeopleAction;
+use super::PageAction;
 use crate::game::board::art::Art;
 use crate::game::online::client::Online;
 use crate::game::theme::page;
 use crate::game::theme::widget::{row, text};
+use crate::rules::presets;
 use crate::session::Lang;
 
 pub(super) fn centred_row() -> Node {
@@ -44,7 +45,7 @@ pub(super) fn qr_node(p: &mut ChildSpawnerCommands, qr: Handle<Image>, side: f32
 /// that Back is on screen however long the page.
 pub(super) fn header(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, title: String) {
     let back = lang.tr("online.back");
-    page::title_and_back(p, art, title, PeopleAction::Back, back, page::PageHeader);
+    page::title_and_back(p, art, title, PageAction::Back, back, page::PageHeader);
 }
 
 /// The server's last refusal, in a line under a page's title.
@@ -56,4 +57,9 @@ pub(super) fn problem_line(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, 
             15.0,
         ));
     }
+}
+
+/// A rule set's name by its preset's id.
+pub(super) fn rules_words_of(preset: &str, lang: Lang) -> String {
+    presets::get(preset).map_or(preset.to_owned(), |p| lang.pick(&p.name).to_owned())
 }

@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use super::PeopleAction;
+use super::PageAction;
 use super::kit::{centred_row, header, wrapping_row};
 use super::news_words;
 use crate::game::board::art::Art;
@@ -12,6 +12,16 @@ use crate::game::theme::widget::{bold, button, text};
 use crate::net::correspondence::{MyGame, time_words};
 use crate::rules::presets;
 use crate::session::Lang;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        OnEnter(super::OnlinePage::Games),
+        |mut commands: Commands| {
+            let ask = crate::net::protocol::ClientMessage::MyGames;
+            commands.trigger(crate::game::online::client::Ask::Say(ask));
+        },
+    );
+}
 
 /// Vacation lengths offered at a press.
 const VACATIONS: [u8; 3] = [3, 7, 14];
@@ -68,7 +78,7 @@ pub(super) fn page(
         p.spawn(wrapping_row()).with_children(|r| {
             r.spawn(button(
                 art,
-                PeopleAction::OpenGame(g.code.clone()),
+                PageAction::OpenGame(g.code.clone()),
                 lang.tr("games.open"),
             ));
             if g.your_turn {
@@ -87,7 +97,7 @@ pub(super) fn page(
     }
     p.spawn(centred_row()).with_child(button(
         art,
-        PeopleAction::Open(super::Page::Notifications),
+        PageAction::Open(super::OnlinePage::Notifications),
         lang.tr("notify.title"),
     ));
     let now = online.server_now();
@@ -97,7 +107,7 @@ pub(super) fn page(
             p.spawn(bold(art, lang.trf("vacation.on", &[("left", &left)]), 16.0));
             p.spawn(centred_row()).with_child(button(
                 art,
-                PeopleAction::Vacation(0),
+                PageAction::Vacation(0),
                 lang.tr("vacation.end"),
             ));
         }
@@ -113,7 +123,7 @@ pub(super) fn page(
                 for n in VACATIONS.iter().filter(|&&n| i64::from(n) <= days) {
                     r.spawn(button(
                         art,
-                        PeopleAction::Vacation(*n),
+                        PageAction::Vacation(*n),
                         lang.trf("vacation.take", &[("n", n)]),
                     ));
                 }

@@ -4,9 +4,10 @@
 
 use bevy::prelude::*;
 
+use super::PageAction;
 use super::kit::{centred_row, header, wrapping_row};
 use super::news_words;
-use super::{Page, Pages, PeopleAction};
+use super::state::OnlinePage;
 use crate::game::board::art::Art;
 use crate::game::online::client::Online;
 use crate::game::online::graph;
@@ -15,16 +16,26 @@ use crate::net::social::{ReportReason, rating_label};
 use crate::rules::presets;
 use crate::session::Lang;
 
-#[allow(clippy::too_many_arguments)]
+/// The page's form: whose profile it is (another player's id; ours when none), and whether
+/// the report's reasons are shown.
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
+pub struct ProfileForm {
+    pub other: Option<String>,
+    pub reporting: bool,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    // Made by the page's opener, which names the player (and asks for the profile).
+    super::page_form::<ProfileForm>(app, OnlinePage::Profile);
+}
+
 pub(super) fn page(
     p: &mut ChildSpawnerCommands,
     art: &Art,
     lang: Lang,
     online: &Online,
-    pages: &Pages,
-    profile: Option<&crate::net::social::Profile>,
-    graph: Option<Handle<Image>>,
-    ratings: &[f64],
+    (form, profile): (&ProfileForm, Option<&crate::net::social::Profile>),
+    (graph, ratings): (Option<Handle<Image>>, &[f64]),
     narrow: bool,
 ) {
     let Some(profile) = profile else {
@@ -64,7 +75,7 @@ pub(super) fn page(
     ));
     rating_graph(p, art, lang, graph, ratings, narrow);
     recent_games(p, art, lang, profile, narrow);
-    actions(p, art, lang, online, pages, profile);
+    actions(p, art, lang, online, form, profile);
 }
 
 /// The rating after each rated game, as a graph with its range (or why there is none).
@@ -136,7 +147,7 @@ fn recent_games(
             r.spawn(text(art, line, 15.0));
             r.spawn(button(
                 art,
-                PeopleAction::Review(game.code.clone()),
+                PageAction::Review(game.code.clone()),
                 lang.tr("over.review"),
             ));
         });
@@ -150,21 +161,21 @@ fn actions(
     art: &Art,
     lang: Lang,
     online: &Online,
-    pages: &Pages,
+    form: &ProfileForm,
     profile: &crate::net::social::Profile,
 ) {
     let player = &profile.player;
-    let own = pages.other.is_none();
+    let own = form.other.is_none();
     p.spawn(centred_row()).with_children(|r| {
         if own {
             r.spawn(button(
                 art,
-                PeopleAction::Open(Page::Account),
+                PageAction::Open(OnlinePage::Account),
                 lang.tr("people.account"),
             ));
             r.spawn(button(
                 art,
-                PeopleAction::Open(Page::Friends),
+                PageAction::Open(OnlinePage::Friends),
                 lang.tr("people.friends"),
             ));
         } else {
@@ -172,41 +183,41 @@ fn actions(
             if profile.friend {
                 r.spawn(button(
                     art,
-                    PeopleAction::Challenge(id.clone()),
+                    PageAction::Challenge(id.clone()),
                     lang.tr("people.challenge"),
                 ));
                 r.spawn(button(
                     art,
-                    PeopleAction::Remove(id.clone()),
+                    PageAction::Remove(id.clone()),
                     lang.tr("people.remove"),
                 ));
             } else if !online.people.child {
                 r.spawn(button(
                     art,
-                    PeopleAction::AddOpponent(id.clone()),
+                    PageAction::AddOpponent(id.clone()),
                     lang.tr("people.add"),
                 ));
             }
             r.spawn(button(
                 art,
-                PeopleAction::Block(id.clone()),
+                PageAction::Block(id.clone()),
                 lang.tr("people.block"),
             ));
             r.spawn(button(
                 art,
-                PeopleAction::StartReport,
+                PageAction::StartReport,
                 lang.tr("people.report"),
             ));
         }
     });
-    if pages.reporting && !own {
+    if form.reporting && !own {
         p.spawn(text(art, lang.tr("people.report.why"), 15.0));
         p.spawn(centred_row()).with_children(|r| {
             for reason in ReportReason::ALL {
                 let key = super::reason_key(reason);
                 r.spawn(button(
                     art,
-                    PeopleAction::Report(player.id.clone(), reason),
+                    PageAction::Report(player.id.clone(), reason),
                     lang.tr(key),
                 ));
             }

@@ -4,24 +4,56 @@
 
 use bevy::prelude::*;
 
+use super::action::TourAction;
+use super::countdown::Countdown;
+use super::kit::rules_words_of;
 use super::kit::{centred_row, header, qr_node, wrapping_row};
-use super::tournaments::{Countdown, TourAction, rules_words_of};
-use super::{Pages, PeopleAction, news_words};
+use super::nav::{Nav, say};
+use super::state::OnlinePage;
+use super::{PageAction, news_words};
 use crate::game::board::art::Art;
-use crate::game::online::client::Online;
-use crate::game::online::field::{Field, text_field};
+use crate::game::online::client::{Ask, Online};
+use crate::game::online::field::{Field, Typing, text_field};
 use crate::game::online::form::clock_label;
 use crate::game::online::tournaments::{format_words, state_and_players};
 use crate::game::theme::widget::{bold, button, text};
+use crate::net::protocol::ClientMessage;
 use crate::net::tournament::{Format, Presence, StandingLine, TournamentStatus, TournamentView};
 use crate::session::Lang;
+
+/// The page's form: the tournament it shows, and what is typed and chosen on it.
+#[derive(Resource, Debug, Default, Clone, PartialEq)]
+pub struct TournamentForm {
+    /// The tournament's id.
+    pub id: String,
+    /// The password typed to join it.
+    pub password: String,
+    /// Its link was copied.
+    pub copied: bool,
+    /// The organiser is choosing two players to keep apart: those chosen so far (ids).
+    pub apart: Option<Vec<String>>,
+    /// The last two players kept apart (names), to say so.
+    pub kept_apart: Option<(String, String)>,
+}
+
+impl TournamentForm {
+    pub fn of(id: String) -> TournamentForm {
+        TournamentForm { id, ..default() }
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    // Made by the page's opener (`tournaments::open`), which names the tournament.
+    super::page_form::<TournamentForm>(app, OnlinePage::Tournament);
+}
 
 /// What the page is drawn with.
 pub(super) struct TournamentPage<'a> {
     pub art: &'a Art,
     pub lang: Lang,
     pub online: &'a Online,
-    pub pages: &'a Pages,
+    pub open: &'a TournamentForm,
+    pub typing: Typing,
     pub qr: Option<Handle<Image>>,
     pub narrow: bool,
 }
@@ -29,7 +61,7 @@ pub(super) struct TournamentPage<'a> {
 impl TournamentPage<'_> {
     pub(super) fn draw(&self, p: &mut ChildSpawnerCommands) {
         let (art, lang, online) = (self.art, self.lang, self.online);
-        let id = self.pages.tournament.as_deref().unwrap_or_default();
+        let id = self.open.id.as_str();
         let Some(view) = online.tournaments.view(id) else {
             header(p, art, lang, lang.tr("tour.title").to_owned());
             super::kit::problem_line(p, art, lang, online);
@@ -82,14 +114,14 @@ impl TournamentPage<'_> {
         p.spawn(wrapping_row()).with_children(|r| {
             let code = lang.trf("tour.code_is", &[("code", &view.line.id)]);
             r.spawn(bold(art, code, 17.0));
-            let copy = if self.pages.copied {
+            let copy = if self.open.copied {
                 "online.copied"
             } else {
                 "online.copy"
             };
             r.spawn(button(
                 art,
-                PeopleAction::Tour(TourAction::CopyLink),
+                PageAction::Tour(TourAction::CopyLink),
                 lang.tr(copy),
             ));
         });
@@ -110,7 +142,7 @@ impl TournamentPage<'_> {
         let mine = me.and_then(|me| view.standings.iter().find(|s| s.player.id == me));
         p.spawn(centred_row()).with_children(|r| {
             if view.joined {
-                let tour = |a| PeopleAction::Tour(a);
+                let tour = |a| PageAction::Tour(a);
                 if let Some(room) = mine.and_then(|s| s.room.clone()) {
                     r.spawn(button(
                         art,
@@ -132,16 +164,16 @@ impl TournamentPage<'_> {
                 if line.password && !organiser {
                     r.spawn(text(art, lang.tr("tour.password"), 17.0));
                     let field = Field::TournamentPassword;
-                    let typed = &self.pages.tournament_password;
-                    r.spawn(text_field(art, field, typed, self.pages.typing, "—"));
+                    let typed = &self.open.password;
+                    r.spawn(text_field(art, field, typed, self.typing.0, "—"));
                 }
-                let join = PeopleAction::Tour(TourAction::Join);
+                let join = PageAction::Tour(TourAction::Join);
                 r.spawn(button(art, join, lang.tr("tour.join")));
             }
             if organiser && let Some(key) = begin_key(view) {
                 r.spawn(button(
                     art,
-                    PeopleAction::Tour(TourAction::Begin),
+                    PageAction::Tour(TourAction::Begin),
                     lang.tr(key),
                 ));
             }
@@ -155,23 +187,23 @@ impl TournamentPage<'_> {
     /// The organiser keeps two players from meeting (siblings): a button, then a choice of two
     /// in the standings; an arena's or a Swiss's, with four players at least.
     fn keeping_apart(&self, p: &mut ChildSpawnerCommands, view: &TournamentView) {
-        let (art, lang, pages) = (self.art, self.lang, self.pages);
+        let (art, lang, open) = (self.art, self.lang, self.open);
         let pairs = !matches!(view.line.format, Format::RoundRobin { .. });
         if !pairs || view.standings.len() < 4 {
             return;
         }
-        if let Some((a, b)) = &pages.kept_apart {
+        if let Some((a, b)) = &open.kept_apart {
             let said = lang.trf("tour.kept_apart", &[("a", a), ("b", b)]);
             p.spawn(text(art, said, 15.0));
         }
         p.spawn(wrapping_row()).with_children(|r| {
-            let (key, help) = match &pages.apart {
+            let (key, help) = match &open.apart {
                 None => ("tour.apart", None),
                 Some(chosen) => ("online.cancel", Some(chosen.len())),
             };
             r.spawn(button(
                 art,
-                PeopleAction::Tour(TourAction::ChooseApart),
+                PageAction::Tour(TourAction::ChooseApart),
                 lang.tr(key),
             ));
             if let Some(n) = help {
@@ -203,7 +235,7 @@ impl TournamentPage<'_> {
                 let invite = TourAction::Invite(friend.player.id.clone());
                 r.spawn(button(
                     art,
-                    PeopleAction::Tour(invite),
+                    PageAction::Tour(invite),
                     friend.player.name.clone(),
                 ));
             }
@@ -242,16 +274,16 @@ impl TournamentPage<'_> {
                 } else {
                     r.spawn(text(art, words, 16.0));
                 }
-                let choosing = self.pages.apart.as_ref();
+                let choosing = self.open.apart.as_ref();
                 if choosing.is_some_and(|c| !c.contains(&line.player.id)) {
                     let choose = TourAction::Apart(line.player.id.clone());
                     r.spawn(button(
                         art,
-                        PeopleAction::Tour(choose),
+                        PageAction::Tour(choose),
                         lang.tr("tour.choose"),
                     ));
                 } else if let Some(room) = line.room.clone().filter(|_| !ours) {
-                    let watch = PeopleAction::Tour(TourAction::Watch(room));
+                    let watch = PageAction::Tour(TourAction::Watch(room));
                     r.spawn(button(art, watch, lang.tr("tour.watch")));
                 }
             });
@@ -336,6 +368,93 @@ pub fn standing_words(line: &StandingLine, tie_break: bool, lang: Lang) -> Strin
     words
 }
 
+/// Open tournament `id`'s page and ask for it.
+pub(super) fn open(commands: &mut Commands, nav: &mut Nav, online: &mut Online, id: String) {
+    say(commands, ClientMessage::Tournament { id: id.clone() });
+    online.tournaments.followed = Some(id.clone());
+    // Who may be invited: our friends.
+    say(commands, ClientMessage::Relations);
+    nav.open_with(commands, OnlinePage::Tournament, TournamentForm::of(id));
+}
+
+/// A button of the open tournament's page.
+pub(super) fn opened(
+    action: TourAction,
+    commands: &mut Commands,
+    nav: &mut Nav,
+    open: &mut TournamentForm,
+    online: &Online,
+    prefs: &crate::game::state::Prefs,
+) {
+    let id = open.id.clone();
+    let msg = match action {
+        TourAction::Join => {
+            let password = std::mem::take(&mut open.password);
+            nav.leave_field();
+            ClientMessage::JoinTournament {
+                id,
+                password: (!password.is_empty()).then_some(password),
+            }
+        }
+        TourAction::Leave => ClientMessage::LeaveTournament { id },
+        TourAction::Pause(paused) => ClientMessage::PauseTournament { id, paused },
+        TourAction::Begin => ClientMessage::StartTournament { id },
+        TourAction::ChooseApart => {
+            open.apart = open.apart.is_none().then(Vec::new);
+            return;
+        }
+        TourAction::Apart(player) => match apart(open, online, player) {
+            Some(msg) => msg,
+            None => return,
+        },
+        TourAction::Invite(player) => ClientMessage::InviteToTournament { id, player },
+        TourAction::Watch(room) => {
+            nav.open(OnlinePage::Home);
+            return commands.trigger(Ask::Watch(room));
+        }
+        TourAction::Play(room) => {
+            nav.open(OnlinePage::Home);
+            return commands.trigger(Ask::Join(room));
+        }
+        TourAction::CopyLink => {
+            let link = tournament_link(&prefs.0, &id);
+            open.copied = crate::game::online::copy_text(&link).is_ok();
+            return;
+        }
+        _ => return,
+    };
+    say(commands, msg);
+}
+
+/// A player chosen to keep apart: the message once two are chosen (the names kept to say so).
+fn apart(open: &mut TournamentForm, online: &Online, player: String) -> Option<ClientMessage> {
+    let id = open.id.as_str();
+    let chosen = open.apart.as_mut()?;
+    if !chosen.contains(&player) {
+        chosen.push(player);
+    }
+    let [a, b] = <[String; 2]>::try_from(chosen.clone()).ok()?;
+    open.apart = None;
+    let name = |p: &str| {
+        let view = online.tournaments.view(id);
+        let line = view.and_then(|v| v.standings.iter().find(|s| s.player.id == p));
+        line.map_or(String::new(), |s| s.player.name.clone())
+    };
+    open.kept_apart = Some((name(&a), name(&b)));
+    Some(ClientMessage::KeepApart {
+        id: id.to_owned(),
+        players: [a, b],
+        apart: true,
+    })
+}
+
+/// The link that opens tournament `id`: the game's page with `?tournament=ID`.
+pub fn tournament_link(settings: &crate::session::Settings, id: &str) -> String {
+    let room = crate::game::online::room_link(settings, "X");
+    let base = room.split('?').next().unwrap_or_default();
+    format!("{base}?tournament={id}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -372,5 +491,31 @@ mod tests {
         assert!(en.contains(Lang::En.tr("tour.paused")), "{en}");
         let vi = standing_words(&line, false, Lang::Vi);
         assert!(!vi.contains("BH"), "{vi}");
+    }
+
+    #[test]
+    fn two_players_chosen_are_kept_apart_once_both_are() {
+        let mut open = TournamentForm {
+            apart: Some(Vec::new()),
+            ..TournamentForm::of("T".into())
+        };
+        let online = Online::default();
+        assert_eq!(apart(&mut open, &online, "a".into()), None);
+        assert_eq!(
+            apart(&mut open, &online, "a".into()),
+            None,
+            "the same twice"
+        );
+        let msg = apart(&mut open, &online, "b".into());
+        assert_eq!(
+            msg,
+            Some(ClientMessage::KeepApart {
+                id: "T".into(),
+                players: ["a".into(), "b".into()],
+                apart: true
+            })
+        );
+        assert_eq!(open.apart, None, "the choice is over");
+        assert_eq!(apart(&mut open, &online, "c".into()), None, "not choosing");
     }
 }

@@ -4,21 +4,46 @@
 
 use bevy::prelude::*;
 
+use super::PageAction;
 use super::kit::{header, qr_node, wrapping_row};
-use super::{Pages, PeopleAction};
+use super::state::OnlinePage;
 use crate::game::board::art::Art;
+use crate::game::online::client::Ask;
 use crate::game::online::client::Online;
 use crate::game::online::field::{Field, text_field};
 use crate::game::theme::widget::{self, bold, button, text};
+use crate::net::protocol::ClientMessage;
 use crate::net::social::grouped;
 use crate::session::Lang;
+
+/// The page's form: codes and the sign-in typed in, and the parent's question.
+#[derive(Resource, Debug, Default)]
+pub struct AccountForm {
+    /// A link or recovery code typed in.
+    pub code: String,
+    pub login: String,
+    pub password: String,
+    /// The current password or recovery code, for a change to the account.
+    pub current: String,
+    /// The parent's question (two factors), and the answer typed.
+    pub question: Option<(u8, u8)>,
+    pub answer: String,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    super::page_form::<AccountForm>(app, OnlinePage::Account);
+    app.add_systems(OnEnter(OnlinePage::Account), |mut commands: Commands| {
+        commands.trigger(Ask::Say(ClientMessage::Profile { player: None }));
+        commands.trigger(Ask::Say(ClientMessage::Devices));
+    });
+}
 
 pub(super) fn page(
     p: &mut ChildSpawnerCommands,
     art: &Art,
     lang: Lang,
     online: &Online,
-    pages: &Pages,
+    (form, typing): (&AccountForm, Option<Field>),
     qr: Option<Handle<Image>>,
     narrow: bool,
 ) {
@@ -26,12 +51,12 @@ pub(super) fn page(
     super::kit::problem_line(p, art, lang, online);
     previous_player(p, art, lang, online);
     link_here(p, art, lang, online, qr, narrow);
-    become_another(p, art, lang, pages);
-    current_secret(p, art, lang, online, pages);
+    become_another(p, art, lang, (form, typing));
+    current_secret(p, art, lang, online, (form, typing));
     recovery(p, art, lang, online);
-    sign_in(p, art, lang, online, pages);
+    sign_in(p, art, lang, online, (form, typing));
     devices(p, art, lang, online);
-    child_mode(p, art, lang, online, pages);
+    child_mode(p, art, lang, online, (form, typing));
 }
 
 /// This device was another player before (a link, a code, a password): back to them.
@@ -46,7 +71,7 @@ fn previous_player(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: 
             ));
             r.spawn(button(
                 art,
-                PeopleAction::GoBack,
+                PageAction::GoBack,
                 lang.trf("people.go_back", &[("who", who)]),
             ));
         });
@@ -82,32 +107,33 @@ fn link_here(
         None => {
             p.spawn(wrapping_row()).with_children(|r| {
                 r.spawn(text(art, lang.tr("people.link.why"), 15.0));
-                r.spawn(button(art, PeopleAction::LinkCode, lang.tr("people.link")));
+                r.spawn(button(art, PageAction::LinkCode, lang.tr("people.link")));
             });
         }
     }
 }
 
 /// This device becomes another's player.
-fn become_another(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, pages: &Pages) {
+fn become_another(
+    p: &mut ChildSpawnerCommands,
+    art: &Art,
+    lang: Lang,
+    (form, typing): (&AccountForm, Option<Field>),
+) {
     p.spawn(wrapping_row()).with_children(|r| {
         r.spawn(text(art, lang.tr("people.have_code"), 15.0));
-        let code = grouped(&pages.code);
+        let code = grouped(&form.code);
         r.spawn(text_field(
             art,
             Field::AccountCode,
             &code,
-            pages.typing,
+            typing,
             "____-____",
         ));
+        r.spawn(button(art, PageAction::UseLink, lang.tr("people.use_link")));
         r.spawn(button(
             art,
-            PeopleAction::UseLink,
-            lang.tr("people.use_link"),
-        ));
-        r.spawn(button(
-            art,
-            PeopleAction::UseRecovery,
+            PageAction::UseRecovery,
             lang.tr("people.use_recovery"),
         ));
     });
@@ -119,7 +145,7 @@ fn current_secret(
     art: &Art,
     lang: Lang,
     online: &Online,
-    pages: &Pages,
+    (form, typing): (&AccountForm, Option<Field>),
 ) {
     let people = &online.people;
     let guarded = people
@@ -133,8 +159,8 @@ fn current_secret(
             r.spawn(text_field(
                 art,
                 Field::Current,
-                &pages.current,
-                pages.typing,
+                &form.current,
+                typing,
                 empty,
             ));
         });
@@ -163,7 +189,7 @@ fn recovery(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Online
                 r.spawn(text(art, lang.tr(why), 15.0));
                 r.spawn(button(
                     art,
-                    PeopleAction::RecoveryCode,
+                    PageAction::RecoveryCode,
                     lang.tr("people.recovery"),
                 ));
             });
@@ -172,7 +198,13 @@ fn recovery(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Online
 }
 
 /// A sign-in name and password.
-fn sign_in(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Online, pages: &Pages) {
+fn sign_in(
+    p: &mut ChildSpawnerCommands,
+    art: &Art,
+    lang: Lang,
+    online: &Online,
+    (form, typing): (&AccountForm, Option<Field>),
+) {
     let people = &online.people;
     let login = people.profile.as_ref().and_then(|p| p.login.clone());
     p.spawn(text(
@@ -185,27 +217,21 @@ fn sign_in(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Online,
     ));
     p.spawn(wrapping_row()).with_children(|r| {
         let empty = lang.tr("people.login");
-        r.spawn(text_field(
-            art,
-            Field::Login,
-            &pages.login,
-            pages.typing,
-            empty,
-        ));
+        r.spawn(text_field(art, Field::Login, &form.login, typing, empty));
         let empty = lang.tr("people.password");
         r.spawn(text_field(
             art,
             Field::Password,
-            &pages.password,
-            pages.typing,
+            &form.password,
+            typing,
             empty,
         ));
         r.spawn(button(
             art,
-            PeopleAction::SetLogin,
+            PageAction::SetLogin,
             lang.tr("people.login.save"),
         ));
-        r.spawn(button(art, PeopleAction::SignIn, lang.tr("people.sign_in")));
+        r.spawn(button(art, PageAction::SignIn, lang.tr("people.sign_in")));
     });
 }
 
@@ -229,7 +255,7 @@ fn devices(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Online)
             if !device.this {
                 r.spawn(button(
                     art,
-                    PeopleAction::Revoke(device.id.clone()),
+                    PageAction::Revoke(device.id.clone()),
                     lang.tr("people.sign_out"),
                 ));
             }
@@ -238,9 +264,15 @@ fn devices(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Online)
 }
 
 /// Child mode: on at once, off only with the parent's answer.
-fn child_mode(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Online, pages: &Pages) {
+fn child_mode(
+    p: &mut ChildSpawnerCommands,
+    art: &Art,
+    lang: Lang,
+    online: &Online,
+    (form, typing): (&AccountForm, Option<Field>),
+) {
     let people = &online.people;
-    match pages.question {
+    match form.question {
         Some((a, b)) => {
             p.spawn(wrapping_row()).with_children(|r| {
                 r.spawn(text(
@@ -248,18 +280,8 @@ fn child_mode(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Onli
                     lang.trf("people.parent", &[("a", &a), ("b", &b)]),
                     16.0,
                 ));
-                r.spawn(text_field(
-                    art,
-                    Field::Answer,
-                    &pages.answer,
-                    pages.typing,
-                    "?",
-                ));
-                r.spawn(button(
-                    art,
-                    PeopleAction::AnswerParent,
-                    lang.tr("people.ok"),
-                ));
+                r.spawn(text_field(art, Field::Answer, &form.answer, typing, "?"));
+                r.spawn(button(art, PageAction::AnswerParent, lang.tr("people.ok")));
             });
         }
         None => {
@@ -273,14 +295,14 @@ fn child_mode(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Onli
                     }
                     r.spawn(button(
                         art,
-                        PeopleAction::ChildOff,
+                        PageAction::ChildOff,
                         lang.tr("people.child.off_button"),
                     ));
                 } else {
                     r.spawn(text(art, lang.tr("people.child.off"), 15.0));
                     r.spawn(button(
                         art,
-                        PeopleAction::ChildOn,
+                        PageAction::ChildOn,
                         lang.tr("people.child.on_button"),
                     ));
                 }

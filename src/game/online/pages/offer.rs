@@ -4,7 +4,7 @@
 
 use bevy::prelude::*;
 
-use super::PeopleAction;
+use super::PageAction;
 use super::kit::centred_row;
 use crate::game::board::art::Art;
 use crate::game::online::client::Online;
@@ -28,7 +28,7 @@ pub(super) fn page(
         p.spawn(widget::title(art, lang.tr("people.offer.looking"), 22.0));
         p.spawn(centred_row()).with_child(button(
             art,
-            PeopleAction::Follow(false),
+            PageAction::Follow(false),
             lang.tr("people.offer.no"),
         ));
         return;
@@ -41,7 +41,7 @@ pub(super) fn page(
         ));
         p.spawn(centred_row()).with_child(button(
             art,
-            PeopleAction::Follow(false),
+            PageAction::Follow(false),
             lang.tr("people.ok"),
         ));
         return;
@@ -72,7 +72,7 @@ pub(super) fn page(
     p.spawn(text(art, who, 17.0));
     p.spawn(text(art, why, 15.0));
     p.spawn(centred_row()).with_children(|r| {
-        r.spawn(button(art, PeopleAction::Follow(true), yes));
-        r.spawn(button(art, PeopleAction::Follow(false), no));
+        r.spawn(button(art, PageAction::Follow(true), yes));
+        r.spawn(button(art, PageAction::Follow(false), no));
     });
 }
