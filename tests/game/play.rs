@@ -908,6 +908,18 @@ fn a_timed_game_on_one_device_runs_the_mover_s_clock_and_ends_when_it_runs_out()
     app.world_mut().trigger(TimeTravel::Undo);
     app.update();
     assert_eq!(pos(&app).ply(), ply);
+    // Its button is disabled (greyed, and so named to a screen reader); a press on it says why.
+    let world = app.world_mut();
+    let undo = world
+        .query::<(
+            &Action,
+            Has<bevy::ui::InteractionDisabled>,
+            Option<&bevy::a11y::AccessibilityNode>,
+        )>()
+        .iter(world)
+        .find(|(a, ..)| **a == Action::Undo)
+        .map(|(_, disabled, node)| (disabled, node.map(|n| n.is_disabled())));
+    assert_eq!(undo, Some((true, Some(true))), "Undo disabled, and named so");
     press_button(&mut app, Action::Undo);
     let said = app.world().resource::<Message>().0.clone();
     assert!(
