@@ -919,7 +919,11 @@ fn a_timed_game_on_one_device_runs_the_mover_s_clock_and_ends_when_it_runs_out()
         .iter(world)
         .find(|(a, ..)| **a == Action::Undo)
         .map(|(_, disabled, node)| (disabled, node.map(|n| n.is_disabled())));
-    assert_eq!(undo, Some((true, Some(true))), "Undo disabled, and named so");
+    assert_eq!(
+        undo,
+        Some((true, Some(true))),
+        "Undo disabled, and named so"
+    );
     press_button(&mut app, Action::Undo);
     let said = app.world().resource::<Message>().0.clone();
     assert!(
