@@ -50,6 +50,12 @@ impl FieldTexts<'_> {
         self.text(field, false)
     }
 
+    /// The language the fields are labelled in.
+    #[cfg(target_arch = "wasm32")]
+    pub fn lang(&self) -> crate::session::Lang {
+        self.prefs.lang()
+    }
+
     /// `field`'s text as it is, read without marking its owner changed.
     #[cfg(target_arch = "wasm32")]
     pub fn read(&mut self, field: Field) -> String {

@@ -21,7 +21,7 @@ use super::field::{Entered, Field, TextField};
 use super::typing::FieldTexts;
 use crate::game::platform::idle::{Waker, waker};
 use crate::game::platform::overlay;
-use crate::game::state::{Prefs, Screen};
+use crate::game::state::Screen;
 
 /// One field's input element, and whether Enter was pressed in it since the last frame.
 struct Input {
@@ -120,7 +120,6 @@ fn focused(open: &[Input]) -> Option<Field> {
 fn lay_inputs(
     mut inputs: NonSendMut<Inputs>,
     mut texts: FieldTexts,
-    prefs: Res<Prefs>,
     window: Single<&Window, With<PrimaryWindow>>,
     fields: Query<(&TextField, &ComputedNode, &UiGlobalTransform)>,
 ) {
@@ -137,7 +136,7 @@ fn lay_inputs(
         }
         kept
     });
-    let lang = prefs.lang();
+    let lang = texts.lang();
     for &(field, (corner, size)) in &shown {
         if !open.iter().any(|input| input.field == field) {
             let ours = texts.read(field);
