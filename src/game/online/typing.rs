@@ -10,7 +10,7 @@ use bevy::prelude::*;
 
 use super::field::{Entered, Field, TextField, Typing};
 use super::form::{Form, LobbySystems};
-use super::pages::{AccountForm, Draft, FriendsForm, MailForm, TournamentForm, TournamentsForm};
+use super::pages::PageFormsMut;
 use crate::game::state::{Prefs, Screen};
 
 pub(super) fn plugin(app: &mut App) {
@@ -35,12 +35,7 @@ pub(super) fn plugin(app: &mut App) {
 pub struct FieldTexts<'w> {
     form: ResMut<'w, Form>,
     prefs: ResMut<'w, Prefs>,
-    friends: Option<ResMut<'w, FriendsForm>>,
-    account: Option<ResMut<'w, AccountForm>>,
-    mail: Option<ResMut<'w, MailForm>>,
-    tournaments: Option<ResMut<'w, TournamentsForm>>,
-    draft: Option<ResMut<'w, Draft>>,
-    tournament: Option<ResMut<'w, TournamentForm>>,
+    forms: PageFormsMut<'w>,
 }
 
 impl FieldTexts<'_> {
@@ -56,12 +51,11 @@ impl FieldTexts<'_> {
         self.prefs.lang()
     }
 
-    /// `field`'s text as it is, read without marking its owner changed.
+    /// `field`'s text as it is (empty while its page is not open), read without marking its
+    /// owner changed.
     #[cfg(target_arch = "wasm32")]
-    pub fn read(&mut self, field: Field) -> String {
-        self.text(field, true)
-            .map(|t| t.clone())
-            .unwrap_or_default()
+    pub fn read(&mut self, field: Field) -> &str {
+        self.text(field, true).map_or("", |t| t.as_str())
     }
 
     fn text(&mut self, field: Field, quiet: bool) -> Option<&mut String> {
@@ -78,17 +72,17 @@ impl FieldTexts<'_> {
         Some(match field {
             Field::Name => &mut open!(self.prefs).name,
             Field::RoomCode => &mut open!(self.form).code,
-            Field::FriendCode => &mut open!(self.friends.as_mut()?).friend_code,
-            Field::AccountCode => &mut open!(self.account.as_mut()?).code,
-            Field::Login => &mut open!(self.account.as_mut()?).login,
-            Field::Password => &mut open!(self.account.as_mut()?).password,
-            Field::Current => &mut open!(self.account.as_mut()?).current,
-            Field::Answer => &mut open!(self.account.as_mut()?).answer,
-            Field::Email => &mut open!(self.mail.as_mut()?).email,
-            Field::TournamentCode => &mut open!(self.tournaments.as_mut()?).code,
-            Field::TournamentName => &mut open!(self.draft.as_mut()?).name,
-            Field::TournamentPassword => &mut open!(self.tournament.as_mut()?).password,
-            Field::NewTournamentPassword => &mut open!(self.draft.as_mut()?).password,
+            Field::FriendCode => &mut open!(self.forms.friends.as_mut()?).friend_code,
+            Field::AccountCode => &mut open!(self.forms.account.as_mut()?).code,
+            Field::Login => &mut open!(self.forms.account.as_mut()?).login,
+            Field::Password => &mut open!(self.forms.account.as_mut()?).password,
+            Field::Current => &mut open!(self.forms.account.as_mut()?).current,
+            Field::Answer => &mut open!(self.forms.account.as_mut()?).answer,
+            Field::Email => &mut open!(self.forms.mail.as_mut()?).email,
+            Field::TournamentCode => &mut open!(self.forms.tournaments.as_mut()?).code,
+            Field::TournamentName => &mut open!(self.forms.draft.as_mut()?).name,
+            Field::TournamentPassword => &mut open!(self.forms.tournament.as_mut()?).password,
+            Field::NewTournamentPassword => &mut open!(self.forms.draft.as_mut()?).password,
         })
     }
 }

@@ -86,8 +86,8 @@ fn read_inputs(
     let Inputs { open, focus, .. } = &mut *inputs;
     for input in open.iter_mut() {
         // Read without marking the screens' state changed: they are drawn again when it is.
-        let ours = texts.read(input.field);
-        if let Some(typed) = agree(input, &ours)
+        let typed = agree(input, texts.read(input.field));
+        if let Some(typed) = typed
             && let Some(text) = texts.text_mut(input.field)
         {
             *text = typed;
@@ -139,7 +139,7 @@ fn lay_inputs(
     let lang = texts.lang();
     for &(field, (corner, size)) in &shown {
         if !open.iter().any(|input| input.field == field) {
-            let ours = texts.read(field);
+            let ours = texts.read(field).to_owned();
             let label = lang.tr(field.label_key());
             open.extend(create(field, &ours, label, wake.clone()));
         }

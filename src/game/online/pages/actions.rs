@@ -5,11 +5,12 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use super::action::{NotifyToggle, PageAction, PlayComputer, Press, TourAction};
+use super::forms::PageFormsMut;
 use super::nav::{Nav, say};
 use super::new_tournament::Draft;
 use super::state::OnlinePage;
 use super::tournaments::TournamentsForm;
-use super::{AccountForm, FriendsForm, MailForm, ProfileForm, TournamentForm};
+use super::{AccountForm, ProfileForm, TournamentForm};
 use super::{tournament, tournaments};
 use crate::game::online::client::{Ask, Online};
 use crate::game::online::field::{Entered, Field};
@@ -32,23 +33,11 @@ pub(super) fn plugin(app: &mut App) {
     app.add_observer(press);
 }
 
-/// The open page's form (each is there while its page is open).
-#[derive(SystemParam)]
-struct Forms<'w> {
-    friends: Option<ResMut<'w, FriendsForm>>,
-    profile: Option<ResMut<'w, ProfileForm>>,
-    account: Option<ResMut<'w, AccountForm>>,
-    mail: Option<ResMut<'w, MailForm>>,
-    tournaments: Option<ResMut<'w, TournamentsForm>>,
-    draft: Option<ResMut<'w, Draft>>,
-    tournament: Option<ResMut<'w, TournamentForm>>,
-}
-
 /// What the pages' actions change.
 #[derive(SystemParam)]
 pub(super) struct Paged<'w> {
     nav: Nav<'w>,
-    forms: Forms<'w>,
+    forms: PageFormsMut<'w>,
     prefs: ResMut<'w, Prefs>,
     online: ResMut<'w, Online>,
     link: ResMut<'w, Link>,

@@ -17,6 +17,7 @@ mod action;
 mod actions;
 mod countdown;
 mod draw;
+mod forms;
 mod friends;
 mod games;
 mod kit;
@@ -32,6 +33,7 @@ mod tournaments;
 
 pub use account::AccountForm;
 pub use action::{Kind, NotifyToggle, PageAction, PlayComputer, Press, TourAction};
+pub use forms::PageFormsMut;
 pub use friends::{FriendsForm, challenge_words};
 pub use games::game_line;
 pub use new_tournament::Draft;

@@ -36,7 +36,11 @@ fn keep_current(
     form: Res<Form>,
     mut wake: ResMut<crate::game::state::Wake>,
 ) {
-    show(&mut parts, prefs.lang(), &online, &form);
+    // Between news, only the wait's seconds change.
+    let news = online.is_changed() || prefs.is_changed() || form.is_changed();
+    if news || online.pool.is_some() {
+        show(&mut parts, prefs.lang(), &online, &form);
+    }
     if online.pool.is_some() {
         wake.bypass_change_detection()
             .within(std::time::Duration::from_millis(250));
