@@ -10,9 +10,13 @@ use std::time::{Duration, Instant};
 use bevy::prelude::*;
 use headless::{app_with, assert_sprites_match, phase, pos, press_button};
 use o_an_quan::game::layout::Layout;
-use o_an_quan::game::online::client::{Ask, Online};
+use o_an_quan::game::online::client::{
+    Ask, Connection, Correspondence, Identity, InRoom, Lobby, Online,
+};
 use o_an_quan::game::online::link::Link;
+use o_an_quan::game::online::social::People;
 use o_an_quan::game::online::table::OnBoard;
+use o_an_quan::game::online::tournaments::Tournaments;
 use o_an_quan::game::state::{Files, PlayMove};
 use o_an_quan::game::{Game, Launch, Phase, Screen};
 use o_an_quan::net::protocol::{ClockSpec, EndCause, First};
@@ -54,16 +58,16 @@ fn run_until(apps: &mut [&mut App], what: &str, done: impl Fn(&[&mut App]) -> bo
     }
 }
 
-fn online(app: &App) -> &Online {
-    app.world().resource::<Online>()
+fn online(app: &App) -> Online<'_> {
+    Online::of(app.world())
 }
 
 fn state(app: &App) -> Option<&RoomState> {
-    online(app).state()
+    online(app).in_room.state()
 }
 
 fn code(app: &App) -> Option<String> {
-    online(app).room.as_ref().map(|r| r.code.clone())
+    online(app).in_room.room.as_ref().map(|r| r.code.clone())
 }
 
 /// The board shows room `code`'s game, with every move the server has, and nothing moving.
@@ -77,6 +81,7 @@ fn settled(app: &App, code: &str) -> bool {
         && phase(app) != Phase::Animating
         && app.world().resource::<Game>().history.entries().len() == state.moves.len()
         && online(app)
+            .in_room
             .room
             .as_ref()
             .is_some_and(|r| r.pending.is_none())
@@ -181,7 +186,7 @@ fn an_online_game_through_the_plugins_with_a_reconnection_a_resignation_and_a_re
     let mut bao = player(&server, "Bao", &dir);
     let mut cam = player(&server, "Cam", &dir);
     run_until(&mut [&mut ana, &mut bao, &mut cam], "welcome", |apps| {
-        apps.iter().all(|a| online(a).welcomed())
+        apps.iter().all(|a| online(a).identity.welcomed())
     });
 
     // Ana opens a timed room with the winning score and moves first; Bao joins by its code;
@@ -252,7 +257,7 @@ fn an_online_game_through_the_plugins_with_a_reconnection_a_resignation_and_a_re
     for app in apps.iter_mut() {
         check_board(app);
     }
-    let now = online(apps[0]).server_now();
+    let now = online(apps[0]).connection.server_now();
     let ana_clocks = state(apps[0]).unwrap().clocks_at(now).unwrap();
     let bao_clocks = state(apps[1]).unwrap().clocks_at(now).unwrap();
     for (a, b) in ana_clocks.iter().zip(&bao_clocks) {
@@ -267,7 +272,7 @@ fn an_online_game_through_the_plugins_with_a_reconnection_a_resignation_and_a_re
             .all(|&ms| ms < 300_000 + 4 * 3_000 && ms > 200_000),
         "{ana_clocks:?}"
     );
-    assert_eq!(online(apps[1]).room.as_ref().unwrap().you, Some(1));
+    assert_eq!(online(apps[1]).in_room.room.as_ref().unwrap().you, Some(1));
 
     // Bao resigns; every app sees the end.
     apps[1].world_mut().trigger(Ask::Resign);
@@ -283,7 +288,13 @@ fn an_online_game_through_the_plugins_with_a_reconnection_a_resignation_and_a_re
     assert_eq!(result.cause, EndCause::Resign);
     assert_eq!(result.places, vec![0, 1], "Ana (seat 0) wins");
     assert!(
-        !online(apps[0]).room.as_ref().unwrap().ratings.is_empty(),
+        !online(apps[0])
+            .in_room
+            .room
+            .as_ref()
+            .unwrap()
+            .ratings
+            .is_empty(),
         "a rated game"
     );
     // The leaderboard: Ana first, Bao second, each told their place; the watcher unplaced.
@@ -291,14 +302,14 @@ fn an_online_game_through_the_plugins_with_a_reconnection_a_resignation_and_a_re
         app.world_mut().trigger(Ask::Leaderboard);
     }
     run_until(&mut apps, "the leaderboard", |apps| {
-        apps.iter().all(|a| online(a).leaderboard.is_some())
+        apps.iter().all(|a| online(a).lobby.leaderboard.is_some())
     });
     let names = |app: &App| -> Vec<String> {
-        let board = online(app).leaderboard.as_ref().unwrap();
+        let board = online(app).lobby.leaderboard.as_ref().unwrap();
         board.players.iter().map(|p| p.name.clone()).collect()
     };
     assert_eq!(names(apps[0]), ["Ana", "Bao"]);
-    let place = |app: &App| online(app).leaderboard.as_ref().unwrap().place;
+    let place = |app: &App| online(app).lobby.leaderboard.as_ref().unwrap().place;
     assert_eq!(
         (place(apps[0]), place(apps[1]), place(apps[2])),
         (Some(1), Some(2), None)
@@ -338,22 +349,22 @@ fn the_same_player_comes_back_after_a_restart_of_the_game() {
     let server = ServerProcess::sqlite(&dir, &[]);
     let mut first = player(&server, "Dao", &dir);
     run_until(&mut [&mut first], "welcome", |apps| {
-        online(apps[0]).welcomed()
+        online(apps[0]).identity.welcomed()
     });
-    let id = online(&first).me.as_ref().unwrap().id.clone();
+    let id = online(&first).identity.me.as_ref().unwrap().id.clone();
     drop(first);
     // The same files: the kept token makes it the same player.
     let mut again = player(&server, "Dao", &dir);
     run_until(&mut [&mut again], "welcome", |apps| {
-        online(apps[0]).welcomed()
+        online(apps[0]).identity.welcomed()
     });
-    assert_eq!(online(&again).me.as_ref().unwrap().id, id);
+    assert_eq!(online(&again).identity.me.as_ref().unwrap().id, id);
     // Someone else's files: someone else.
     let mut other = player(&server, "Eve", &dir);
     run_until(&mut [&mut other], "welcome", |apps| {
-        online(apps[0]).welcomed()
+        online(apps[0]).identity.welcomed()
     });
-    assert_ne!(online(&other).me.as_ref().unwrap().id, id);
+    assert_ne!(online(&other).identity.me.as_ref().unwrap().id, id);
 }
 
 #[test]
@@ -382,12 +393,12 @@ fn an_unreachable_server_is_said_plainly_and_retried_with_backoff() {
     });
     let (words, retry) = o_an_quan::game::online::lobby::link_words(
         app.world().resource::<Link>(),
-        online(&app),
+        &online(&app),
         o_an_quan::session::Lang::En,
     );
     assert!(retry, "a retry button goes with it");
     assert!(words.contains(&format!("127.0.0.1:{port}")), "{words}");
-    assert!(!online(&app).welcomed());
+    assert!(!online(&app).identity.welcomed());
 }
 
 #[test]
@@ -397,7 +408,7 @@ fn a_clock_that_runs_out_ends_the_game_on_every_board() {
     let mut ana = player(&server, "Ana", &dir);
     let mut bao = player(&server, "Bao", &dir);
     run_until(&mut [&mut ana, &mut bao], "welcome", |apps| {
-        apps.iter().all(|a| online(a).welcomed())
+        apps.iter().all(|a| online(a).identity.welcomed())
     });
     // Four seconds each, no increment.
     let room_code = open_room(
@@ -419,7 +430,7 @@ fn a_clock_that_runs_out_ends_the_game_on_every_board() {
     one_move(&mut apps, &room_code);
     let clocks = state(apps[0])
         .unwrap()
-        .clocks_at(online(apps[0]).server_now());
+        .clocks_at(online(apps[0]).connection.server_now());
     assert!(clocks.is_some_and(|c| c[0] > 0 && c[0] <= 4_000));
     run_until(&mut apps, "Ana's flag", |apps| {
         apps.iter().all(|a| phase(a) == Phase::Over)
@@ -433,7 +444,10 @@ fn a_clock_that_runs_out_ends_the_game_on_every_board() {
         assert_eq!(result.by, Some(0), "Ana ran out");
         assert_eq!(result.places, vec![1, 0]);
         assert!(
-            state.clocks_at(online(app).server_now()).unwrap()[0] <= 0,
+            state
+                .clocks_at(online(app).connection.server_now())
+                .unwrap()[0]
+                <= 0,
             "her clock shows nothing left"
         );
     }
@@ -460,7 +474,7 @@ fn a_table_flip_online_is_asked_first_sent_as_swap_and_turns_both_boards() {
     let mut ana = player(&server, "Ana", &dir);
     let mut bao = player(&server, "Bao", &dir);
     run_until(&mut [&mut ana, &mut bao], "welcome", |apps| {
-        apps.iter().all(|a| online(a).welcomed())
+        apps.iter().all(|a| online(a).identity.welcomed())
     });
     let room_code = open_room(&mut ana, "table-flip", ClockSpec::UNTIMED, false);
     bao.world_mut().trigger(Ask::Join(room_code.clone()));
@@ -529,7 +543,9 @@ fn friends_challenges_and_the_profile_with_its_graph() {
     let server = ServerProcess::sqlite(&home, &[]);
     let mut an = player(&server, "An", &home);
     let rt = tokio::runtime::Runtime::new().unwrap();
-    run_until(&mut [&mut an], "welcomed", |a| online(a[0]).welcomed());
+    run_until(&mut [&mut an], "welcomed", |a| {
+        online(a[0]).identity.welcomed()
+    });
     an.world_mut()
         .trigger(Press(PageAction::Open(OnlinePage::Friends)));
     run_until(&mut [&mut an], "the friend code", |a| {
@@ -601,7 +617,7 @@ fn friends_challenges_and_the_profile_with_its_graph() {
 
     // Bình's challenge, accepted here: the room comes to the board; Bình resigns.
     rt.block_on(binh.send(&ClientMessage::Challenge {
-        player: online(&an).me.as_ref().unwrap().id.clone(),
+        player: online(&an).identity.me.as_ref().unwrap().id.clone(),
         rules: RulesChoice::Preset("basic".into()),
         clock: ClockSpec::UNTIMED,
     }));
@@ -628,7 +644,7 @@ fn friends_challenges_and_the_profile_with_its_graph() {
     });
     // One move, whoever is to move (a game resigned before any move has nothing to review).
     let mover = state(&an).and_then(|s| s.mover());
-    let an_seat = online(&an).room.as_ref().and_then(|r| r.you);
+    let an_seat = online(&an).in_room.room.as_ref().and_then(|r| r.you);
     if mover == an_seat {
         let mv = pos(&an).legal_moves()[0];
         an.world_mut().trigger(PlayMove(mv));
@@ -725,7 +741,9 @@ fn a_room_code_typed_into_its_field_joins_the_room() {
     let server = ServerProcess::sqlite(&home, &[]);
     let mut an = player(&server, "An", &home);
     let rt = tokio::runtime::Runtime::new().unwrap();
-    run_until(&mut [&mut an], "welcomed", |a| online(a[0]).welcomed());
+    run_until(&mut [&mut an], "welcomed", |a| {
+        online(a[0]).identity.welcomed()
+    });
     let mut binh = rt.block_on(online::Client::connect(&server.url(), "Bình"));
     let room = rt.block_on(binh.create("basic", ClockSpec::UNTIMED, First::Me, false));
     an.update();
@@ -753,6 +771,7 @@ fn a_room_code_typed_into_its_field_joins_the_room() {
     assert_eq!(an.world().resource::<Typing>().0, None);
     run_until(&mut [&mut an], "seated in Bình's room", |a| {
         online(a[0])
+            .in_room
             .room
             .as_ref()
             .is_some_and(|r| r.code == room && r.you == Some(1))
@@ -778,7 +797,9 @@ fn the_online_home_follows_the_lobby_in_place() {
     let home = TempDir::new("home-in-place");
     let server = ServerProcess::sqlite(&home, &[]);
     let mut an = player(&server, "An", &home);
-    run_until(&mut [&mut an], "welcomed", |a| online(a[0]).welcomed());
+    run_until(&mut [&mut an], "welcomed", |a| {
+        online(a[0]).identity.welcomed()
+    });
     let body = entity_with::<Scrolls>(&mut an, |_| true).expect("the home's body");
     let join = entity_with(&mut an, |a: &OnlineAction| *a == OnlineAction::Join).unwrap();
     let tile = entity_with(&mut an, |a: &PageAction| *a == PageAction::Pool(0)).unwrap();
@@ -811,7 +832,25 @@ fn the_online_home_follows_the_lobby_in_place() {
         use o_an_quan::game::online::{field::Typing, form::Form};
         let world = app.world();
         [
-            world.get_resource_change_ticks::<Online>().unwrap().changed,
+            world
+                .get_resource_change_ticks::<Connection>()
+                .unwrap()
+                .changed,
+            world
+                .get_resource_change_ticks::<Identity>()
+                .unwrap()
+                .changed,
+            world.get_resource_change_ticks::<Lobby>().unwrap().changed,
+            world.get_resource_change_ticks::<InRoom>().unwrap().changed,
+            world.get_resource_change_ticks::<People>().unwrap().changed,
+            world
+                .get_resource_change_ticks::<Tournaments>()
+                .unwrap()
+                .changed,
+            world
+                .get_resource_change_ticks::<Correspondence>()
+                .unwrap()
+                .changed,
             world.get_resource_change_ticks::<Form>().unwrap().changed,
             world.get_resource_change_ticks::<Typing>().unwrap().changed,
             world
@@ -824,13 +863,17 @@ fn the_online_home_follows_the_lobby_in_place() {
     for _ in 0..300 {
         an.update();
     }
-    assert_eq!(ticks(&an), settled, "Online, Form, Typing, Prefs untouched");
+    assert_eq!(
+        ticks(&an),
+        settled,
+        "online play's state, Form, Typing, Prefs untouched"
+    );
 
     let rt = tokio::runtime::Runtime::new().unwrap();
     let mut binh = rt.block_on(online::Client::connect(&server.url(), "Bình"));
     let room = rt.block_on(binh.create("basic", ClockSpec::UNTIMED, First::Me, true));
     run_until(&mut [&mut an], "Bình's room listed", |a| {
-        online(a[0]).lobby.iter().any(|r| r.code == room)
+        online(a[0]).lobby.rooms.iter().any(|r| r.code == room)
     });
     an.update();
     assert!(
@@ -850,10 +893,12 @@ fn the_play_now_page_counts_the_wait_without_drawing_its_buttons_again() {
     let home = TempDir::new("pool-wait");
     let server = ServerProcess::sqlite(&home, &[]);
     let mut an = player(&server, "An", &home);
-    run_until(&mut [&mut an], "welcomed", |a| online(a[0]).welcomed());
+    run_until(&mut [&mut an], "welcomed", |a| {
+        online(a[0]).identity.welcomed()
+    });
     an.world_mut().trigger(Press(PageAction::Pool(1)));
     run_until(&mut [&mut an], "waiting in 3+2's pool", |a| {
-        online(a[0]).pool.is_some()
+        online(a[0]).lobby.pool.is_some()
     });
     an.update();
     let stop = |app: &mut App| entity_with(app, |a: &PageAction| *a == PageAction::LeavePool);
@@ -914,7 +959,9 @@ fn an_open_page_with_nothing_new_spawns_nothing_and_a_countdown_changes_one_text
     let server = ServerProcess::sqlite(&home, &[]);
     let mut an = player(&server, "An", &home);
     count_churn(&mut an);
-    run_until(&mut [&mut an], "welcomed", |a| online(a[0]).welcomed());
+    run_until(&mut [&mut an], "welcomed", |a| {
+        online(a[0]).identity.welcomed()
+    });
     // A public arena of Bình's, starting in under a minute: its countdown is in seconds.
     let rt = tokio::runtime::Runtime::new().unwrap();
     let mut binh = rt.block_on(online::Client::connect(&server.url(), "Bình"));

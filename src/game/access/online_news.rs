@@ -5,8 +5,10 @@
 use bevy::prelude::*;
 
 use crate::game::access::announce::Announce;
-use crate::game::online::client::Online;
+use crate::game::online::client::OnlineRead;
 use crate::game::online::pages::news_words;
+use crate::game::online::social::People;
+use crate::game::online::tournaments::Tournaments;
 use crate::game::online::tournaments::state_words;
 use crate::game::state::{GameSet, Prefs};
 use crate::net::tournament::TournamentStatus;
@@ -15,7 +17,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         read_out
-            .run_if(resource_changed::<Online>)
+            .run_if(resource_changed::<People>.or_eager(resource_changed::<Tournaments>))
             .in_set(GameSet::Show),
     );
 }
@@ -29,7 +31,7 @@ struct Heard {
 
 fn read_out(
     mut commands: Commands,
-    online: Res<Online>,
+    online: OnlineRead,
     prefs: Res<Prefs>,
     mut heard: Local<Heard>,
 ) {
@@ -45,7 +47,7 @@ fn read_out(
     // Said when it changes, not when it is first opened (the page itself says it then).
     let same_one = heard.tournament.as_ref().map(|h| &h.0) == now.as_ref().map(|n| &n.0);
     if let Some(view) = view.filter(|_| same_one && heard.tournament != now) {
-        let mut words = state_words(view, online.server_now(), lang);
+        let mut words = state_words(view, online.connection.server_now(), lang);
         let first = view.standings.iter().find(|s| s.place == 1);
         if let (TournamentStatus::Over, Some(first)) = (view.line.status, first) {
             words = lang.trf("tour.winner", &[("who", &first.player.name)]);

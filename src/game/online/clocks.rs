@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use super::client::Online;
+use super::client::OnlineRead;
 use super::table::OnBoard;
 use crate::game::play::clock::ClockView;
 use crate::game::state::{Game, GameSet, Screen};
@@ -18,7 +18,7 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 fn show_room_clock(
-    online: Res<Online>,
+    online: OnlineRead,
     on_board: Res<OnBoard>,
     game: Res<Game>,
     mut view: ResMut<ClockView>,
@@ -28,6 +28,7 @@ fn show_room_clock(
         return;
     }
     let room = online
+        .in_room
         .room
         .as_ref()
         .filter(|r| on_board.code.as_deref() == Some(r.code.as_str()));
@@ -36,7 +37,7 @@ fn show_room_clock(
         view.set_if_neq(ClockView::default());
         return;
     };
-    let now = online.server_now();
+    let now = online.connection.server_now();
     let running = clock.running();
     let shown = ClockView {
         left: (0..state.players())

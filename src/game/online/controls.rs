@@ -5,12 +5,14 @@
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
-use super::client::{Ask, Online};
+use super::client::{Ask, Connection, Identity, InRoom, Online, OnlineRead, OnlineWrite};
 use super::ended::name_of;
 pub use super::game_action::GameAction;
 use super::home::link_words;
 use super::link::Link;
+use super::social::People;
 use super::table::OnBoard;
+use super::tournaments::Tournaments;
 use crate::art::glyphs::Glyph;
 use crate::game::board::art::Art;
 use crate::game::screens::hud::HudRow;
@@ -69,7 +71,13 @@ pub(super) fn plugin(app: &mut App) {
             count_down,
             forget_said,
             build.run_if(
-                resource_changed::<Online>
+                // The room's controls draw all of online play's state but the lobby and games
+                // by days.
+                resource_changed::<Connection>
+                    .or_eager(resource_changed::<Identity>)
+                    .or_eager(resource_changed::<InRoom>)
+                    .or_eager(resource_changed::<People>)
+                    .or_eager(resource_changed::<Tournaments>)
                     .or_eager(resource_changed::<Prefs>)
                     .or_eager(resource_changed::<Asking>)
                     .or_eager(resource_changed::<Chatting>)
@@ -91,7 +99,7 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// Phrases heard go after a few seconds.
-fn forget_said(mut online: ResMut<Online>) {
+fn forget_said(mut online: OnlineWrite) {
     let now = super::client::unix_ms();
     let old = |s: &super::social::Said| now - s.at_ms > SAID_MS;
     if online.people.chat.iter().any(old) {
@@ -131,7 +139,7 @@ struct GameButtons<'w> {
     reporting: ResMut<'w, Reporting>,
     next_screen: ResMut<'w, NextState<Screen>>,
     on_board: ResMut<'w, OnBoard>,
-    online: ResMut<'w, Online>,
+    online: OnlineWrite<'w>,
 }
 
 /// A button of the online game's bar pressed: its action carried out.
@@ -165,7 +173,7 @@ impl GameButtons<'_> {
                 leave_board(commands, &mut self.on_board, &mut self.next_screen);
             }
             GameAction::AddFriend => {
-                if let Some(player) = opponent(&self.online, &self.on_board) {
+                if let Some(player) = opponent(&self.online.view(), &self.on_board) {
                     commands.trigger(Ask::Say(ClientMessage::AddOpponent { player }));
                 }
             }
@@ -178,7 +186,7 @@ impl GameButtons<'_> {
             GameAction::Report => self.reporting.0 = !self.reporting.0,
             GameAction::ReportAs(reason) => {
                 self.reporting.0 = false;
-                if let Some(player) = opponent(&self.online, &self.on_board) {
+                if let Some(player) = opponent(&self.online.view(), &self.on_board) {
                     commands.trigger(Ask::Say(ClientMessage::Report {
                         player,
                         reason,
@@ -193,7 +201,13 @@ impl GameButtons<'_> {
     /// At the end of a tournament's game: its page, the board left.
     fn back_to_tournament(&mut self, commands: &mut Commands) {
         let code = self.on_board.code.clone().unwrap_or_default();
-        if self.online.room.as_ref().is_none_or(|r| r.code != code) {
+        if self
+            .online
+            .in_room
+            .room
+            .as_ref()
+            .is_none_or(|r| r.code != code)
+        {
             // The next pairing has come meanwhile: it takes the board, and leaving now would
             // leave it.
             return;
@@ -207,8 +221,9 @@ impl GameButtons<'_> {
 
     /// The same game again, whenever the opponent comes back.
     fn challenge_later(&self, commands: &mut Commands) {
-        let room = room_on_board(&self.online, &self.on_board).and_then(|r| r.state.as_ref());
-        if let (Some(player), Some(state)) = (opponent(&self.online, &self.on_board), room) {
+        let online = self.online.view();
+        let room = room_on_board(&online, &self.on_board).and_then(|r| r.state.as_ref());
+        if let (Some(player), Some(state)) = (opponent(&online, &self.on_board), room) {
             let rules = match presets::get(&state.preset) {
                 Some(p) if p.rules == state.rules => RulesChoice::Preset(p.id.clone()),
                 _ => RulesChoice::Custom(state.rules),
@@ -239,6 +254,7 @@ impl GameButtons<'_> {
 /// The room on the board, if the board shows one.
 fn room_on_board<'a>(online: &'a Online, on_board: &OnBoard) -> Option<&'a super::client::Room> {
     online
+        .in_room
         .room
         .as_ref()
         .filter(|r| on_board.code.as_deref() == Some(r.code.as_str()))
@@ -254,17 +270,17 @@ fn away(state: &RoomState, you: Option<usize>, now: i64) -> Option<(usize, i64)>
 }
 
 fn count_down(
-    online: Res<Online>,
+    online: OnlineRead,
     on_board: Res<OnBoard>,
     mut shown: ResMut<ShownSecond>,
     mut wake: ResMut<crate::game::state::Wake>,
 ) {
-    let second = room_on_board(&online, &on_board).and_then(|room| {
+    let second = room_on_board(&online.view(), &on_board).and_then(|room| {
         let state = room.state.as_ref()?;
         if state.phase != room::Phase::Playing {
             return None;
         }
-        away(state, room.you, online.server_now()).map(|(_, left)| left / 1000)
+        away(state, room.you, online.connection.server_now()).map(|(_, left)| left / 1000)
     });
     if second.is_some() {
         wake.bypass_change_detection()
@@ -297,6 +313,7 @@ fn build(
         chatting,
         reporting,
     } = sources;
+    let online = online.view();
     let on = room_on_board(&online, &on_board).and_then(|room| Some((room, room.state.as_ref()?)));
     let Some((room, state)) = on else {
         let all = buttons.iter().chain(roots.iter().map(|(root, _)| root));
@@ -366,7 +383,7 @@ fn build(
 struct RoomSources<'w> {
     art: Res<'w, Art>,
     prefs: Res<'w, Prefs>,
-    online: Res<'w, Online>,
+    online: OnlineRead<'w>,
     link: Res<'w, Link>,
     on_board: Res<'w, OnBoard>,
     asking: Res<'w, Asking>,
@@ -398,11 +415,15 @@ impl Told {
         // The line at the top: the connection when it is not right, else the opponent's
         // presence, a draw offer, or "watching".
         let (link_line, retry) = connection_words(link, online, lang);
-        if !link.is_open() || !online.welcomed() || online.incompatible.is_some() {
+        if !link.is_open()
+            || !online.identity.welcomed()
+            || online.connection.incompatible.is_some()
+        {
             lines.push(link_line);
         }
         let mut claimable = false;
-        if playing && let Some((seat, left)) = away(state, room.you, online.server_now()) {
+        if playing && let Some((seat, left)) = away(state, room.you, online.connection.server_now())
+        {
             let who = name_of(state, seat, room.you, lang);
             if left > 0 {
                 let time = format!("{}:{:02}", left / 60_000, (left / 1000) % 60);
@@ -423,7 +444,7 @@ impl Told {
         if room.watching {
             lines.push(lang.tr("online.watching").to_owned());
         }
-        if let Some(problem) = &online.problem {
+        if let Some(problem) = &online.connection.problem {
             lines.push(lang.trf("online.refused", &[("why", &problem.message)]));
         }
         lines.extend(heard_lines(room, state, online, lang));
@@ -443,7 +464,7 @@ fn connection_words(link: &Link, online: &Online, lang: Lang) -> (String, bool) 
     let (line, retry) = link_words(link, online, lang);
     if let super::link::LinkState::Retrying { attempt, .. } = link.state()
         && *attempt >= 3
-        && online.incompatible.is_none()
+        && online.connection.incompatible.is_none()
         && !super::device_offline()
     {
         return (

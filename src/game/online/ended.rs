@@ -18,7 +18,7 @@ pub(super) struct Ended<'a> {
     pub room: &'a Room,
     pub state: &'a RoomState,
     pub result: &'a GameResult,
-    pub online: &'a Online,
+    pub online: &'a Online<'a>,
     /// The report's reasons are open.
     pub reporting: bool,
 }

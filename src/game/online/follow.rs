@@ -3,7 +3,7 @@
 //! An's account on this device?" or "Ask An to be friends?", naming who they are now. A device
 //! that becomes another player (by a link, a recovery code or a password) keeps the player it
 //! was (`online-previous.txt` beside the token; local storage on the web), and the account page
-//! offers to go back to them. The offer and the player before live in `client::Online`, which
+//! offers to go back to them. The offer and the player before live in `client::Identity`, which
 //! answers and goes back; this file holds what they are.
 
 use bevy::prelude::*;

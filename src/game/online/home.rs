@@ -33,7 +33,7 @@ const SHOWN_ROOMS: usize = 6;
 pub struct Home<'a> {
     pub art: &'a Art,
     pub lang: Lang,
-    pub online: &'a Online,
+    pub online: &'a Online<'a>,
     pub link: &'a Link,
     pub prefs: &'a Prefs,
     pub typing: crate::game::online::field::Typing,
@@ -70,7 +70,7 @@ impl Home<'_> {
 
     fn status(&self) -> Status {
         let (words, retry) = link_words(self.link, self.online, self.lang);
-        let problem = self.online.problem.as_ref().map(|problem| {
+        let problem = self.online.connection.problem.as_ref().map(|problem| {
             self.lang
                 .trf("online.refused", &[("why", &problem.message)])
         });
@@ -93,7 +93,11 @@ impl Home<'_> {
 
     fn waiting_for_you(&self) -> WaitingForYou {
         let (lang, online) = (self.lang, self.online);
-        let ours = online.my_games.iter().flat_map(|(games, _)| games);
+        let ours = online
+            .correspondence
+            .my_games
+            .iter()
+            .flat_map(|(games, _)| games);
         let moves = ours
             .filter(|g| g.your_turn)
             .take(SHOWN_WAITING)
@@ -127,7 +131,7 @@ impl Home<'_> {
         let rules = pool_rules(self.form);
         let tiles = POOLS.iter().map(|clock| {
             let mut under = lang.tr(pace_key(*clock)).to_owned();
-            let mut counted = self.online.pool_counts.iter();
+            let mut counted = self.online.lobby.pool_counts.iter();
             let count = counted.find(|c| c.rules == rules && c.clock == *clock);
             if let Some(count) = count {
                 let waiting = lang.trf("home.waiting", &[("n", &count.waiting)]);
@@ -165,7 +169,7 @@ impl Home<'_> {
 
     fn lobby(&self) -> Lobby {
         let online = self.online;
-        let rooms = online.lobby.iter().take(SHOWN_ROOMS);
+        let rooms = online.lobby.rooms.iter().take(SHOWN_ROOMS);
         Lobby {
             lang: self.lang,
             // A child meets strangers through friends' codes only.
@@ -403,6 +407,7 @@ fn pace_key(clock: ClockSpec) -> &'static str {
 /// The "My games" button, with the games waiting for our move.
 fn games_label(online: &Online, lang: Lang) -> String {
     let ours = online
+        .correspondence
         .my_games
         .as_ref()
         .map_or(0, |(games, _)| games.iter().filter(|g| g.your_turn).count());
@@ -422,7 +427,7 @@ fn friends_label(online: &Online, lang: Lang) -> String {
 
 /// The connection's state in words, and whether a retry button goes with it.
 pub fn link_words(link: &Link, online: &Online, lang: Lang) -> (String, bool) {
-    if let Some(why) = &online.incompatible {
+    if let Some(why) = &online.connection.incompatible {
         return (lang.trf("online.incompatible", &[("why", why)]), false);
     }
     if super::device_offline() && *link.state() != LinkState::Open {
@@ -438,9 +443,11 @@ pub fn link_words(link: &Link, online: &Online, lang: Lang) -> (String, bool) {
             true,
         ),
         LinkState::Retrying { .. } => (lang.tr("online.reconnecting").to_owned(), false),
-        LinkState::Open if !online.welcomed() => (lang.tr("online.connecting").to_owned(), false),
+        LinkState::Open if !online.identity.welcomed() => {
+            (lang.tr("online.connecting").to_owned(), false)
+        }
         LinkState::Open => {
-            let me = online.me.as_ref();
+            let me = online.identity.me.as_ref();
             let name = me.map_or(String::new(), |p| p.name.clone());
             let rating = me.map_or(0, |p| p.rating.round() as i64);
             (

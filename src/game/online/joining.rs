@@ -15,15 +15,19 @@ use crate::game::theme::widget::{self, button, row, text};
 use crate::session::Lang;
 
 /// The room asked for whose state has not come yet.
-pub(super) fn joining(online: &Online) -> Option<&Room> {
-    online.room.as_ref().filter(|room| room.state.is_none())
+pub(super) fn joining<'a>(online: &Online<'a>) -> Option<&'a Room> {
+    online
+        .in_room
+        .room
+        .as_ref()
+        .filter(|room| room.state.is_none())
 }
 
 /// The panel's contents for `room`: what is asked, the room's code large, where the connection
 /// stands.
 pub(super) fn part(room: &Room, link: &Link, online: &Online, lang: Lang) -> Joining {
     let (status, retry) = link_words(link, online, lang);
-    let problem = online.problem.as_ref();
+    let problem = online.connection.problem.as_ref();
     Joining {
         lang,
         watching: room.watching,

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 
 use bevy::window::PrimaryWindow;
 
-use super::client::{self, Ask, Board, Online};
+use super::client::{self, Ask, Board, Online, OnlineRead, OnlineWrite};
 use super::field::Typing;
 use super::field::{Entered, Field};
 pub use super::form::OnlineAction;
@@ -60,17 +60,17 @@ pub(super) fn plugin(app: &mut App) {
 
 /// The screen opens: connect (unless the first visit's question waits for an answer), and
 /// list the rooms waiting.
-fn open(mut link: ResMut<Link>, mut online: ResMut<Online>, prefs: Res<Prefs>) {
+fn open(mut link: ResMut<Link>, mut online: OnlineWrite, prefs: Res<Prefs>) {
     let url = super::server_url(&prefs);
-    if !asking_who_plays(&online, &prefs) {
+    if !asking_who_plays(&online.connection, &prefs) {
         link.start(&url);
     }
-    online.browsing = true;
+    online.lobby.browsing = true;
     client::refresh_lobby(&mut online);
 }
 
-fn close(mut online: ResMut<Online>) {
-    online.browsing = false;
+fn close(mut online: OnlineWrite) {
+    online.lobby.browsing = false;
 }
 
 /// Enter in the room code's field joins the room once the code is whole.
@@ -86,7 +86,7 @@ struct Screenful<'w> {
     form: ResMut<'w, Form>,
     prefs: ResMut<'w, Prefs>,
     link: ResMut<'w, Link>,
-    online: Res<'w, Online>,
+    online: OnlineRead<'w>,
     next_screen: ResMut<'w, NextState<Screen>>,
     showing: Option<Res<'w, State<Showing>>>,
     page_now: Option<Res<'w, State<OnlinePage>>>,
@@ -115,7 +115,7 @@ impl Screenful<'_> {
             &mut self.form,
             &mut self.prefs,
             &mut self.link,
-            &self.online,
+            &self.online.view(),
             screen,
         );
     }
@@ -213,7 +213,7 @@ fn act(
         OnlineAction::Join => commands.trigger(Ask::Join(form.code.clone())),
         OnlineAction::Watch => commands.trigger(Ask::Watch(form.code.clone())),
         OnlineAction::JoinListed(n) => {
-            if let Some(room) = online.lobby.get(n) {
+            if let Some(room) = online.lobby.rooms.get(n) {
                 commands.trigger(Ask::Join(room.code.clone()));
             }
         }
@@ -293,20 +293,20 @@ fn copy_link(form: &mut Form, prefs: &Prefs, online: &Online) {
 }
 
 /// The code of the room we sit in while it waits for players.
-fn waiting_room(online: &Online) -> Option<&str> {
-    let room = online.room.as_ref()?;
+fn waiting_room<'a>(online: &Online<'a>) -> Option<&'a str> {
+    let room = online.in_room.room.as_ref()?;
     let state = room.state.as_ref()?;
     (state.phase == room::Phase::Waiting && !room.watching).then_some(room.code.as_str())
 }
 
 /// Where we sit follows the client's room: a room of ours waiting for players, a room asked
 /// for that has not come, or neither.
-fn follow_the_seat(online: Res<Online>, mut seat: ResMut<NextState<Seat>>) {
+fn follow_the_seat(online: OnlineRead, mut seat: ResMut<NextState<Seat>>) {
     NextState::set_if_neq(
         &mut seat,
-        if waiting_room(&online).is_some() {
+        if waiting_room(&online.view()).is_some() {
             Seat::Waiting
-        } else if joining::joining(&online).is_some() {
+        } else if joining::joining(&online.view()).is_some() {
             Seat::Joining
         } else {
             Seat::Free
@@ -320,7 +320,7 @@ struct Sources<'w> {
     showing: Res<'w, State<Showing>>,
     art: Res<'w, Art>,
     prefs: Res<'w, Prefs>,
-    online: Res<'w, Online>,
+    online: OnlineRead<'w>,
     link: Res<'w, Link>,
     form: Res<'w, Form>,
     typing: Res<'w, Typing>,
@@ -330,10 +330,21 @@ struct Sources<'w> {
 fn news(sources: Sources) -> bool {
     sources.showing.is_changed()
         || sources.prefs.is_changed()
-        || sources.online.is_changed()
+        || lobby_part_changed(&sources.online)
         || sources.link.is_changed()
         || sources.form.is_changed()
         || sources.typing.is_changed()
+}
+
+/// Whether a part of online play's state the lobby's faces draw changed (all but the
+/// tournaments, which have pages of their own).
+fn lobby_part_changed(online: &OnlineRead) -> bool {
+    online.connection.is_changed()
+        || online.identity.is_changed()
+        || online.lobby.is_changed()
+        || online.in_room.is_changed()
+        || online.people.is_changed()
+        || online.correspondence.is_changed()
 }
 
 /// The screen's face (what shows), in the language and for the window it was spawned for.
@@ -357,7 +368,7 @@ fn build(
 ) {
     let (art, online, link, form) = (
         &*sources.art,
-        &*sources.online,
+        &sources.online.view(),
         &*sources.link,
         &*sources.form,
     );
@@ -455,7 +466,7 @@ fn spawn_face(
 /// What the screen's faces are drawn from, once read.
 struct Faces<'a> {
     lang: Lang,
-    online: &'a Online,
+    online: &'a Online<'a>,
     link: &'a Link,
     prefs: &'a Prefs,
     typing: Typing,
@@ -591,8 +602,8 @@ impl Leaders {
     fn of(online: &Online, lang: Lang) -> Leaders {
         Leaders {
             lang,
-            board: online.leaderboard.clone(),
-            bots: online.bots.clone(),
+            board: online.lobby.leaderboard.clone(),
+            bots: online.lobby.bots.clone(),
         }
     }
 }

@@ -43,7 +43,13 @@ pub(in crate::game) fn plugin(app: &mut App) {
     let token = client::kept_token(app.world().get_resource::<Files>());
     let previous = follow::Previous::kept(app.world().get_resource::<Files>());
     app.insert_resource(link::Link::new(url))
-        .insert_resource(client::Online::with_token(token).with_previous(previous));
+        .insert_resource(client::Connection::with_token(token))
+        .insert_resource(client::Identity::with_previous(previous))
+        .init_resource::<client::Lobby>()
+        .init_resource::<client::InRoom>()
+        .init_resource::<social::People>()
+        .init_resource::<tournaments::Tournaments>()
+        .init_resource::<client::Correspondence>();
     app.add_plugins((
         link::plugin,
         client::plugin,
@@ -84,17 +90,17 @@ fn connect_for_the_link_s_room(app: &mut App) {
         return;
     };
     let world = app.world_mut();
-    let Some((url, greeting)) = world.resource_scope(|world, mut online: Mut<client::Online>| {
-        let prefs = world.resource::<Prefs>();
-        if pages::asking_who_plays(&online, prefs) {
-            link::close_early_socket();
-            return None;
-        }
-        online.room = Some(client::Room::new(code, false));
-        Some((server_url(prefs), client::greeting(&online, prefs)))
-    }) else {
+    if pages::asking_who_plays(world.resource::<client::Connection>(), world.resource()) {
+        link::close_early_socket();
         return;
-    };
+    }
+    world.resource_mut::<client::InRoom>().room = Some(client::Room::new(code, false));
+    let prefs = world.resource::<Prefs>();
+    let (connection, in_room) = (world.resource(), world.resource());
+    let (url, greeting) = (
+        server_url(prefs),
+        client::greeting(connection, in_room, prefs),
+    );
     let mut link = world.resource_mut::<link::Link>();
     link.start(&url);
     link.set_greeting(greeting);

@@ -14,7 +14,7 @@
 
 use bevy::prelude::*;
 
-use super::client::Online;
+use super::client::{Online, OnlineRead};
 use super::controls::GameAction;
 use super::field::TextField;
 use super::form::OnlineAction;
@@ -56,7 +56,7 @@ fn controls(
 }
 
 fn publish(
-    online: Res<Online>,
+    online: OnlineRead,
     link: Res<Link>,
     page: Option<Res<State<OnlinePage>>>,
     prefs: Res<crate::game::state::Prefs>,
@@ -70,6 +70,7 @@ fn publish(
     let Some(canvas) = crate::game::platform::page::canvas() else {
         return;
     };
+    let online = online.view();
     let mut values = room_values(&online, &link, &prefs);
     let page = page.map_or(OnlinePage::Home, |p| *p.get());
     values.extend(player_values(&online, page, &device));
@@ -94,12 +95,12 @@ fn room_values(
     prefs: &crate::game::state::Prefs,
 ) -> Vec<(&'static str, String)> {
     let link_state = match link.state() {
-        LinkState::Open if online.welcomed() => "open",
+        LinkState::Open if online.identity.welcomed() => "open",
         LinkState::Off => "off",
         LinkState::Retrying { .. } => "retrying",
         _ => "connecting",
     };
-    let room = online.room.as_ref();
+    let room = online.in_room.room.as_ref();
     let state = room.and_then(|r| r.state.as_ref());
     let phase = match state.map(|s| &s.phase) {
         None => "none",
@@ -108,7 +109,7 @@ fn room_values(
         Some(room::Phase::Ended(_)) => "ended",
     };
     let clocks = state
-        .and_then(|s| s.clocks_at(online.server_now()))
+        .and_then(|s| s.clocks_at(online.connection.server_now()))
         .map(|c| c.iter().map(i64::to_string).collect::<Vec<_>>().join(","))
         .unwrap_or_default();
     let result = match state.map(|s| &s.phase) {
@@ -161,11 +162,16 @@ fn player_values(
     vec![
         (
             "data-player",
-            online.me.as_ref().map_or(String::new(), |p| p.id.clone()),
+            online
+                .identity
+                .me
+                .as_ref()
+                .map_or(String::new(), |p| p.id.clone()),
         ),
         (
             "data-rating",
             online
+                .identity
                 .me
                 .as_ref()
                 .map_or(String::new(), |p| format!("{:.0}", p.rating)),
@@ -182,13 +188,17 @@ fn player_values(
                     PushDevice::Failed(_) => "failed",
                     PushDevice::Unsupported => "unsupported",
                 },
-                online.notifications.as_ref().map_or(0, |n| n.devices)
+                online
+                    .correspondence
+                    .notifications
+                    .as_ref()
+                    .map_or(0, |n| n.devices)
             ),
         ),
         ("data-tournament", tournament_value(online)),
         (
             "data-pool",
-            match &online.pool {
+            match &online.lobby.pool {
                 None => String::new(),
                 Some(pool) => match pool.computer {
                     Some(level) => format!("alone-{level}"),
@@ -207,7 +217,7 @@ fn tournament_value(online: &Online) -> String {
     let Some(view) = followed.and_then(|id| online.tournaments.view(id)) else {
         return String::new();
     };
-    let me = online.me.as_ref().map(|m| m.id.as_str());
+    let me = online.identity.me.as_ref().map(|m| m.id.as_str());
     let mine = view
         .standings
         .iter()
@@ -265,13 +275,14 @@ fn people_values(online: &Online) -> Vec<(&'static str, String)> {
         (
             "data-problem",
             online
+                .connection
                 .problem
                 .as_ref()
                 .map_or(String::new(), |p| p.code.to_string()),
         ),
         (
             "data-offer",
-            online.offer.as_ref().map_or(String::new(), |o| {
+            online.identity.offer.as_ref().map_or(String::new(), |o| {
                 let kind = format!("{:?}", o.kind).to_lowercase();
                 let owner = o.owner.as_ref().map_or("", |p| p.name.as_str());
                 format!("{kind}:{owner}")
@@ -280,6 +291,7 @@ fn people_values(online: &Online) -> Vec<(&'static str, String)> {
         (
             "data-previous",
             online
+                .identity
                 .previous
                 .as_ref()
                 .map_or(String::new(), |p| p.name.clone()),

@@ -9,7 +9,6 @@ use bevy::prelude::*;
 
 #[cfg(target_arch = "wasm32")]
 use super::client::Ask;
-use super::client::Online;
 use crate::game::state::Prefs;
 
 /// Where this device stands.
@@ -139,16 +138,16 @@ fn wait_for_browser(
 /// News while the window is in the background (our move, a challenge): the window asks for
 /// the player's attention (a blinking task bar entry, a bouncing dock icon).
 fn attention(
-    online: Res<Online>,
+    people: Res<super::social::People>,
     mut last: Local<Option<super::social::News>>,
     windows: Query<(Entity, &Window)>,
 ) {
-    if !online.is_changed() || online.people.news == *last {
+    if !people.is_changed() || people.news == *last {
         return;
     }
-    *last = online.people.news.clone();
+    *last = people.news.clone();
     let worth = matches!(
-        online.people.news,
+        people.news,
         Some(super::social::News::YourTurn(_) | super::social::News::Challenged(_))
     );
     if !worth {

@@ -31,7 +31,7 @@ pub enum News {
 }
 
 /// Everything social the server has told us.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(bevy::prelude::Resource, Clone, Debug, Default, PartialEq)]
 pub struct People {
     /// Whose all this is (the player last welcomed).
     pub player: Option<String>,

@@ -6,7 +6,7 @@
 use bevy::platform::time::Instant;
 use bevy::prelude::*;
 
-use super::client::Online;
+use super::client::{OnlineRead, OnlineWrite};
 use super::link::Link;
 use crate::game::state::{Game, LoadGame, MovePlayed, NewGame, Phase, PlayMove, Screen};
 use crate::net::room::{self, RoomState};
@@ -66,14 +66,16 @@ pub fn history_of(state: &RoomState, you: Option<usize>) -> History {
 /// Keep the board on the room's game.
 fn follow_room(
     mut commands: Commands,
-    online: Res<Online>,
+    online: OnlineRead,
     mut on_board: ResMut<OnBoard>,
     game: Res<Game>,
     mut phase: ResMut<Phase>,
     screen: Res<State<Screen>>,
     mut next_screen: ResMut<NextState<Screen>>,
 ) {
-    let Some(room) = &online.room else { return };
+    let Some(room) = &online.in_room.room else {
+        return;
+    };
     let Some(state) = &room.state else { return };
     if state.phase == room::Phase::Waiting {
         return;
@@ -153,11 +155,13 @@ fn time_our_turn(game: Res<Game>, phase: Res<Phase>, mut on_board: ResMut<OnBoar
 fn send_our_move(
     _: On<MovePlayed>,
     game: Res<Game>,
-    mut online: ResMut<Online>,
+    mut online: OnlineWrite,
     mut link: ResMut<Link>,
     mut on_board: ResMut<OnBoard>,
 ) {
-    let Some(room) = &online.room else { return };
+    let Some(room) = &online.in_room.room else {
+        return;
+    };
     if on_board.code.as_deref() != Some(room.code.as_str()) {
         return;
     }
@@ -182,9 +186,9 @@ fn leave_for_a_local_game(
     _: On<NewGame>,
     mut commands: Commands,
     mut on_board: ResMut<OnBoard>,
-    online: Res<Online>,
+    online: OnlineRead,
 ) {
-    if on_board.code.take().is_some() && online.room.is_some() {
+    if on_board.code.take().is_some() && online.in_room.room.is_some() {
         commands.trigger(super::client::Ask::Leave);
     }
 }

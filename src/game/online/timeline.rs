@@ -5,7 +5,7 @@
 
 use bevy::prelude::*;
 
-use super::client::Online;
+use super::client::OnlineRead;
 use super::link::Link;
 use crate::game::state::Screen;
 use crate::game::trace::mark;
@@ -30,14 +30,14 @@ const STEPS: [&str; 4] = ["socket-open", "welcomed", "seated", "playable"];
 
 fn mark_steps(
     link: Res<Link>,
-    online: Res<Online>,
+    online: OnlineRead,
     screen: Res<State<Screen>>,
     mut marked: ResMut<Marked>,
 ) {
-    let room = online.room.as_ref();
+    let room = online.in_room.room.as_ref();
     let holds = [
         link.is_open(),
-        online.welcomed(),
+        online.identity.welcomed(),
         room.is_some_and(|r| r.you.is_some()),
         *screen.get() == Screen::Playing
             && room

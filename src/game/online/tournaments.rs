@@ -12,7 +12,7 @@ const VIEWS_KEPT: usize = 6;
 const ROOMS_KEPT: usize = 64;
 
 /// Everything the server has told us of tournaments.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(bevy::prelude::Resource, Clone, Debug, Default, PartialEq)]
 pub struct Tournaments {
     /// The lists, once asked for: ours (organised or joined), then the public ones.
     pub lists: Option<(Vec<TournamentLine>, Vec<TournamentLine>)>,

@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 
-use super::state::{Online, Room};
+use super::state::{OnlineWrite, Room};
 use crate::game::online::follow::{Answer, Offer};
 use crate::game::online::link::Link;
 use crate::net::protocol::{ClientMessage, ClockSpec, First, RulesChoice};
@@ -41,9 +41,9 @@ pub enum Ask {
 
 /// A player's request: remembered as the room we are in (so that a reconnection takes it back)
 /// and sent.
-pub(super) fn ask(ask: On<Ask>, mut online: ResMut<Online>, mut link: ResMut<Link>) {
-    if online.problem.is_some() {
-        online.problem = None;
+pub(super) fn ask(ask: On<Ask>, mut online: OnlineWrite, mut link: ResMut<Link>) {
+    if online.connection.problem.is_some() {
+        online.connection.problem = None;
     }
     let msg = match ask.event().clone() {
         Ask::Create {
@@ -53,7 +53,7 @@ pub(super) fn ask(ask: On<Ask>, mut online: ResMut<Online>, mut link: ResMut<Lin
             first,
             public,
         } => {
-            online.room = None;
+            online.in_room.room = None;
             let rules = match presets::get(&preset) {
                 Some(p) if majority => RulesChoice::Custom(RuleSet {
                     win_at: Some(p.rules.majority()),
@@ -69,15 +69,15 @@ pub(super) fn ask(ask: On<Ask>, mut online: ResMut<Online>, mut link: ResMut<Lin
             }
         }
         Ask::Join(code) => {
-            online.room = Some(Room::new(code.clone(), false));
+            online.in_room.room = Some(Room::new(code.clone(), false));
             ClientMessage::Join { code, since: None }
         }
         Ask::Watch(code) => {
-            online.room = Some(Room::new(code.clone(), true));
+            online.in_room.room = Some(Room::new(code.clone(), true));
             ClientMessage::Watch { code, since: None }
         }
         Ask::Leave => {
-            online.room = None;
+            online.in_room.room = None;
             ClientMessage::Leave
         }
         Ask::Resign => ClientMessage::Resign,
@@ -88,29 +88,29 @@ pub(super) fn ask(ask: On<Ask>, mut online: ResMut<Online>, mut link: ResMut<Lin
         Ask::Leaderboard => ClientMessage::Leaderboard,
         Ask::Say(msg) => msg,
         Ask::Offer(kind, code) => {
-            online.offer = Some(Offer::new(kind, code.clone()));
+            online.identity.offer = Some(Offer::new(kind, code.clone()));
             ClientMessage::WhoseCode { kind, code }
         }
         Ask::Review(code) => {
-            online.review_next = Some(code.clone());
+            online.in_room.review_next = Some(code.clone());
             let room = Room::new(code, true);
             let msg = room.enter();
-            online.room = Some(room);
+            online.in_room.room = Some(room);
             msg
         }
     };
     // Sent, or kept until the welcome: nothing the screens show (what an ask changes that
     // they show, above, is news for them).
-    online.bypass_change_detection().say(&mut link, msg);
+    online.say(&mut link, msg);
 }
 
 /// The player answered a link's offer: yes uses the code (a friend request, or this device
 /// becomes the code's player, keeping who it was), no forgets it.
-pub(super) fn answer_offer(answer: On<Answer>, mut online: ResMut<Online>, mut link: ResMut<Link>) {
-    let Some(offer) = online.offer.take() else {
+pub(super) fn answer_offer(answer: On<Answer>, mut online: OnlineWrite, mut link: ResMut<Link>) {
+    let Some(offer) = online.identity.offer.take() else {
         return;
     };
-    if !answer.event().0 || offer.owner.is_none() || offer.is_ours(online.me.as_ref()) {
+    if !answer.event().0 || offer.owner.is_none() || offer.is_ours(online.identity.me.as_ref()) {
         return;
     }
     let code = offer.code;

@@ -6,18 +6,18 @@
 use bevy::prelude::*;
 
 use super::identity::{device_label, display_name};
-use super::state::{Online, Room};
+use super::state::{Connection, InRoom, Room};
 use crate::game::online::link::Link;
 use crate::game::state::Prefs;
 use crate::net::protocol::{ClientMessage, PROTOCOL};
 
 /// The hello as the settings and the kept token say it, and the room to go back to.
-pub fn greeting(online: &Online, prefs: &Prefs) -> Vec<ClientMessage> {
-    let room = online.room.as_ref().map(Room::enter);
+pub fn greeting(connection: &Connection, in_room: &InRoom, prefs: &Prefs) -> Vec<ClientMessage> {
+    let room = in_room.room.as_ref().map(Room::enter);
     let hello = ClientMessage::Hello {
         protocol: PROTOCOL,
         name: display_name(&prefs.name, prefs.lang()),
-        token: online.token.clone(),
+        token: connection.token.clone(),
         device: Some(device_label()),
         child: prefs.child == Some(true),
         // What the server says comes in as few frames as it can: a browser hands the game
@@ -33,10 +33,14 @@ pub fn greeting(online: &Online, prefs: &Prefs) -> Vec<ClientMessage> {
 
 /// The link's greeting kept up to date while it is not open (what it holds changes rarely:
 /// the system runs when it may have).
-pub(super) fn greet(mut link: ResMut<Link>, online: Res<Online>, prefs: Res<Prefs>) {
+pub(super) fn greet(
+    mut link: ResMut<Link>,
+    (connection, in_room): (Res<Connection>, Res<InRoom>),
+    prefs: Res<Prefs>,
+) {
     if !link.is_open() {
         link.bypass_change_detection()
-            .set_greeting(greeting(&online, &prefs));
+            .set_greeting(greeting(&connection, &in_room, &prefs));
     }
 }
 
@@ -55,16 +59,17 @@ mod tests {
 
     #[test]
     fn the_greeting_is_the_hello_then_the_room_with_its_last_event() {
-        let mut online = Online::with_token(Some("kept".to_owned()));
+        let connection = Connection::with_token(Some("kept".to_owned()));
+        let mut in_room = InRoom::default();
         let prefs = Prefs::default();
-        let alone = greeting(&online, &prefs);
+        let alone = greeting(&connection, &in_room, &prefs);
         assert!(
             matches!(&alone[..], [ClientMessage::Hello { token: Some(t), child: false, batches: true, then: 0, .. }] if t == "kept")
         );
         let mut room = Room::new("ABCDEF".to_owned(), false);
         room.seq = Some(7);
-        online.room = Some(room.clone());
-        let back = greeting(&online, &prefs);
+        in_room.room = Some(room.clone());
+        let back = greeting(&connection, &in_room, &prefs);
         assert!(
             matches!(back[0], ClientMessage::Hello { then: 1, .. }),
             "the hello says the room follows it"

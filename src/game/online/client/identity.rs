@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use super::state::Online;
+use super::state::{Identity, OnlineWrite};
 use crate::game::online::follow::{GoBack, Previous};
 use crate::game::online::link::Link;
 use crate::game::state::Files;
@@ -43,37 +43,42 @@ pub fn display_name(name: &str, lang: crate::session::Lang) -> String {
 }
 
 /// We became another player on a live connection: the one we were is kept, to go back to.
-pub(super) fn keep_previous(online: &mut Online, files: Option<&Files>, now: &PlayerInfo) {
-    let (Some(was), Some(token)) = (online.me.as_ref(), online.token.as_ref()) else {
+pub(super) fn keep_previous(
+    identity: &mut Identity,
+    token: Option<&str>,
+    files: Option<&Files>,
+    now: &PlayerInfo,
+) {
+    let (Some(was), Some(token)) = (identity.me.as_ref(), token) else {
         return;
     };
     if was.id == now.id {
         return;
     }
     let previous = Previous {
-        token: token.clone(),
+        token: token.to_owned(),
         name: was.name.clone(),
     };
     previous.keep(files);
-    online.previous = Some(previous);
+    identity.previous = Some(previous);
 }
 
 /// Back to the player this device was: their token, and a new connection with it.
 pub(super) fn go_back(
     _: On<GoBack>,
-    mut online: ResMut<Online>,
+    mut online: OnlineWrite,
     mut link: ResMut<Link>,
     files: Option<Res<Files>>,
 ) {
-    let Some(previous) = online.previous.take() else {
+    let Some(previous) = online.identity.previous.take() else {
         return;
     };
     Previous::forget(files.as_deref());
     keep_token(files.as_deref(), &previous.token);
-    online.token = Some(previous.token);
+    online.connection.token = Some(previous.token);
     // Not welcomed until the server says who we are: that welcome is not a switch to keep.
-    online.me = None;
-    online.room = None;
+    online.identity.me = None;
+    online.in_room.room = None;
     link.retry_now();
 }
 
@@ -100,13 +105,15 @@ mod tests {
 
     #[test]
     fn a_switch_keeps_who_we_were_and_a_welcome_back_does_not() {
-        let mut online = Online::with_token(Some("old-token".into()));
-        online.me = Some(player("a"));
-        keep_previous(&mut online, None, &player("a"));
-        assert_eq!(online.previous, None, "the same player");
-        keep_previous(&mut online, None, &player("b"));
+        let mut identity = Identity {
+            me: Some(player("a")),
+            ..Identity::default()
+        };
+        keep_previous(&mut identity, Some("old-token"), None, &player("a"));
+        assert_eq!(identity.previous, None, "the same player");
+        keep_previous(&mut identity, Some("old-token"), None, &player("b"));
         assert_eq!(
-            online.previous,
+            identity.previous,
             Some(Previous {
                 token: "old-token".into(),
                 name: "An".into()

@@ -20,7 +20,10 @@ pub use ask::Ask;
 pub use greeting::greeting;
 pub use identity::{device_label, display_name, kept_token};
 pub use receive::refresh_lobby;
-pub use state::{Board, NotifyState, Online, Pending, PoolWait, Problem, Room, unix_ms};
+pub use state::{
+    Board, Connection, Correspondence, Identity, InRoom, Lobby, NotifyState, Online, OnlineRead,
+    OnlineWrite, Pending, PoolWait, Problem, Room, unix_ms,
+};
 
 /// How often the lobby is asked again while it is on screen, and the clock probe sent.
 const LOBBY_EVERY: Duration = Duration::from_secs(4);
@@ -42,7 +45,8 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         PostUpdate,
         greeting::greet.before(super::link::flush).run_if(
-            resource_changed::<Online>
+            resource_changed::<Connection>
+                .or_eager(resource_changed::<InRoom>)
                 .or_eager(resource_changed::<crate::game::state::Prefs>)
                 .or_eager(resource_changed::<super::link::Link>),
         ),

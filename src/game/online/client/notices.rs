@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use std::time::Duration;
 
 use super::state::{
-    Board, NotifyState, Online, PoolWait, Room, acknowledge, move_message, unix_ms,
+    Board, NotifyState, OnlineWrite, PoolWait, Room, acknowledge, move_message, unix_ms,
 };
 use crate::game::online::link::Link;
 use crate::net::protocol::{ClientMessage, Notice};
@@ -14,15 +14,19 @@ use crate::net::room::RoomState;
 
 /// A notice of rooms: ours, the lobby, the leaderboard, the clock's probe; any other is given
 /// back.
-pub(super) fn room_notice(online: &mut Online, link: &mut Link, notice: Notice) -> Option<Notice> {
+pub(super) fn room_notice(
+    online: &mut OnlineWrite,
+    link: &mut Link,
+    notice: Notice,
+) -> Option<Notice> {
     match notice {
         Notice::Created { code } => {
             info!("online: room {code} created");
-            online.room = Some(Room::new(code, false));
+            online.in_room.room = Some(Room::new(code, false));
         }
         Notice::Lobby { rooms, pools } => {
-            online.lobby = rooms;
-            online.pool_counts = pools;
+            online.lobby.rooms = rooms;
+            online.lobby.pool_counts = pools;
         }
         Notice::Leaderboard {
             players,
@@ -30,8 +34,8 @@ pub(super) fn room_notice(online: &mut Online, link: &mut Link, notice: Notice) 
             place,
         } => {
             // Our rating as it is now, for the online screen too.
-            online.me = Some(you.clone());
-            online.leaderboard = Some(Board {
+            online.identity.me = Some(you.clone());
+            online.lobby.leaderboard = Some(Board {
                 players,
                 you,
                 place,
@@ -44,7 +48,7 @@ pub(super) fn room_notice(online: &mut Online, link: &mut Link, notice: Notice) 
             you,
             ..
         } => {
-            let room = online.room.as_mut().filter(|r| r.code == code)?;
+            let room = online.in_room.room.as_mut().filter(|r| r.code == code)?;
             match RoomState::from_log(&events) {
                 Ok(state) => {
                     room.state = Some(state);
@@ -58,7 +62,7 @@ pub(super) fn room_notice(online: &mut Online, link: &mut Link, notice: Notice) 
             }
         }
         Notice::Seat { code, seat } => {
-            if let Some(room) = online.room.as_mut().filter(|r| r.code == code) {
+            if let Some(room) = online.in_room.room.as_mut().filter(|r| r.code == code) {
                 room.you = seat;
                 room.watching = seat.is_none();
                 // Caught up: a move still not in the log goes again.
@@ -68,25 +72,25 @@ pub(super) fn room_notice(online: &mut Online, link: &mut Link, notice: Notice) 
             }
         }
         Notice::Left { code } => {
-            if online.room.as_ref().is_some_and(|r| r.code == code) {
-                online.room = None;
+            if online.in_room.room.as_ref().is_some_and(|r| r.code == code) {
+                online.in_room.room = None;
             }
         }
         Notice::Pong { id, at_ms } => {
-            if let Some((sent_id, sent_at)) = online.ping_sent.take()
+            if let Some((sent_id, sent_at)) = online.connection.ping_sent.take()
                 && sent_id == id
             {
                 let now = unix_ms();
                 let rtt = (now - sent_at).max(0);
                 let offset = at_ms - (sent_at + now) / 2;
-                if online.offset.is_none_or(|(best, _)| rtt <= best) {
-                    online.offset = Some((rtt, offset));
+                if online.connection.offset.is_none_or(|(best, _)| rtt <= best) {
+                    online.connection.offset = Some((rtt, offset));
                 }
             }
         }
         Notice::Reconnect { after_ms } => {
             link.reconnect_after(Duration::from_millis(after_ms.min(10_000)));
-            online.me = None;
+            online.identity.me = None;
         }
         other => return Some(other),
     }
@@ -94,7 +98,7 @@ pub(super) fn room_notice(online: &mut Online, link: &mut Link, notice: Notice) 
 }
 
 /// The other notices: people, games by days, pools, notifications.
-pub(super) fn people_notice(online: &mut Online, link: &mut Link, notice: Notice) {
+pub(super) fn people_notice(online: &mut OnlineWrite, link: &mut Link, notice: Notice) {
     match notice {
         Notice::ChallengeAccepted { id, room } => {
             // A challenge of ours or to us was accepted: its room is open with both seated.
@@ -107,22 +111,24 @@ pub(super) fn people_notice(online: &mut Online, link: &mut Link, notice: Notice
             enter(online, link, room);
         }
         Notice::CodeOwner { kind, code, player } => {
-            if let Some(offer) = online.offer.as_mut() {
+            if let Some(offer) = online.identity.offer.as_mut() {
                 offer.told(kind, &code, player);
             }
         }
-        Notice::MyGames { games, vacation } => online.my_games = Some((games, vacation)),
+        Notice::MyGames { games, vacation } => {
+            online.correspondence.my_games = Some((games, vacation))
+        }
         Notice::Bots {
             online: connected,
             leaderboard,
-        } => online.bots = Some((connected, leaderboard)),
+        } => online.lobby.bots = Some((connected, leaderboard)),
         Notice::Notifications {
             settings,
             push_key,
             devices,
             mail,
         } => {
-            online.notifications = Some(NotifyState {
+            online.correspondence.notifications = Some(NotifyState {
                 settings,
                 push_key,
                 devices,
@@ -159,21 +165,21 @@ pub(super) fn people_notice(online: &mut Online, link: &mut Link, notice: Notice
 }
 
 /// Room `code` opened with us seated (a challenge accepted, a pairing): entered.
-fn enter(online: &mut Online, link: &mut Link, code: String) {
+fn enter(online: &mut OnlineWrite, link: &mut Link, code: String) {
     let entering = Room::new(code, false);
     link.send(&entering.enter());
-    online.room = Some(entering);
+    online.in_room.room = Some(entering);
 }
 
 /// The pool's news: waiting in it, the computer offered, out of it, paired.
-fn pool_notice(online: &mut Online, link: &mut Link, notice: Notice) {
+fn pool_notice(online: &mut OnlineWrite, link: &mut Link, notice: Notice) {
     match notice {
         Notice::Pooled {
             rules,
             clock,
             paired_last,
         } => {
-            online.pool = Some(PoolWait {
+            online.lobby.pool = Some(PoolWait {
                 rules,
                 clock,
                 since_ms: unix_ms(),
@@ -182,15 +188,15 @@ fn pool_notice(online: &mut Online, link: &mut Link, notice: Notice) {
             });
         }
         Notice::PoolAlone { level } => {
-            if let Some(pool) = online.pool.as_mut() {
+            if let Some(pool) = online.lobby.pool.as_mut() {
                 pool.computer = Some(level);
             }
         }
-        Notice::Unpooled => online.pool = None,
+        Notice::Unpooled => online.lobby.pool = None,
         Notice::Paired { room } => {
             // Paired: the room is open with both seated and the game begun.
             info!("online: paired, room {room}");
-            online.pool = None;
+            online.lobby.pool = None;
             enter(online, link, room);
         }
         _ => {}
@@ -198,7 +204,7 @@ fn pool_notice(online: &mut Online, link: &mut Link, notice: Notice) {
 }
 
 /// Tournaments' news: lists, a page, an invitation (news to show).
-fn tournament_notice(online: &mut Online, notice: Notice) {
+fn tournament_notice(online: &mut OnlineWrite, notice: Notice) {
     if let Notice::TournamentInvite { from, line } = &notice {
         let news = crate::game::online::social::News::TournamentInvite(
             from.name.clone(),
@@ -206,6 +212,6 @@ fn tournament_notice(online: &mut Online, notice: Notice) {
         );
         online.people.news = Some(news);
     }
-    let me = online.me.as_ref().map(|p| p.id.clone());
+    let me = online.identity.me.as_ref().map(|p| p.id.clone());
     online.tournaments.take(notice, me.as_deref());
 }

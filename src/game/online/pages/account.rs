@@ -61,7 +61,7 @@ pub(super) fn page(
 
 /// This device was another player before (a link, a code, a password): back to them.
 fn previous_player(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Online) {
-    if let Some(previous) = &online.previous {
+    if let Some(previous) = &online.identity.previous {
         p.spawn(wrapping_row()).with_children(|r| {
             let who = &previous.name;
             r.spawn(text(
@@ -90,7 +90,7 @@ fn link_here(
     let people = &online.people;
     match &people.link_code {
         Some((code, expires)) => {
-            let minutes = ((expires - online.server_now()).max(0) + 59_999) / 60_000;
+            let minutes = ((expires - online.connection.server_now()).max(0) + 59_999) / 60_000;
             p.spawn(text(
                 art,
                 lang.trf("people.link.shown", &[("n", &minutes)]),

@@ -12,7 +12,7 @@ use super::state::OnlinePage;
 use super::tournaments::TournamentsForm;
 use super::{AccountForm, ProfileForm, TournamentForm};
 use super::{tournament, tournaments};
-use crate::game::online::client::{Ask, Online};
+use crate::game::online::client::{Ask, OnlineWrite};
 use crate::game::online::field::{Entered, Field};
 use crate::game::online::form::Form;
 use crate::game::online::link::Link;
@@ -39,7 +39,7 @@ pub(super) struct Paged<'w> {
     nav: Nav<'w>,
     forms: PageFormsMut<'w>,
     prefs: ResMut<'w, Prefs>,
-    online: ResMut<'w, Online>,
+    online: OnlineWrite<'w>,
     link: ResMut<'w, Link>,
     form: Res<'w, Form>,
 }
@@ -61,7 +61,7 @@ pub(super) fn escape(mut commands: Commands, keys: Res<ButtonInput<KeyCode>>, mu
     if !keys.just_pressed(KeyCode::Escape) {
         return;
     }
-    if paged.online.offer.is_some() {
+    if paged.online.identity.offer.is_some() {
         paged.carry_out(PageAction::Follow(false), &mut commands);
     } else if paged.nav.page().covers_the_lobby() {
         paged.carry_out(PageAction::Back, &mut commands);
@@ -309,6 +309,7 @@ impl Paged<'_> {
             PageAction::Follow(yes) => {
                 let friend = self
                     .online
+                    .identity
                     .offer
                     .as_ref()
                     .is_some_and(|o| o.kind == crate::net::social::CodeKind::Friend);
@@ -363,7 +364,7 @@ impl Paged<'_> {
 
     /// Notifications and the daily e-mail.
     fn notified(&mut self, action: PageAction, commands: &mut Commands) {
-        let Some(n) = &self.online.notifications else {
+        let Some(n) = &self.online.correspondence.notifications else {
             return;
         };
         let lang = self.prefs.lang();
@@ -531,7 +532,7 @@ pub(super) struct TourPages<'a, 'w> {
     pub draft: Option<&'a mut Draft>,
     pub open: Option<&'a mut TournamentForm>,
     pub form: &'a Form,
-    pub online: &'a mut Online,
+    pub online: &'a mut OnlineWrite<'w>,
     pub prefs: &'a crate::game::state::Prefs,
 }
 
@@ -558,8 +559,13 @@ impl TourPages<'_, '_> {
                     let child = self.online.people.child;
                     if let Some(msg) = draft.act(action, child) {
                         self.nav.leave_field();
-                        let me = self.online.me.as_ref().map_or("", |p| p.name.as_str());
-                        let now = self.online.server_now();
+                        let me = self
+                            .online
+                            .identity
+                            .me
+                            .as_ref()
+                            .map_or("", |p| p.name.as_str());
+                        let now = self.online.connection.server_now();
                         let msg = msg.message(self.form, me, now, self.prefs.lang());
                         // Its page opens once the server has made it.
                         self.online.tournaments.expect_created = true;
@@ -569,7 +575,14 @@ impl TourPages<'_, '_> {
             }
             _ => {
                 if let Some(open) = self.open {
-                    tournament::opened(action, commands, self.nav, open, self.online, self.prefs);
+                    tournament::opened(
+                        action,
+                        commands,
+                        self.nav,
+                        open,
+                        &self.online.view(),
+                        self.prefs,
+                    );
                 }
             }
         }

@@ -23,7 +23,7 @@ fn countdown_words(
     online: &Online,
     lang: Lang,
 ) -> Option<String> {
-    let now = online.server_now();
+    let now = online.connection.server_now();
     let tournaments = &online.tournaments;
     match which {
         Countdown::Page => {

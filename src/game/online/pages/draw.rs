@@ -14,7 +14,7 @@ use super::{
     TournamentsForm,
 };
 use crate::game::board::art::Art;
-use crate::game::online::client::Online;
+use crate::game::online::client::{Online, OnlineRead};
 use crate::game::online::field::Typing;
 use crate::game::online::form::Form;
 use crate::game::online::push::PushDevice;
@@ -71,7 +71,7 @@ pub(super) struct Sources<'w> {
     showing: Res<'w, State<Showing>>,
     art: Res<'w, Art>,
     prefs: Res<'w, Prefs>,
-    online: Res<'w, Online>,
+    online: OnlineRead<'w>,
     form: Res<'w, Form>,
     device: Res<'w, PushDevice>,
     typing: Res<'w, Typing>,
@@ -81,12 +81,29 @@ pub(super) struct Sources<'w> {
 /// Whether anything a page shows changed since it was drawn.
 pub(super) fn news(sources: Sources) -> bool {
     sources.showing.is_changed()
-        || sources.online.is_changed()
+        || shown_part_changed(*sources.showing.get(), &sources.online)
         || sources.prefs.is_changed()
         || sources.form.is_changed()
         || sources.device.is_changed()
         || sources.typing.is_changed()
         || sources.forms.changed()
+}
+
+/// Whether a part of online play's state that what shows draws changed: each page reads who
+/// we are and the connection's problem, and its own part besides.
+fn shown_part_changed(showing: Showing, online: &OnlineRead) -> bool {
+    use OnlinePage::*;
+    let own = match showing {
+        Showing::Page(Friends | Profile | Account) => online.people.is_changed(),
+        Showing::Page(Games) => online.correspondence.is_changed() || online.people.is_changed(),
+        Showing::Page(Notifications) => online.correspondence.is_changed(),
+        Showing::Page(Tournaments | Tournament | NewTournament) => {
+            online.tournaments.is_changed() || online.people.is_changed()
+        }
+        Showing::Page(PlayNow) => online.lobby.is_changed() || online.people.is_changed(),
+        _ => return online.changed(),
+    };
+    own || online.connection.is_changed() || online.identity.is_changed()
 }
 
 /// The layer spawned for: what shows, the window a phone's or not, the page's subject.
@@ -133,11 +150,11 @@ pub(super) fn build(
             spawn_layer(&mut commands, showing, phone)
         }
     };
-    let (art, lang, online) = (&*sources.art, sources.prefs.lang(), &*sources.online);
+    let (art, lang, online) = (&*sources.art, sources.prefs.lang(), &sources.online.view());
     commands.entity(into).with_children(|p| match showing {
         Showing::Asked(Asked::WhoPlays) => who_plays_page(p, art, lang),
         Showing::Asked(Asked::Offer) => {
-            if let Some(offer) = &online.offer {
+            if let Some(offer) = &online.identity.offer {
                 super::offer::page(p, art, lang, online, offer);
             }
         }
@@ -328,7 +345,7 @@ impl Drawn {
 struct PageView<'a> {
     art: &'a Art,
     lang: crate::session::Lang,
-    online: &'a Online,
+    online: &'a Online<'a>,
     form: &'a Form,
     device: &'a PushDevice,
     typing: Typing,

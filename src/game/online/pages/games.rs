@@ -66,7 +66,7 @@ pub(super) fn page(
         p.spawn(bold(art, news_words(news, lang), 16.0));
     }
     super::kit::problem_line(p, art, lang, online);
-    let Some((games, vacation)) = &online.my_games else {
+    let Some((games, vacation)) = &online.correspondence.my_games else {
         p.spawn(text(art, lang.tr("online.connecting"), 16.0));
         return;
     };
@@ -100,7 +100,7 @@ pub(super) fn page(
         PageAction::Open(super::OnlinePage::Notifications),
         lang.tr("notify.title"),
     ));
-    let now = online.server_now();
+    let now = online.connection.server_now();
     match vacation.until_ms {
         Some(until) => {
             let left = time_words(until - now, lang);

@@ -50,7 +50,7 @@ pub(super) fn header(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, title:
 
 /// The server's last refusal, in a line under a page's title.
 pub(super) fn problem_line(p: &mut ChildSpawnerCommands, art: &Art, lang: Lang, online: &Online) {
-    if let Some(problem) = &online.problem {
+    if let Some(problem) = &online.connection.problem {
         p.spawn(text(
             art,
             lang.trf("online.refused", &[("why", &problem.message)]),

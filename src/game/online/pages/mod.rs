@@ -44,7 +44,7 @@ pub use state::{Asked, OnlinePage, Seat, Showing, settled};
 pub use tournament::TournamentForm;
 pub use tournaments::TournamentsForm;
 
-use super::client::{Ask, Online};
+use super::client::{Ask, Connection, OnlineRead, OnlineWrite};
 use super::social::News;
 use crate::game::state::Prefs;
 use crate::net::protocol::{ClientMessage, PlayerInfo};
@@ -102,21 +102,17 @@ fn page_form<F: Resource + Default>(app: &mut App, page: OnlinePage) {
 
 /// Whether the first visit's question is to be asked: no player yet, and nobody has said who
 /// plays on this device.
-pub fn asking_who_plays(online: &Online, prefs: &Prefs) -> bool {
-    !online.has_token() && prefs.child.is_none()
+pub fn asking_who_plays(connection: &Connection, prefs: &Prefs) -> bool {
+    !connection.has_token() && prefs.child.is_none()
 }
 
 /// The question asked follows the client: who plays (first visit), a link's code to follow.
-fn follow_the_question(
-    online: Res<Online>,
-    prefs: Res<Prefs>,
-    mut asked: ResMut<NextState<Asked>>,
-) {
+fn follow_the_question(online: OnlineRead, prefs: Res<Prefs>, mut asked: ResMut<NextState<Asked>>) {
     NextState::set_if_neq(
         &mut asked,
-        if asking_who_plays(&online, &prefs) {
+        if asking_who_plays(&online.connection, &prefs) {
             Asked::WhoPlays
-        } else if online.offer.is_some() {
+        } else if online.identity.offer.is_some() {
             Asked::Offer
         } else {
             Asked::Nothing
@@ -160,21 +156,21 @@ fn refresh(
 fn retell_countdowns(
     page: Res<State<OnlinePage>>,
     open: Option<Res<TournamentForm>>,
-    online: Res<Online>,
+    online: OnlineRead,
     prefs: Res<Prefs>,
     mut wake: ResMut<crate::game::state::Wake>,
     mut countdowns: Query<(&countdown::Countdown, &mut Text)>,
 ) {
     if matches!(page.get(), OnlinePage::Tournament | OnlinePage::Tournaments) {
         let id = open.as_ref().map(|open| open.id.as_str());
-        countdown::retell(&mut countdowns, id, &online, prefs.lang());
+        countdown::retell(&mut countdowns, id, &online.view(), prefs.lang());
         wake.bypass_change_detection()
             .within(std::time::Duration::from_millis(500));
     }
 }
 
 /// The tournament just made: its page opens.
-fn open_created(mut commands: Commands, mut nav: nav::Nav, mut online: ResMut<Online>) {
+fn open_created(mut commands: Commands, mut nav: nav::Nav, mut online: OnlineWrite) {
     if online.tournaments.created.is_some()
         && let Some(id) = online.tournaments.created.take()
     {
@@ -185,14 +181,15 @@ fn open_created(mut commands: Commands, mut nav: nav::Nav, mut online: ResMut<On
 /// A game of a profile, watched: once the board has its whole game, into the review.
 fn open_review(
     mut commands: Commands,
-    mut online: ResMut<Online>,
+    mut online: OnlineWrite,
     on_board: Res<super::table::OnBoard>,
     game: Res<crate::game::state::Game>,
 ) {
-    let Some(code) = online.review_next.clone() else {
+    let Some(code) = online.in_room.review_next.clone() else {
         return;
     };
     let whole = online
+        .in_room
         .room
         .as_ref()
         .filter(|r| r.code == code)
@@ -202,7 +199,7 @@ fn open_review(
         && whole
         && !game.history.entries().is_empty()
     {
-        online.review_next = None;
+        online.in_room.review_next = None;
         commands.trigger(crate::game::state::OpenReview);
     }
 }

@@ -220,7 +220,7 @@ fn name_and_kind(
 ) {
     p.spawn(wrapping_row()).with_children(|r| {
         r.spawn(text(art, lang.tr("tour.name"), 17.0));
-        let me = online.me.as_ref().map_or("", |p| p.name.as_str());
+        let me = online.identity.me.as_ref().map_or("", |p| p.name.as_str());
         let empty = lang.trf("tour.default_name", &[("who", &me)]);
         r.spawn(text_field(
             art,

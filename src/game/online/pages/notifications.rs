@@ -50,7 +50,7 @@ pub(super) fn page(
 ) {
     header(p, art, lang, lang.tr("notify.title").to_owned());
     super::kit::problem_line(p, art, lang, online);
-    let Some(state) = &online.notifications else {
+    let Some(state) = &online.correspondence.notifications else {
         p.spawn(text(art, lang.tr("online.connecting"), 16.0));
         return;
     };

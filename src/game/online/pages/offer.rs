@@ -20,7 +20,7 @@ pub(super) fn page(
     online: &Online,
     offer: &Offer,
 ) {
-    let me = online.me.as_ref().map_or_else(
+    let me = online.identity.me.as_ref().map_or_else(
         || lang.tr("online.default_name").to_owned(),
         |m| m.name.clone(),
     );
@@ -33,7 +33,7 @@ pub(super) fn page(
         ));
         return;
     };
-    if offer.is_ours(online.me.as_ref()) {
+    if offer.is_ours(online.identity.me.as_ref()) {
         p.spawn(widget::title(
             art,
             lang.trf("people.offer.ours", &[("who", &me)]),

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use super::kit::{centred_row, header};
 use super::{PageAction, PlayComputer};
 use crate::game::board::art::Art;
-use crate::game::online::client::{Online, PoolWait, unix_ms};
+use crate::game::online::client::{Online, OnlineRead, PoolWait, unix_ms};
 use crate::game::online::form::{Form, clock_label};
 use crate::game::state::{NewGame, Prefs, Screen};
 use crate::game::theme::part::{Part, Parts, column, spawn_part};
@@ -32,16 +32,18 @@ pub(super) fn plugin(app: &mut App) {
 fn keep_current(
     mut parts: Parts,
     prefs: Res<Prefs>,
-    online: Res<Online>,
+    online: OnlineRead,
     form: Res<Form>,
     mut wake: ResMut<crate::game::state::Wake>,
 ) {
     // Between news, only the wait's seconds change.
-    let news = online.is_changed() || prefs.is_changed() || form.is_changed();
-    if news || online.pool.is_some() {
-        show(&mut parts, prefs.lang(), &online, &form);
+    let shown =
+        online.lobby.is_changed() || online.people.is_changed() || online.connection.is_changed();
+    let news = shown || prefs.is_changed() || form.is_changed();
+    if news || online.lobby.pool.is_some() {
+        show(&mut parts, prefs.lang(), &online.view(), &form);
     }
-    if online.pool.is_some() {
+    if online.lobby.pool.is_some() {
         wake.bypass_change_detection()
             .within(std::time::Duration::from_millis(250));
     }
@@ -73,7 +75,7 @@ pub(super) fn page(
 fn show(parts: &mut Parts, lang: Lang, online: &Online, form: &Form) {
     // The seconds first (not there yet before the wait is shown): the page drawn again after
     // them spawns its own.
-    if let Some(pool) = &online.pool {
+    if let Some(pool) = &online.lobby.pool {
         let _ = parts.show(Waited::of(pool, lang));
     }
     let _ = parts.show(PlayNowPage::of(lang, online, form));
@@ -97,12 +99,13 @@ impl PlayNowPage {
         PlayNowPage {
             lang,
             problem: online
+                .connection
                 .problem
                 .as_ref()
                 .map(|problem| lang.trf("online.refused", &[("why", &problem.message)])),
             rules: lang.trf("play.now.rules", &[("rules", &name)]),
             child: online.people.child,
-            pool: online.pool.clone(),
+            pool: online.lobby.pool.clone(),
         }
     }
 

@@ -12,10 +12,10 @@ use super::nav::{Nav, say};
 use super::state::OnlinePage;
 use super::{PageAction, news_words};
 use crate::game::board::art::Art;
-use crate::game::online::client::{Ask, Online};
+use crate::game::online::client::{Ask, Online, OnlineWrite};
 use crate::game::online::field::{Field, Typing, text_field};
 use crate::game::online::form::clock_label;
-use crate::game::online::tournaments::{format_words, state_and_players};
+use crate::game::online::tournaments::{Tournaments, format_words, state_and_players};
 use crate::game::theme::widget::{bold, button, text};
 use crate::net::protocol::ClientMessage;
 use crate::net::tournament::{Format, Presence, StandingLine, TournamentStatus, TournamentView};
@@ -51,7 +51,7 @@ pub(super) fn plugin(app: &mut App) {
 pub(super) struct TournamentPage<'a> {
     pub art: &'a Art,
     pub lang: Lang,
-    pub online: &'a Online,
+    pub online: &'a Online<'a>,
     pub open: &'a TournamentForm,
     pub typing: Typing,
     pub qr: Option<Handle<Image>>,
@@ -98,7 +98,7 @@ impl TournamentPage<'_> {
             }
         }
         p.spawn(text(art, about, 16.0));
-        let state = state_and_players(view, self.online.server_now(), lang);
+        let state = state_and_players(view, self.online.connection.server_now(), lang);
         p.spawn((bold(art, state, 17.0), Countdown::Page));
         let by = lang.trf("tour.by", &[("who", &line.organiser.name)]);
         p.spawn(text(art, by, 15.0));
@@ -137,7 +137,7 @@ impl TournamentPage<'_> {
         if line.status == TournamentStatus::Over {
             return;
         }
-        let me = self.online.me.as_ref().map(|m| m.id.as_str());
+        let me = self.online.identity.me.as_ref().map(|m| m.id.as_str());
         let organiser = me == Some(line.organiser.id.as_str());
         let mine = me.and_then(|me| view.standings.iter().find(|s| s.player.id == me));
         p.spawn(centred_row()).with_children(|r| {
@@ -253,7 +253,7 @@ impl TournamentPage<'_> {
             podium(p, art, lang, &view.standings);
         }
         p.spawn(bold(art, lang.tr("tour.standings"), 18.0));
-        let me = self.online.me.as_ref().map(|m| m.id.as_str());
+        let me = self.online.identity.me.as_ref().map(|m| m.id.as_str());
         let shown = if self.narrow { 8 } else { 12 };
         let swiss = matches!(view.line.format, Format::Swiss { .. });
         let lines = view.standings.iter().enumerate().filter(|(i, s)| {
@@ -369,7 +369,7 @@ pub fn standing_words(line: &StandingLine, tie_break: bool, lang: Lang) -> Strin
 }
 
 /// Open tournament `id`'s page and ask for it.
-pub(super) fn open(commands: &mut Commands, nav: &mut Nav, online: &mut Online, id: String) {
+pub(super) fn open(commands: &mut Commands, nav: &mut Nav, online: &mut OnlineWrite, id: String) {
     say(commands, ClientMessage::Tournament { id: id.clone() });
     online.tournaments.followed = Some(id.clone());
     // Who may be invited: our friends.
@@ -403,7 +403,7 @@ pub(super) fn opened(
             open.apart = open.apart.is_none().then(Vec::new);
             return;
         }
-        TourAction::Apart(player) => match apart(open, online, player) {
+        TourAction::Apart(player) => match apart(open, online.tournaments, player) {
             Some(msg) => msg,
             None => return,
         },
@@ -427,7 +427,11 @@ pub(super) fn opened(
 }
 
 /// A player chosen to keep apart: the message once two are chosen (the names kept to say so).
-fn apart(open: &mut TournamentForm, online: &Online, player: String) -> Option<ClientMessage> {
+fn apart(
+    open: &mut TournamentForm,
+    tournaments: &Tournaments,
+    player: String,
+) -> Option<ClientMessage> {
     let id = open.id.as_str();
     let chosen = open.apart.as_mut()?;
     if !chosen.contains(&player) {
@@ -436,7 +440,7 @@ fn apart(open: &mut TournamentForm, online: &Online, player: String) -> Option<C
     let [a, b] = <[String; 2]>::try_from(chosen.clone()).ok()?;
     open.apart = None;
     let name = |p: &str| {
-        let view = online.tournaments.view(id);
+        let view = tournaments.view(id);
         let line = view.and_then(|v| v.standings.iter().find(|s| s.player.id == p));
         line.map_or(String::new(), |s| s.player.name.clone())
     };
@@ -499,14 +503,14 @@ mod tests {
             apart: Some(Vec::new()),
             ..TournamentForm::of("T".into())
         };
-        let online = Online::default();
-        assert_eq!(apart(&mut open, &online, "a".into()), None);
+        let tournaments = Tournaments::default();
+        assert_eq!(apart(&mut open, &tournaments, "a".into()), None);
         assert_eq!(
-            apart(&mut open, &online, "a".into()),
+            apart(&mut open, &tournaments, "a".into()),
             None,
             "the same twice"
         );
-        let msg = apart(&mut open, &online, "b".into());
+        let msg = apart(&mut open, &tournaments, "b".into());
         assert_eq!(
             msg,
             Some(ClientMessage::KeepApart {
@@ -516,6 +520,10 @@ mod tests {
             })
         );
         assert_eq!(open.apart, None, "the choice is over");
-        assert_eq!(apart(&mut open, &online, "c".into()), None, "not choosing");
+        assert_eq!(
+            apart(&mut open, &tournaments, "c".into()),
+            None,
+            "not choosing"
+        );
     }
 }

@@ -11,7 +11,7 @@ use super::nav::{Nav, say};
 use super::state::OnlinePage;
 use super::{PageAction, news_words};
 use crate::game::board::art::Art;
-use crate::game::online::client::Online;
+use crate::game::online::client::{Online, OnlineWrite};
 use crate::game::online::field::Typing;
 use crate::game::online::field::{Field, text_field};
 use crate::game::online::tournaments::line_words;
@@ -41,7 +41,7 @@ pub(super) fn plugin(app: &mut App) {
 pub(super) fn find(
     commands: &mut Commands,
     nav: &mut Nav,
-    online: &mut Online,
+    online: &mut OnlineWrite,
     list: &mut TournamentsForm,
 ) {
     let code = normalize_code(&list.code);
@@ -77,7 +77,7 @@ pub(super) fn list_page(
             lang.tr("tour.open"),
         ));
     });
-    let now = online.server_now();
+    let now = online.connection.server_now();
     let tournaments = &online.tournaments;
     if let Some((from, line)) = &tournaments.invite {
         let invited = lang.trf("tour.invited", &[("who", &from.name)]);
