@@ -685,7 +685,29 @@ fn review_prints_a_judged_line_per_move() {
         let quality = line["quality"].as_str().unwrap();
         assert!(["best", "good", "inaccuracy", "mistake", "blunder"].contains(&quality));
         assert_eq!(quality == "best", loss == 0.0, "{line}");
+        let mistake = quality == "mistake" || quality == "blunder";
+        assert_eq!(line.get("why").is_some(), mistake, "{line}");
     }
+    // A blunder says why: the reply it lets the opponent play, and what that takes.
+    let out = oaq(&[
+        "review", "--rules", "basic", "--moves", "5+", "--depth", "6",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let first = stdout(&out)
+        .lines()
+        .next()
+        .map(serde_json::from_str::<serde_json::Value>);
+    let line = first.expect("a line").unwrap();
+    assert_eq!(line["quality"], "blunder", "{line}");
+    let why = line["why"].as_array().expect("why, for a blunder");
+    assert!(
+        why.iter()
+            .filter_map(|w| w.as_str())
+            .any(|w| w.starts_with("Then player 2 plays ")
+                && w.contains(" and takes ")
+                && w.contains(" points from ")),
+        "{line}"
+    );
     let bad = oaq(&["review", "--rules", "basic", "--moves", "2- 7+"]);
     assert_eq!(bad.status.code(), Some(2));
     let text = stderr(&bad);

@@ -554,10 +554,8 @@ fn check_screens(config: Config) -> Vec<String> {
     found
 }
 
-/// A game played to its end (its end panel, then its review) and the 3-player board.
-fn check_game_screens(app: &mut App, config: Config) -> Vec<String> {
-    use o_an_quan::game::state::{LoadGame, NewGame, OpenReview};
-    let mut found = Vec::new();
+/// The game on `app`'s board played to its end by rote (every seventh legal move).
+pub fn rote_game(app: &App) -> o_an_quan::session::History {
     let mut history = app.world().resource::<Game>().history.clone();
     for k in 0..400 {
         if history.is_over() {
@@ -566,6 +564,14 @@ fn check_game_screens(app: &mut App, config: Config) -> Vec<String> {
         let legal = history.position().legal_moves();
         history.play(legal[k * 7 % legal.len()]).unwrap();
     }
+    history
+}
+
+/// A game played to its end (its end panel, then its review) and the 3-player board.
+fn check_game_screens(app: &mut App, config: Config) -> Vec<String> {
+    use o_an_quan::game::state::{LoadGame, NewGame, OpenReview};
+    let mut found = Vec::new();
+    let history = rote_game(app);
     show(app, Screen::Playing, Overlay::None);
     app.world_mut().trigger(LoadGame(history));
     settle(app);
@@ -614,7 +620,7 @@ fn open_page(world: &mut World, page: OnlinePage) {
     world.resource_mut::<NextState<OnlinePage>>().set(page);
 }
 
-fn tempfile_dir() -> std::path::PathBuf {
+pub fn tempfile_dir() -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!(
         "oaq-layout-{}-{:?}",
         std::process::id(),

@@ -9,4 +9,5 @@ mod access;
 mod layout;
 mod online;
 mod play;
+mod review;
 mod smoke;

@@ -1053,7 +1053,8 @@ fn a_finished_game(app: &mut App) {
 
 #[test]
 fn a_review_steps_through_the_game_with_the_sprites_equal_to_the_rules() {
-    use o_an_quan::ai::review::{DEFAULT_DEPTH, Reviewer};
+    use o_an_quan::ai::explain;
+    use o_an_quan::ai::review::{DEFAULT_DEPTH, Quality, Reviewer};
     use o_an_quan::game::review::Review;
     let mut app = app(two_players_without_animation());
     a_finished_game(&mut app);
@@ -1071,6 +1072,22 @@ fn a_review_steps_through_the_game_with_the_sprites_equal_to_the_rules() {
         .unwrap()
         .run();
     assert_eq!(app.world().resource::<Review>().judged, expected);
+    // Each mistake is explained as `explain` says of its line, and the caption says why.
+    let mut before = *history.start();
+    let mut said = None;
+    for (k, (judged, &mv)) in expected.iter().zip(&moves).enumerate() {
+        let want = (judged.quality >= Quality::Mistake)
+            .then(|| explain::explain(&before, mv, judged.best, explain::DEPTH))
+            .flatten();
+        let review = app.world().resource::<Review>();
+        assert_eq!(review.explained.get(&k), want.as_ref(), "move {}", k + 1);
+        said = said.or(want.map(|_| k));
+        before.play(mv).unwrap();
+    }
+    assert!(
+        said.is_some(),
+        "a game of moves picked by rote has a mistake explained"
+    );
     // Forward animates the move as in play.
     app.world_mut().resource_mut::<Prefs>().speed = Speed::Fast;
     press(&mut app, KeyCode::Home);

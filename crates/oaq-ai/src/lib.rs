@@ -21,6 +21,7 @@
 //! - [`tablebase`]: exact values of `basic` endgames (`assets/ai/endgame-*.tb`, `oaq tablebase`).
 //! - [`network`]: a small learned correction of the evaluation (`oaq train`); no level uses it.
 //! - [`review`]: every move of a game judged against the search's best (`oaq review`).
+//! - [`explain`]: why a move gave points away, as facts of the engine's own line.
 //! - [`puzzle`]: positions with one winning move, generated and checked (`oaq puzzles`).
 //! - [`remote`]: a search as a request a thinking worker (the browser's Web Worker) answers.
 //!
@@ -30,6 +31,7 @@
 
 pub mod book;
 pub mod eval;
+pub mod explain;
 mod levels;
 pub mod limits;
 pub mod network;

@@ -1,8 +1,9 @@
 //! What surrounds a game, without Bevy: the players' settings, the string tables of both
-//! languages, the match history with undo and redo, saved games, puzzle progress, the rules
-//! lesson's examples and where files are kept.
+//! languages (and a mistake's explanation in words), the match history with undo and redo,
+//! saved games, puzzle progress, the rules lesson's examples and where files are kept.
 
 mod clock;
+mod explain_words;
 mod history;
 mod lang;
 pub mod lesson;
@@ -13,6 +14,7 @@ mod settings;
 mod storage;
 
 pub use clock::{MatchClock, TimeControl};
+pub use explain_words::{Names, explanation_words};
 pub use history::{Entry, History, seat_at};
 pub use lang::{Lang, Strings};
 pub use puzzle_progress::PuzzleProgress;

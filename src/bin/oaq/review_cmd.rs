@@ -1,8 +1,11 @@
 //! `oaq review`: judge every move of a game with the engine, one JSON line per move: the
-//! values the game's review screen shows, for tests and scripts.
+//! values the game's review screen shows, and for a mistake why (`why`, sentences checked
+//! against the engine's line), for tests and scripts.
 
+use o_an_quan::ai::explain;
 use o_an_quan::ai::review::{self, Reviewer};
-use o_an_quan::rules::Move;
+use o_an_quan::rules::{Move, Position, geometry};
+use o_an_quan::session::{Lang, Names, explanation_words};
 use serde_json::json;
 
 use crate::{Failure, replay};
@@ -15,6 +18,24 @@ pub struct Args {
     #[arg(long, default_value_t = review::DEFAULT_DEPTH,
         value_parser = clap::value_parser!(u32).range(1..=30))]
     depth: u32,
+}
+
+/// Why a mistake gave points away, in English sentences (none when no fact of the line says).
+fn why(before: &Position, m: &review::MoveReview) -> Vec<String> {
+    let Some(why) = explain::explain(before, m.played, m.best, explain::DEPTH) else {
+        return Vec::new();
+    };
+    let (mover, opponent) = (
+        format!("player {}", m.seat + 1),
+        format!("player {}", (m.seat + 1) % before.players() + 1),
+    );
+    let names = Names {
+        mover: &mover,
+        opponent: &opponent,
+        mv: &|mv| mv.to_string(),
+        pit: &|pit| geometry::describe(usize::from(pit)),
+    };
+    explanation_words(&why, Lang::En, &names)
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -35,6 +56,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         .collect::<Result<Vec<Move>, Failure>>()?;
     let reviewer = Reviewer::new(start, &moves, args.depth).map_err(|e| Failure(e.to_string()))?;
     let two_players = start.players() == 2;
+    let mut before = start;
     for m in reviewer.run() {
         let mut line = json!({
             "ply": m.ply,
@@ -53,7 +75,13 @@ pub fn run(args: Args) -> Result<(), Failure> {
         if two_players {
             line["margin"] = json!(m.margin_for(0));
         }
+        if m.quality >= review::Quality::Mistake {
+            line["why"] = json!(why(&before, &m));
+        }
         println!("{line}");
+        before
+            .play(m.played)
+            .map_err(|e| Failure(format!("ply {}: {e}", m.ply)))?;
     }
     Ok(())
 }

@@ -5,11 +5,12 @@
 
 use crate::game::board::layout::{Layout, Side};
 use crate::game::board::text;
+pub use crate::game::board::text::pit_name;
 use crate::game::play::clock::clock_text;
 use crate::game::state::Game;
 use crate::rules::geometry::{self, is_mandarin};
 use crate::rules::{Direction, Event, Move};
-use crate::session::{Lang, Seat};
+use crate::session::Lang;
 
 /// "5 stones", "1 stone", "empty".
 pub fn stones(n: u32, lang: Lang) -> String {
@@ -17,34 +18,6 @@ pub fn stones(n: u32, lang: Lang) -> String {
         0 => lang.tr("a11y.empty").to_owned(),
         1 => lang.tr("a11y.stone").to_owned(),
         n => lang.trf("a11y.stones", &[("n", &n)]),
-    }
-}
-
-/// A pit's name without its contents: "your pit 3", "the computer's pit 8", "the left
-/// mandarin pit".
-pub fn pit_name(game: &Game, layout: &Layout, pit: usize, lang: Lang) -> String {
-    let Some(number) = geometry::pit_number(pit) else {
-        if layout.players() != 2 {
-            let after = geometry::owner(pit) + 1;
-            return lang.trf("a11y.mandarin_pit.after", &[("p", &after)]);
-        }
-        // Left or right as the player sees the board.
-        let across = layout.pit_center(pit).dot(layout.screen_axis());
-        return lang
-            .tr(if across < 0.0 {
-                "a11y.mandarin_pit.left"
-            } else {
-                "a11y.mandarin_pit.right"
-            })
-            .to_owned();
-    };
-    let side = geometry::owner(pit);
-    match game.history.player_of(side) {
-        // Among people sharing the device (or computers only) sides go by number.
-        _ if !game.mixed() => lang.trf("a11y.pit.player", &[("p", &(side + 1)), ("n", &number)]),
-        Seat::Human => lang.trf("a11y.pit.own", &[("n", &number)]),
-        Seat::Computer(_) => lang.trf("a11y.pit.computer", &[("n", &number)]),
-        Seat::Remote => lang.trf("a11y.pit.opponent", &[("n", &number)]),
     }
 }
 

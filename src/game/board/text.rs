@@ -1,10 +1,11 @@
-//! What the game says, in the player's language: the message line's notes, names of the sides,
-//! the turn, and the final count explained.
+//! What the game says, in the player's language: the message line's notes, names of the sides
+//! and the pits, the turn, and the final count explained.
 
 use std::fmt::Display;
 
 use crate::game::board::layout::Layout;
 use crate::game::state::{Game, Note};
+use crate::rules::geometry;
 use crate::rules::{EndReason, Event, Position, TurnEnd};
 use crate::session::{Lang, Seat};
 
@@ -182,6 +183,34 @@ pub fn final_count(pos: &Position, player: usize, swept: u32, lang: Lang) -> Str
         text += &format!(" + {}", lang.trf("count.lent", &[("n", &lent)]));
     }
     text + &format!(" = {}", pos.score(player))
+}
+
+/// A pit's name without its contents: "your pit 3", "the computer's pit 8", "the left
+/// mandarin pit".
+pub fn pit_name(game: &Game, layout: &Layout, pit: usize, lang: Lang) -> String {
+    let Some(number) = geometry::pit_number(pit) else {
+        if layout.players() != 2 {
+            let after = geometry::owner(pit) + 1;
+            return lang.trf("a11y.mandarin_pit.after", &[("p", &after)]);
+        }
+        // Left or right as the player sees the board.
+        let across = layout.pit_center(pit).dot(layout.screen_axis());
+        return lang
+            .tr(if across < 0.0 {
+                "a11y.mandarin_pit.left"
+            } else {
+                "a11y.mandarin_pit.right"
+            })
+            .to_owned();
+    };
+    let side = geometry::owner(pit);
+    match game.history.player_of(side) {
+        // Among people sharing the device (or computers only) sides go by number.
+        _ if !game.mixed() => lang.trf("a11y.pit.player", &[("p", &(side + 1)), ("n", &number)]),
+        Seat::Human => lang.trf("a11y.pit.own", &[("n", &number)]),
+        Seat::Computer(_) => lang.trf("a11y.pit.computer", &[("n", &number)]),
+        Seat::Remote => lang.trf("a11y.pit.opponent", &[("n", &number)]),
+    }
 }
 
 #[cfg(test)]

@@ -6,15 +6,17 @@ use bevy::ui::InteractionDisabled;
 
 use super::grades::quality_key;
 use super::{BestMark, Caption, ControlLabel, Review, ReviewAction, SPEEDS};
+use crate::ai::explain::Explanation;
 use crate::ai::review::{MoveReview, Quality};
 use crate::art::glyphs::Glyph;
 use crate::game::board::art::Art;
 use crate::game::board::layout::Layout;
+use crate::game::board::text::{pit_name, who};
 use crate::game::screens::hud::notation;
 use crate::game::state::{Game, Phase, Prefs, Screen};
 use crate::game::theme::{collapse, press};
 use crate::rules::Move;
-use crate::session::Lang;
+use crate::session::{Lang, Names, explanation_words};
 
 /// A move as the list and the caption name it.
 pub(super) fn move_name(layout: &Layout, mv: Move, lang: Lang) -> String {
@@ -22,6 +24,21 @@ pub(super) fn move_name(layout: &Layout, mv: Move, lang: Lang) -> String {
         Move::Swap => lang.tr("review.swap").to_owned(),
         Move::Sow { .. } => notation(layout, mv),
     }
+}
+
+/// Why a mistake gave points away, in sentences: the players, moves and pits named as the
+/// board names them.
+fn explanation(why: &Explanation, seat: usize, view: (&Game, &Layout), lang: Lang) -> String {
+    let (game, layout) = view;
+    let (mover, opponent) = (seat, (seat + 1) % layout.players().max(1));
+    let (mover, opponent) = (who(game, mover, lang), who(game, opponent, lang));
+    let names = Names {
+        mover: &mover,
+        opponent: &opponent,
+        mv: &|mv| move_name(layout, mv, lang),
+        pit: &|pit| pit_name(game, layout, usize::from(pit), lang),
+    };
+    explanation_words(why, lang, &names).join(" ")
 }
 
 /// Who was ahead after the move, and by how much.
@@ -80,7 +97,11 @@ pub(super) fn caption(
                         ],
                     );
                 }
-                line + " · " + &margin_words(m, &game, lang)
+                line += &(" · ".to_owned() + &margin_words(m, &game, lang));
+                if let Some(why) = review.explained.get(&(review.at - 1)) {
+                    line += &(" ".to_owned() + &explanation(why, m.seat, (&game, &layout), lang));
+                }
+                line
             }
         }
     };

@@ -16,6 +16,9 @@ mod transport;
 use bevy::prelude::*;
 
 use crate::ai::Report;
+use std::collections::BTreeMap;
+
+use crate::ai::explain::{Explainer, Explanation};
 use crate::ai::review::{self, MoveReview, Reviewer};
 use crate::game::board::layout::Layout;
 use crate::game::play::animation::Pace;
@@ -55,6 +58,12 @@ pub struct Review {
     pub variation: Vec<Move>,
     /// The list of moves is shown.
     pub list_shown: bool,
+    /// Why each mistake and blunder gave points away, by the move's index (once worked out,
+    /// after every move is judged; a mistake no fact explains has none).
+    pub explained: BTreeMap<usize, Explanation>,
+    /// The mistake being explained, and the next move to look at.
+    explaining: Option<(usize, Explainer)>,
+    explain_from: usize,
 }
 
 impl Review {
@@ -88,8 +97,9 @@ pub enum ReviewAction {
 pub(super) struct Graph;
 #[derive(Component)]
 pub(super) struct MoveList;
+/// The line under the board that says what the move was and why.
 #[derive(Component)]
-pub(super) struct Caption;
+pub struct Caption;
 #[derive(Component)]
 pub(super) struct ControlLabel(pub ReviewAction);
 #[derive(Component, Clone)]
@@ -154,6 +164,9 @@ fn open(
         Reviewer::new(*history.start(), &moves, review::DEFAULT_DEPTH).ok()
     };
     review.job = None;
+    review.explained.clear();
+    review.explaining = None;
+    review.explain_from = 0;
     review.at = moves.len();
     review.playing = false;
     review.show_best = false;
@@ -175,6 +188,7 @@ fn leave(
 ) {
     review.playing = false;
     review.reviewer = None;
+    review.explaining = None;
     // Work still out is dropped: a pool task is cancelled, a worker stopped.
     review.job = None;
     pace.0 = 1.0;
