@@ -61,8 +61,8 @@ pub mod trace;
 pub use board::{layout, pebbles, safe_area, wood};
 pub use platform::persist;
 pub use play::{ai_turn, capture, input, lights};
-pub use screens::{lesson, puzzles, review};
-pub use theme::{page, palette, scroll, widget};
+pub use screens::{lesson, practice, puzzles, review};
+pub use theme::{page, palette, press, scroll, widget};
 
 use bevy::prelude::*;
 

@@ -19,6 +19,7 @@
 use super::eval::Weights;
 use super::limits::Limits;
 use super::search::Search;
+use super::steps::Searches;
 use oaq_rules::{Event, Move, Position};
 
 /// The depth at which the opponent's best reply is sought: the replies a player can see.
@@ -153,8 +154,8 @@ impl Line {
 }
 
 /// An explanation in progress: give each search `next_search` asks for (the opponent's best
-/// reply to the move played, then to the better move) to `answer`, anywhere (a thread, a
-/// worker, slices), then `finish`. [`explain`] does it all in one call.
+/// reply to the move played, then to the better move) to `answer` ([`Searches`]), anywhere (a
+/// thread, a worker, slices), then `finish`. [`explain`] does it all in one call.
 pub struct Explainer {
     before: Position,
     depth: u32,
@@ -189,9 +190,20 @@ impl Explainer {
             .find(|l| !l.replied)
     }
 
+    /// The facts, once every search is answered: `None` when no fact says why the move was
+    /// worse (or a search is still unanswered).
+    pub fn finish(mut self) -> Option<Explanation> {
+        if self.next_search().is_some() {
+            return None;
+        }
+        self.facts()
+    }
+}
+
+impl Searches for Explainer {
     /// The next search to run, once any reply after a game's end is settled (`None` once
     /// every reply is known).
-    pub fn next_search(&mut self) -> Option<Search> {
+    fn next_search(&mut self) -> Option<Search> {
         let depth = self.depth;
         while let Some(line) = self.waiting() {
             match reply_search(&line.first.after, depth) {
@@ -202,19 +214,15 @@ impl Explainer {
         None
     }
 
-    /// The report of the search `next_search` gave last.
-    pub fn answer(&mut self, report: &crate::Report) {
+    fn answer(&mut self, report: &crate::Report) {
         if let Some(line) = self.waiting() {
             line.answer(Some(report.best));
         }
     }
+}
 
-    /// The facts, once every search is answered: `None` when no fact says why the move was
-    /// worse (or a search is still unanswered).
-    pub fn finish(mut self) -> Option<Explanation> {
-        if self.next_search().is_some() {
-            return None;
-        }
+impl Explainer {
+    fn facts(&self) -> Option<Explanation> {
         let mover = self.before.to_move();
         let (ours, theirs) = (&self.played, &self.better);
         let reply = ours.reply.as_ref().map(|r| r.taking.clone());
@@ -255,9 +263,7 @@ impl Explainer {
 /// no fact says why (the points alone then).
 pub fn explain(before: &Position, played: Move, better: Move, depth: u32) -> Option<Explanation> {
     let mut explainer = Explainer::new(before, played, better, depth)?;
-    while let Some(mut search) = explainer.next_search() {
-        explainer.answer(&search.run());
-    }
+    explainer.run_all();
     explainer.finish()
 }
 

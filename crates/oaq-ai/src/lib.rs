@@ -22,6 +22,8 @@
 //! - [`network`]: a small learned correction of the evaluation (`oaq train`); no level uses it.
 //! - [`review`]: every move of a game judged against the search's best (`oaq review`).
 //! - [`explain`]: why a move gave points away, as facts of the engine's own line.
+//! - [`retry`]: a player's own mistakes as puzzles to retry, the biggest first.
+//! - [`steps`]: work made of searches run one at a time anywhere (explanations, retries).
 //! - [`puzzle`]: positions with one winning move, generated and checked (`oaq puzzles`).
 //! - [`remote`]: a search as a request a thinking worker (the browser's Web Worker) answers.
 //!
@@ -37,8 +39,10 @@ pub mod limits;
 pub mod network;
 pub mod puzzle;
 pub mod remote;
+pub mod retry;
 pub mod review;
 pub mod search;
+pub mod steps;
 pub mod tablebase;
 mod thinker;
 pub mod tt;

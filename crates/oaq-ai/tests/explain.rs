@@ -2,7 +2,8 @@
 //! self-play on the 2-player presets: each fact's moves are played out again and what they
 //! take is read off the stores' worth (not the capture events the facts were made from), each
 //! reply is checked to be a best move by a search of its own, and a refill's cost is found in
-//! the mover's store.
+//! the mover's store. Mistakes of other self-play games, made puzzles to retry, read as
+//! puzzles that the mistake does not solve.
 
 use oaq_ai::explain::{Fact, Taking, explain};
 use oaq_ai::review::{Quality, Reviewer};
@@ -174,4 +175,30 @@ fn every_explanation_of_several_hundred_mistakes_holds_when_its_line_is_played_o
         explained * 2 > mistakes,
         "most explained: {explained} of {mistakes}"
     );
+}
+
+#[test]
+fn every_retry_of_self_play_mistakes_reads_as_a_puzzle_the_mistake_does_not_solve() {
+    use oaq_ai::retry::{accepted, retries};
+    let mut made = 0;
+    let two_player = presets::all().iter().filter(|p| p.rules.players == 2);
+    for (n, preset) in two_player.cycle().take(12).enumerate() {
+        let (start, moves) = self_play(preset.rules, 1000 + n as u64, 60);
+        let review = Reviewer::new(start, &moves, DEPTH).unwrap().run();
+        for player in 0..2 {
+            let puzzles = retries(&preset.id, &moves, &review, player, DEPTH);
+            assert_eq!(puzzles, retries(&preset.id, &moves, &review, player, DEPTH));
+            for puzzle in puzzles {
+                let line = puzzle.line().unwrap_or_else(|e| panic!("{e}"));
+                let step = &line.steps[0];
+                let index = puzzle.moves.split_whitespace().count();
+                assert_eq!(review[index].player, player, "{}", puzzle.id);
+                assert!(accepted(step, step.answer));
+                assert!(!accepted(step, moves[index]), "{}: the mistake", puzzle.id);
+                made += 1;
+            }
+        }
+    }
+    println!("{made} retries made");
+    assert!(made >= 50, "{made}");
 }

@@ -7,6 +7,7 @@ mod explain_words;
 mod history;
 mod lang;
 pub mod lesson;
+mod practice;
 mod puzzle_progress;
 mod record;
 mod seat;
@@ -17,10 +18,11 @@ pub use clock::{MatchClock, TimeControl};
 pub use explain_words::{Names, explanation_words};
 pub use history::{Entry, History, seat_at};
 pub use lang::{Lang, Strings};
+pub use practice::{MAX_CARDS, Practice, PracticeCard};
 pub use puzzle_progress::PuzzleProgress;
 pub use record::{Record, RecordError, ReviewRecord, ReviewedMove};
 pub use seat::Seat;
 pub use settings::{
     DEFAULT_SERVER, MAX_NAME, Mode, ScoreView, Settings, SettingsError, Speed, TEXT_SIZES,
 };
-pub use storage::{ONLINE_TOKEN, PUZZLES, SAVED_GAME, SETTINGS, Storage};
+pub use storage::{ONLINE_TOKEN, PRACTICE, PUZZLES, SAVED_GAME, SETTINGS, Storage};

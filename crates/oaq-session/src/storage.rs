@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 pub const SETTINGS: &str = "settings.ron";
 /// The puzzles solved.
 pub const PUZZLES: &str = "puzzles.ron";
+/// The player's own puzzles to practise and when each is due.
+pub const PRACTICE: &str = "practice.ron";
 /// The game in progress.
 pub const SAVED_GAME: &str = "game.ron";
 /// The online identity's secret: the same player, back in the same seats, after a restart.

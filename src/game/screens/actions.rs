@@ -58,6 +58,8 @@ pub enum Action {
     Review,
     /// From the title screen: the puzzles.
     Puzzles,
+    /// The player's own puzzles due now (mistakes of their games to retry).
+    Practice,
     /// From the rules: the examples on the board.
     Lesson,
     /// From the title: how to play in three pictures.
@@ -302,6 +304,10 @@ impl Ctx<'_> {
             Action::Puzzles => {
                 self.next_overlay.set(Overlay::None);
                 self.next_screen.set(Screen::Puzzles);
+            }
+            Action::Practice => {
+                self.next_overlay.set(Overlay::None);
+                commands.trigger(crate::game::screens::puzzles::Practise::default());
             }
             Action::PlayOnline => {
                 self.next_overlay.set(Overlay::None);

@@ -1,6 +1,6 @@
 //! Around the board: the title screen, the menu, the bar and message line, the review of a
-//! game, the puzzles, and the actions their buttons and keys share (built from `theme`'s
-//! widgets).
+//! game, the puzzles and the player's own to practise, and the actions their buttons and keys
+//! share (built from `theme`'s widgets).
 
 pub mod actions;
 pub mod confirm;
@@ -8,6 +8,7 @@ pub mod hud;
 pub mod intro;
 pub mod lesson;
 pub mod menu;
+pub mod practice;
 pub mod puzzles;
 pub mod review;
 pub mod title;
@@ -24,6 +25,7 @@ pub(super) fn plugin(app: &mut App) {
         title::plugin,
         review::plugin,
         puzzles::plugin,
+        practice::plugin,
         lesson::plugin,
         intro::plugin,
         confirm::plugin,

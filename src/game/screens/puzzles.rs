@@ -5,10 +5,12 @@
 
 use bevy::prelude::*;
 
-use crate::ai::puzzle::{Difficulty, Line, PuzzleFile};
+use crate::ai::puzzle::{Difficulty, Line, Puzzle, PuzzleFile};
+use crate::ai::retry::{accepted, points_lost};
 use crate::art::glyphs::Glyph;
 use crate::game::board::art::Art;
 use crate::game::board::layout::Layout;
+use crate::game::screens::practice::{PracticeStore, now_ms};
 use crate::game::state::{
     Files, Game, Message, MovePlayed, Phase, PlayMove, Prefs, Screen, Settled, Skip,
 };
@@ -39,7 +41,27 @@ pub struct PuzzleBoard {
     pub show_answer: bool,
     /// The game on the board before the puzzles opened, put back after.
     stash: Option<History>,
+    /// The player's own puzzles (mistakes to retry) in place of the shipped set, while
+    /// practising them.
+    pub own: Option<(Vec<Puzzle>, Vec<Line>)>,
 }
+
+impl PuzzleBoard {
+    /// The puzzles played and their lines: the player's own, or the shipped set.
+    fn set(&self) -> (&[Puzzle], &[Line]) {
+        match &self.own {
+            Some((puzzles, lines)) => (puzzles, lines),
+            None => {
+                let (file, lines) = PuzzleFile::shipped();
+                (&file.puzzles, lines)
+            }
+        }
+    }
+}
+
+/// Practise the player's own puzzles: those given, or (with none given) those due now.
+#[derive(Event, Clone, Debug, Default)]
+pub struct Practise(pub Vec<Puzzle>);
 
 /// What the caption says.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -96,6 +118,7 @@ pub(super) fn plugin(app: &mut App) {
     );
     app.add_systems(OnExit(Screen::Puzzles), leave);
     app.add_observer(judge);
+    app.add_observer(practise);
     app.add_observer(press);
     app.add_systems(
         Update,
@@ -119,15 +142,11 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-fn shipped() -> &'static (PuzzleFile, Vec<Line>) {
-    PuzzleFile::shipped()
-}
-
 /// The puzzles of the chosen difficulty, by index in the set.
-fn chosen(difficulty: Option<Difficulty>) -> Vec<usize> {
-    let (file, _) = shipped();
-    (0..file.puzzles.len())
-        .filter(|&i| difficulty.is_none_or(|d| file.puzzles[i].difficulty == d))
+fn chosen(board: &PuzzleBoard) -> Vec<usize> {
+    let (puzzles, _) = board.set();
+    (0..puzzles.len())
+        .filter(|&i| board.difficulty.is_none_or(|d| puzzles[i].difficulty == d))
         .collect()
 }
 
@@ -157,6 +176,36 @@ fn save_progress(progress: Res<Progress>, files: Option<Res<Files>>, mut message
     }
 }
 
+/// The player's own puzzles put in place of the shipped set, and the screen opened on them.
+fn practise(
+    practise: On<Practise>,
+    store: Res<PracticeStore>,
+    mut board: ResMut<PuzzleBoard>,
+    mut next_screen: ResMut<NextState<Screen>>,
+) {
+    let given = &practise.event().0;
+    let puzzles: Vec<Puzzle> = if given.is_empty() {
+        store
+            .due(now_ms())
+            .into_iter()
+            .map(|c| c.puzzle.clone())
+            .collect()
+    } else {
+        given.clone()
+    };
+    // Each was checked against the rules as it was made; one that does not read is left out.
+    let (puzzles, lines): (Vec<Puzzle>, Vec<Line>) = puzzles
+        .into_iter()
+        .filter_map(|p| p.line().ok().map(|line| (p, line)))
+        .unzip();
+    if puzzles.is_empty() {
+        return;
+    }
+    board.own = Some((puzzles, lines));
+    board.difficulty = None;
+    next_screen.set(Screen::Puzzles);
+}
+
 /// Keep the game that was on the board, and put up the first puzzle not solved yet.
 fn enter(
     mut commands: Commands,
@@ -165,18 +214,21 @@ fn enter(
     progress: Res<Progress>,
 ) {
     board.stash = Some(game.history.clone());
-    let (file, _) = shipped();
-    let list = chosen(board.difficulty);
+    let list = chosen(&board);
+    let (puzzles, _) = board.set();
+    // The player's own come in their order; of the shipped set, the first not solved.
     let first = list
         .iter()
         .copied()
-        .find(|&i| !progress.solved.contains(&file.puzzles[i].id))
+        .find(|&i| board.own.is_some() || !progress.solved.contains(&puzzles[i].id))
         .or(list.first().copied())
         .unwrap_or(0);
     set_up(&mut commands, &mut board, &mut game, first);
 }
 
 fn leave(mut commands: Commands, mut board: ResMut<PuzzleBoard>, mut game: ResMut<Game>) {
+    board.own = None;
+    board.difficulty = None;
     if let Some(history) = board.stash.take() {
         game.history = history;
         game.generation += 1;
@@ -186,8 +238,8 @@ fn leave(mut commands: Commands, mut board: ResMut<PuzzleBoard>, mut game: ResMu
 
 /// Put puzzle `index` on the board, its solver's row nearest.
 fn set_up(commands: &mut Commands, board: &mut PuzzleBoard, game: &mut Game, index: usize) {
-    let (file, lines) = shipped();
-    let (Some(puzzle), Some(line)) = (file.puzzles.get(index), lines.get(index)) else {
+    let (puzzles, lines) = board.set();
+    let (Some(puzzle), Some(line)) = (puzzles.get(index), lines.get(index)) else {
         return;
     };
     let Some(preset) = presets::get(&puzzle.preset) else {
@@ -233,10 +285,12 @@ fn judge(
     if *screen.get() != Screen::Puzzles {
         return;
     }
-    let Some(step) = shipped()
+    let Some(step) = board
+        .set()
         .1
         .get(board.index)
         .and_then(|l| l.steps.get(board.step))
+        .cloned()
     else {
         return;
     };
@@ -248,11 +302,12 @@ fn judge(
         return;
     }
     board.show_answer = false;
-    if mv == step.answer {
+    // A move worth as much as the answer is right too (the player's own puzzles have several).
+    if accepted(&step, mv) {
         board.said = Said::Right;
         board.pending = step.reply.map_or(Pending::Done, Pending::Reply);
     } else {
-        board.said = Said::Wrong(step.loss(mv).unwrap_or(0.0));
+        board.said = Said::Wrong(points_lost(&step, mv) as f32);
         board.pending = Pending::TakeBack;
         board.missed = true;
         progress.missed();
@@ -265,13 +320,14 @@ fn follow_up(
     mut board: ResMut<PuzzleBoard>,
     mut game: ResMut<Game>,
     mut phase: ResMut<Phase>,
-    mut progress: ResMut<Progress>,
+    (mut progress, mut practice): (ResMut<Progress>, ResMut<PracticeStore>),
 ) {
     if *phase == Phase::Animating || board.pending == Pending::Nothing {
         return;
     }
-    let (file, lines) = shipped();
+    let (puzzles, lines) = board.set();
     let steps = lines.get(board.index).map_or(0, |l| l.steps.len());
+    let id = puzzles.get(board.index).map(|p| p.id.clone());
     match board.pending {
         Pending::Reply(reply) => {
             board.pending = Pending::AfterReply;
@@ -282,9 +338,13 @@ fn follow_up(
             board.step += 1;
             if board.step >= steps {
                 board.said = Said::Solved;
-                let id = &file.puzzles[board.index].id;
-                let clean = !board.missed;
-                progress.solved_one(id, clean);
+                let (id, clean) = (id.unwrap_or_default(), !board.missed);
+                if board.own.is_some() {
+                    // Brought back by its schedule: later when solved at the first try.
+                    practice.answer(&id, clean, now_ms());
+                } else {
+                    progress.solved_one(&id, clean);
+                }
                 // Solved: the board rests, no more moves.
                 *phase = Phase::Over;
             } else {
@@ -351,7 +411,7 @@ fn act(
     match action {
         PuzzleAction::Back => next_screen.set(Screen::Title),
         PuzzleAction::Go(step) => {
-            let list = chosen(board.difficulty);
+            let list = chosen(board);
             if list.is_empty() {
                 return;
             }
@@ -372,7 +432,7 @@ fn act(
                 Some(Difficulty::Medium) => Some(Difficulty::Hard),
                 Some(Difficulty::Hard) => None,
             };
-            let list = chosen(board.difficulty);
+            let list = chosen(board);
             if let Some(&first) = list.first() {
                 commands.trigger(Skip);
                 set_up(commands, board, game, first);
@@ -425,7 +485,7 @@ fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>) {
 /// The two lines of the caption: the puzzle and what to do or what happened; the progress.
 fn caption(
     board: Res<PuzzleBoard>,
-    progress: Res<Progress>,
+    (progress, practice): (Res<Progress>, Res<PracticeStore>),
     game: Res<Game>,
     prefs: Res<Prefs>,
     mut captions: Query<(&Caption, &mut Text)>,
@@ -433,14 +493,14 @@ fn caption(
     mut texts: Query<&mut Text, Without<Caption>>,
 ) {
     let lang = prefs.lang();
-    let (file, lines) = shipped();
-    let Some(puzzle) = file.puzzles.get(board.index) else {
+    let (puzzles, lines) = board.set();
+    let Some(puzzle) = puzzles.get(board.index) else {
         return;
     };
     let steps = lines.get(board.index).map_or(1, |l| l.steps.len());
     let rules = presets::get(&puzzle.preset)
         .map_or(puzzle.preset.clone(), |p| lang.pick(&p.name).to_owned());
-    let list = chosen(board.difficulty);
+    let list = chosen(&board);
     let number = list
         .iter()
         .position(|&i| i == board.index)
@@ -454,17 +514,24 @@ fn caption(
         Said::Solved if board.missed => lang.tr("puzzle.solved_late").to_owned(),
         Said::Solved => lang.tr("puzzle.solved").to_owned(),
     };
+    let title = match board.own {
+        Some(_) => lang.tr("practice.title"),
+        None => lang.tr("puzzle.title"),
+    };
     let head = format!(
-        "{} {number}/{} · {} · {rules}\n{doing}",
-        lang.tr("puzzle.title"),
+        "{title} {number}/{} · {} · {rules}\n{doing}",
         list.len(),
         lang.tr(puzzle.difficulty.key()),
     );
+    let (key, total) = match board.own {
+        Some(_) => ("practice.progress", practice.due(now_ms()).len()),
+        None => ("puzzle.progress", puzzles.len()),
+    };
     let tail = lang.trf(
-        "puzzle.progress",
+        key,
         &[
             ("solved", &progress.solved.len()),
-            ("total", &file.puzzles.len()),
+            ("total", &total),
             ("streak", &progress.streak),
             ("best", &progress.best_streak),
             ("who", &who),
@@ -509,7 +576,8 @@ fn mark_answer(
     if !board.show_answer || *phase != Phase::Waiting {
         return;
     }
-    let answer = shipped()
+    let answer = board
+        .set()
         .1
         .get(board.index)
         .and_then(|l| l.steps.get(board.step))

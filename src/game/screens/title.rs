@@ -3,6 +3,8 @@
 
 use bevy::prelude::*;
 
+use crate::game::screens::practice::{PracticeStore, now_ms};
+
 use crate::game::board::art::Art;
 use crate::game::platform::persist::SavedGame;
 use crate::game::screens::actions::Action;
@@ -34,7 +36,7 @@ fn build(
     saved: Res<SavedGame>,
     overlay: Res<State<Overlay>>,
     art: Res<Art>,
-    roots: Query<Entity, With<TitleRoot>>,
+    (roots, practice): (Query<Entity, With<TitleRoot>>, Res<PracticeStore>),
 ) {
     for root in &roots {
         commands.entity(root).despawn();
@@ -71,6 +73,12 @@ fn build(
                 p.spawn(button(&art, Action::NewGame, lang.tr("title.play")));
                 p.spawn(button(&art, Action::PlayOnline, lang.tr("title.online")));
                 p.spawn(button(&art, Action::Puzzles, lang.tr("title.puzzles")));
+                // The player's own mistakes come back on their day.
+                let due = practice.due(now_ms()).len();
+                if due > 0 {
+                    let words = lang.trf("title.practice", &[("n", &due)]);
+                    p.spawn(button(&art, Action::Practice, words));
+                }
                 // Two on a line: the panel keeps its height, and the buttons above their place.
                 p.spawn(Node {
                     justify_content: JustifyContent::Center,

@@ -4,9 +4,8 @@ use bevy::prelude::*;
 use web_time::Instant;
 
 use super::Review;
-use crate::ai::explain::{self, Explainer};
-use crate::ai::review::Quality;
 use crate::game::play::off_frame::{FRAME_SHARE, Job};
+use crate::game::screens::practice::PracticeStore;
 use crate::game::state::{AnalysedGame, Analysis, Launch, Wake, Working};
 
 /// The engine judges the moves one search each, off the frame: in the thread pool, or on the
@@ -16,13 +15,13 @@ pub(super) fn analyse(
     mut analysis: ResMut<Analysis>,
     mut wake: ResMut<Wake>,
     mut working: ResMut<Working>,
-    launch: Res<Launch>,
+    (launch, mut practice): (Res<Launch>, ResMut<PracticeStore>),
 ) {
     // The search's own progress is not news: the screen is redrawn only when a move is judged.
     let inner = review.bypass_change_detection();
     let Some(reviewer) = inner.reviewer.as_mut() else {
-        // Every move judged: the mistakes explained, one after another.
-        let (busy, news) = explain_mistakes(inner, launch.sliced_ai);
+        // Every move judged: the mistakes explained and made puzzles, one after another.
+        let (busy, news) = super::mistakes::work(inner, &mut practice, launch.sliced_ai);
         working.set_if_neq(Working(busy));
         if busy {
             wake.busy();
@@ -76,70 +75,6 @@ pub(super) fn analyse(
     if judged_now || done {
         review.set_changed();
     }
-}
-
-/// Works out why the next mistakes gave points away, off the frame as the judging does: the
-/// opponent's best reply to the move and to the better one, a search each. Returns whether
-/// work is left, and whether an explanation came this frame.
-fn explain_mistakes(review: &mut Review, sliced: bool) -> (bool, bool) {
-    let started = Instant::now();
-    let mut news = false;
-    loop {
-        if review.explaining.is_none() && !next_mistake(review) {
-            return (false, news);
-        }
-        let Some((index, explainer)) = review.explaining.as_mut() else {
-            return (false, news);
-        };
-        if review.job.is_none() {
-            let Some(search) = explainer.next_search() else {
-                let index = *index;
-                let done = review.explaining.take();
-                if let Some(why) = done.and_then(|(_, explainer)| explainer.finish()) {
-                    review.explained.insert(index, why);
-                    news = true;
-                }
-                continue;
-            };
-            review.job = Some(Job::start(search, sliced));
-        }
-        let left = FRAME_SHARE.saturating_sub(started.elapsed());
-        let Some(report) = review.job.as_mut().and_then(|job| job.poll(left)) else {
-            return (true, news);
-        };
-        review.job = None;
-        explainer.answer(&report);
-        if left.is_zero() {
-            return (true, news);
-        }
-    }
-}
-
-/// The next mistake or blunder to explain, from the position before it; false when none is
-/// left.
-fn next_mistake(review: &mut Review) -> bool {
-    let Some(game) = &review.game else {
-        return false;
-    };
-    while let Some(judged) = review.judged.get(review.explain_from) {
-        let index = review.explain_from;
-        review.explain_from += 1;
-        if judged.quality < Quality::Mistake {
-            continue;
-        }
-        let mut before = *game.start();
-        for mv in game.moves().take(index) {
-            if before.play(mv).is_err() {
-                return false;
-            }
-        }
-        let explainer = Explainer::new(&before, judged.played, judged.best, explain::DEPTH);
-        if let Some(explainer) = explainer {
-            review.explaining = Some((index, explainer));
-            return true;
-        }
-    }
-    false
 }
 
 /// For the page and its tests: how far the analysis is, and where its last search ran

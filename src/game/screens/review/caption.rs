@@ -136,6 +136,7 @@ pub(super) fn label_controls(
             ReviewAction::Speed(_) => format!("{}×", SPEEDS[review.speed]),
             ReviewAction::Best if review.show_best => lang.tr("review.hide_best").to_owned(),
             ReviewAction::Best => lang.tr("review.best").to_owned(),
+            ReviewAction::Retry => lang.tr("review.retry").to_owned(),
             _ => lang.tr("review.play_best").to_owned(),
         };
         // The speed is a text of its own; the buttons hold theirs in a child.
@@ -153,10 +154,13 @@ pub(super) fn label_controls(
                 image.image = play_picture.clone();
             }
         }
-        if matches!(label.0, ReviewAction::Best | ReviewAction::PlayBest) {
-            let disabled = disabled.contains(entity);
-            press::set_enabled(&mut commands, entity, has_best, disabled);
-        }
+        let enabled = match label.0 {
+            ReviewAction::Best | ReviewAction::PlayBest => has_best,
+            // Once the mistakes are made puzzles, and there are some.
+            ReviewAction::Retry => !review.retries.is_empty(),
+            _ => continue,
+        };
+        press::set_enabled(&mut commands, entity, enabled, disabled.contains(entity));
     }
 }
 

@@ -10,6 +10,7 @@ mod caption;
 mod grades;
 mod graph;
 mod list;
+mod mistakes;
 mod panel;
 mod transport;
 
@@ -19,6 +20,8 @@ use crate::ai::Report;
 use std::collections::BTreeMap;
 
 use crate::ai::explain::{Explainer, Explanation};
+use crate::ai::puzzle::Puzzle;
+use crate::ai::retry::Retrier;
 use crate::ai::review::{self, MoveReview, Reviewer};
 use crate::game::board::layout::Layout;
 use crate::game::play::animation::Pace;
@@ -64,6 +67,11 @@ pub struct Review {
     /// The mistake being explained, and the next move to look at.
     explaining: Option<(usize, Explainer)>,
     explain_from: usize,
+    /// The players' own mistakes still to be made puzzles, the next last (`None` before the
+    /// explanations are done).
+    retrying: Option<Vec<Retrier>>,
+    /// The players' own mistakes made puzzles to retry, the biggest first.
+    pub retries: Vec<Puzzle>,
 }
 
 impl Review {
@@ -87,6 +95,8 @@ pub enum ReviewAction {
     Speed(i8),
     Best,
     PlayBest,
+    /// The players' own mistakes of this game, as puzzles to retry.
+    Retry,
     /// Jump to the position after this many moves.
     Jump(usize),
     /// Show or hide the list of moves.
@@ -167,6 +177,8 @@ fn open(
     review.explained.clear();
     review.explaining = None;
     review.explain_from = 0;
+    review.retrying = None;
+    review.retries.clear();
     review.at = moves.len();
     review.playing = false;
     review.show_best = false;
@@ -189,6 +201,7 @@ fn leave(
     review.playing = false;
     review.reviewer = None;
     review.explaining = None;
+    review.retrying = Some(Vec::new());
     // Work still out is dropped: a pool task is cancelled, a worker stopped.
     review.job = None;
     pace.0 = 1.0;

@@ -127,6 +127,7 @@ fn top_bar(bar: &mut ChildSpawnerCommands, art: &Art, lang: Lang, tall: bool) {
     for (action, glyph, key) in [
         (ReviewAction::Best, Glyph::Target, "review.best"),
         (ReviewAction::PlayBest, Glyph::PlayIt, "review.play_best"),
+        (ReviewAction::Retry, Glyph::Again, "review.retry"),
     ] {
         bar.spawn((
             icon_button(art, action, glyph, lang.tr(key)),

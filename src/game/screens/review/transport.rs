@@ -6,6 +6,7 @@ use bevy::ui::RelativeCursorPosition;
 
 use super::{Graph, Review, ReviewAction, SPEEDS};
 use crate::game::play::animation::Pace;
+use crate::game::screens::puzzles::Practise;
 use crate::game::state::{Game, Phase, PlayMove, Screen, Settled, Wake};
 use crate::rules::Move;
 
@@ -104,6 +105,7 @@ pub(super) fn act(
             jump(commands, review, game, at);
         }
         ReviewAction::List => review.list_shown = !review.list_shown,
+        ReviewAction::Retry => commands.trigger(Practise(review.retries.clone())),
     }
 }
 
