@@ -179,6 +179,11 @@ pub enum Overlay {
 #[derive(Event, Debug, Clone, Copy)]
 pub struct PlayMove(pub crate::rules::Move);
 
+/// Asked from the end of a game: once its review has made the players' mistakes puzzles,
+/// they are opened to retry.
+#[derive(Resource)]
+pub struct RetryWhenReady;
+
 /// Look back at the game on the board with the engine (from the end panel).
 #[derive(Event, Debug, Clone, Copy)]
 pub struct OpenReview;

@@ -184,3 +184,49 @@ fn retried_mistakes_play_as_puzzles_and_come_back_by_their_schedule() {
     );
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn the_key_moments_are_marked_and_the_end_of_a_game_retries_its_mistakes_biggest_first() {
+    use o_an_quan::game::Action;
+    use o_an_quan::game::puzzles::PuzzleBoard;
+    use o_an_quan::game::review::{KeyMoment, key_moments};
+    let home = tempfile_dir();
+    let mut app = reviewed(Lang::En, &home);
+    let review = app.world().resource::<Review>();
+    let key = key_moments(&review.judged);
+    assert!(!key.is_empty() && key.len() <= 3, "{key:?}");
+    let losses: Vec<f64> = key.iter().map(|&k| review.judged[k].loss()).collect();
+    let biggest = review.judged.iter().map(|m| m.loss()).fold(0.0, f64::max);
+    assert_eq!(losses[0], biggest, "the biggest swing first");
+    let world = app.world_mut();
+    let marks = world.query::<&KeyMoment>().iter(world).count();
+    assert_eq!(marks, key.len(), "a mark over each key moment of the graph");
+    // From the end of the game: the review opens, then its mistakes as puzzles.
+    show(&mut app, Screen::Playing, Overlay::None);
+    let history = rote_game(&app);
+    app.world_mut().trigger(LoadGame(history));
+    settle(&mut app);
+    let world = app.world_mut();
+    let mut buttons = world.query_filtered::<(Entity, &Action), Without<InteractionDisabled>>();
+    let retry = buttons
+        .iter(world)
+        .find(|(_, a)| **a == Action::RetryMistakes);
+    let (retry, _) = retry.expect("the end panel's Retry my mistakes");
+    world.trigger(Activate { entity: retry });
+    run_until(&mut app, 20_000, |a| {
+        *a.world().resource::<State<Screen>>().get() == Screen::Puzzles
+    });
+    let review = app.world().resource::<Review>();
+    let retries = review.retries.clone();
+    let losses: Vec<f64> = retries
+        .iter()
+        .map(|p| review.judged[p.moves.split_whitespace().count()].loss())
+        .collect();
+    assert!(
+        losses.windows(2).all(|w| w[0] >= w[1]),
+        "biggest first: {losses:?}"
+    );
+    let own = app.world().resource::<PuzzleBoard>().own.clone();
+    assert_eq!(own.map(|(p, _)| p), Some(retries));
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -108,6 +108,12 @@ impl Retrier {
         found
     }
 
+    /// What the player gave away there, as the review judged it: the biggest are the game's
+    /// key moments.
+    pub fn loss(&self) -> f64 {
+        self.loss
+    }
+
     /// The answer: the move of the best final margin (as the puzzle's values rank them: a
     /// search may rank a proved line above a bigger estimate).
     fn best(&self) -> Option<Move> {

@@ -56,6 +56,8 @@ pub enum Action {
     FlipYes,
     /// From the end of a game: look back at it with the engine.
     Review,
+    /// From the end of a game: its review, then the players' own mistakes as puzzles.
+    RetryMistakes,
     /// From the title screen: the puzzles.
     Puzzles,
     /// The player's own puzzles due now (mistakes of their games to retry).
@@ -296,6 +298,10 @@ impl Ctx<'_> {
             Action::OpenHelp => self.next_overlay.set(Overlay::Help),
             Action::Intro => self.next_overlay.set(Overlay::Intro),
             Action::Review => commands.trigger(crate::game::state::OpenReview),
+            Action::RetryMistakes => {
+                commands.insert_resource(crate::game::state::RetryWhenReady);
+                commands.trigger(crate::game::state::OpenReview);
+            }
             Action::Lesson => {
                 commands.insert_resource(crate::game::screens::lesson::BackTo(*self.screen.get()));
                 self.next_overlay.set(Overlay::None);

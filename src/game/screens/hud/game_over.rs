@@ -9,7 +9,7 @@ use crate::game::screens::actions::Action;
 use crate::game::state::{Game, Phase, Prefs, Screen};
 use crate::game::theme::widget::{self, button, panel, row};
 use crate::rules::geometry;
-use crate::session::Lang;
+use crate::session::{Lang, Seat};
 
 #[derive(Component)]
 pub(super) struct GameOverRoot;
@@ -78,6 +78,10 @@ pub(super) fn game_over(
                 .with_children(|r| {
                     r.spawn(button(&art, Action::NewGame, lang.tr("over.play_again")));
                     r.spawn(button(&art, Action::Review, lang.tr("over.review")));
+                    // A player of this device made mistakes to learn from (not the computer's).
+                    if game.history.seats().contains(&Seat::Human) {
+                        r.spawn(button(&art, Action::RetryMistakes, lang.tr("review.retry")));
+                    }
                     if !game.timed() {
                         r.spawn(button(&art, Action::Undo, lang.tr("hud.undo")));
                     }

@@ -6,7 +6,8 @@ use web_time::Instant;
 use super::Review;
 use crate::game::play::off_frame::{FRAME_SHARE, Job};
 use crate::game::screens::practice::PracticeStore;
-use crate::game::state::{AnalysedGame, Analysis, Launch, Wake, Working};
+use crate::game::screens::puzzles::Practise;
+use crate::game::state::{AnalysedGame, Analysis, Launch, RetryWhenReady, Wake, Working};
 
 /// The engine judges the moves one search each, off the frame: in the thread pool, or on the
 /// web in the thinking worker (in slices of the frame's share where there is none).
@@ -16,6 +17,7 @@ pub(super) fn analyse(
     mut wake: ResMut<Wake>,
     mut working: ResMut<Working>,
     (launch, mut practice): (Res<Launch>, ResMut<PracticeStore>),
+    (mut commands, retry_when_ready): (Commands, Option<Res<RetryWhenReady>>),
 ) {
     // The search's own progress is not news: the screen is redrawn only when a move is judged.
     let inner = review.bypass_change_detection();
@@ -23,6 +25,13 @@ pub(super) fn analyse(
         // Every move judged: the mistakes explained and made puzzles, one after another.
         let (busy, news) = super::mistakes::work(inner, &mut practice, launch.sliced_ai);
         working.set_if_neq(Working(busy));
+        // Asked from the end of the game: on to the puzzles once they are made (if any).
+        if !busy && retry_when_ready.is_some() {
+            commands.remove_resource::<RetryWhenReady>();
+            if !inner.retries.is_empty() {
+                commands.trigger(Practise(inner.retries.clone()));
+            }
+        }
         if busy {
             wake.busy();
         }

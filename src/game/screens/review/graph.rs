@@ -35,20 +35,40 @@ pub(super) fn draw_graph(
             },
             BackgroundColor(palette::MIDDLE_LINE),
         ));
+        let key = key_moments(&review.judged);
         for k in 0..len {
             let current = k + 1 == review.at;
-            column(g, review.judged.get(k), three, current, width);
+            let judged = review.judged.get(k);
+            column(g, judged, (three, current, key.contains(&k)), width);
         }
     });
 }
 
+/// How many of the biggest mistakes the graph marks as the game's key moments.
+const KEY_MOMENTS: usize = 3;
+
+/// The game's key moments: the mistakes where the graph turns most (the most points given
+/// away), by index, at most `KEY_MOMENTS`.
+pub fn key_moments(judged: &[MoveReview]) -> Vec<usize> {
+    let mut mistakes: Vec<usize> = (0..judged.len())
+        .filter(|&k| judged[k].quality >= Quality::Mistake)
+        .collect();
+    mistakes.sort_by(|&a, &b| {
+        judged[b]
+            .loss()
+            .total_cmp(&judged[a].loss())
+            .then(a.cmp(&b))
+    });
+    mistakes.truncate(KEY_MOMENTS);
+    mistakes
+}
+
 /// A move's column of the graph, `width` per cent wide: its bar up (the first player ahead) or
-/// down, lit when it is the `current` move, a dot under a mistake.
+/// down, lit when it is the `current` move, a dot under a mistake, a mark over a key moment.
 fn column(
     g: &mut ChildSpawnerCommands,
     judged: Option<&MoveReview>,
-    three: bool,
-    current: bool,
+    (three, current, key): (bool, bool, bool),
     width: f32,
 ) {
     // On the 3-player board, the mover's own margin over the others.
@@ -104,6 +124,26 @@ fn column(
                 },
                 BackgroundColor(quality_colour(m.quality)),
             ));
+            if key {
+                // Over a key moment, a mark the height of the dot, at the top of the graph.
+                c.spawn((
+                    KeyMoment,
+                    Node {
+                        position_type: PositionType::Absolute,
+                        left: percent(20),
+                        right: percent(20),
+                        top: px(2),
+                        height: px(5),
+                        border_radius: BorderRadius::all(px(3)),
+                        ..default()
+                    },
+                    BackgroundColor(quality_colour(m.quality)),
+                ));
+            }
         }
     });
 }
+
+/// The mark over a key moment of the game.
+#[derive(Component)]
+pub struct KeyMoment;

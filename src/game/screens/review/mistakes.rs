@@ -114,8 +114,8 @@ fn next_mistake(review: &mut Review) -> bool {
     false
 }
 
-/// A retrier for each mistake of a player of this device (the biggest first, made last to
-/// first from the end of the list), for a game of a preset played from its start.
+/// A retrier for each mistake of a player of this device (the smallest first: they are made
+/// from the end of the list), for a game of a preset played from its start.
 fn retriers(review: &Review) -> Vec<Retrier> {
     let Some(game) = &review.game else {
         return Vec::new();
@@ -131,6 +131,7 @@ fn retriers(review: &Review) -> Vec<Retrier> {
             Retrier::of_game(&game.preset, &moves, &review.judged, player, DEFAULT_DEPTH)
         })
         .collect();
-    all.reverse();
+    // Made from the end of the list: the smallest first, so that the biggest come first.
+    all.sort_by(|a, b| a.loss().total_cmp(&b.loss()));
     all
 }

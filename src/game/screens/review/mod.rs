@@ -118,6 +118,7 @@ pub(super) struct BestMark;
 use analysis::analyse;
 use caption::{caption, label_controls, mark_best};
 use graph::draw_graph;
+pub use graph::{KeyMoment, key_moments};
 use list::draw_list;
 use panel::{rebuild, spawn};
 use transport::{autoplay, keys, press, scrub};
@@ -201,6 +202,7 @@ fn leave(
     review.playing = false;
     review.reviewer = None;
     review.explaining = None;
+    commands.remove_resource::<crate::game::state::RetryWhenReady>();
     review.retrying = Some(Vec::new());
     // Work still out is dropped: a pool task is cancelled, a worker stopped.
     review.job = None;
