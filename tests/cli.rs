@@ -742,6 +742,13 @@ fn puzzles_generate_reproducibly_and_check_against_the_engine() {
                 .all(|&(_, v)| step.values[0].1 - v >= 4.0),
             "{puzzle:?}"
         );
+        // Confirmed two plies deeper, themed by what its line does, rated by its depth.
+        assert_eq!(puzzle.confirm(8), Ok(()), "{}", puzzle.id);
+        assert_eq!(puzzle.themes, line.themes());
+        assert!(
+            !puzzle.themes.is_empty() && puzzle.first_rating() >= 1000,
+            "{puzzle:?}"
+        );
     }
     let dir = std::env::temp_dir().join(format!("oaq-puzzles-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

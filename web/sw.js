@@ -20,7 +20,9 @@ const named_for_content = (file) => /-[0-9a-f]{16}\.(wasm|js|tb)$/.test(file);
 // first starts it, not at install: a first visit, often on a phone's network, does not wait for
 // it, and a game that never meets the computer never downloads it. Until then, offline, the
 // game thinks on the page.
-const on_first_use = (file) => /^(think-worker|oaq-think|endgame-8)-/.test(file);
+// The puzzle set (thousands of puzzles) likewise, when the Puzzles screen first opens.
+const on_first_use = (file) =>
+  /^(think-worker|oaq-think|endgame-8)-/.test(file) || file.startsWith("assets/puzzles/");
 
 self.addEventListener("install", (event) => {
   const requests = FILES.filter((f) => f !== "./" && !on_first_use(f)).map((f) => new Request(f, {
@@ -66,7 +68,9 @@ self.addEventListener("fetch", (event) => {
     const kept = await cache.match(key, { ignoreSearch: request.mode === "navigate" });
     if (kept) return kept;
     const response = await fetch(request);
-    const file = url.pathname.split("/").pop();
+    // The file's path within the site (the worker's folder), as FILES names it.
+    const scope = new URL(self.registration.scope).pathname;
+    const file = url.pathname.startsWith(scope) ? url.pathname.slice(scope.length) : "";
     if (response.ok && FILES.includes(file) && on_first_use(file)) {
       await cache.put(request, response.clone());
     }

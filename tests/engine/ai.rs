@@ -528,26 +528,75 @@ fn a_review_gives_each_move_the_value_a_search_of_its_position_gives() {
     );
 }
 
+/// The shipped puzzle set, read as the game reads it.
+fn shipped_puzzles() -> (
+    o_an_quan::ai::puzzle::PuzzleFile,
+    Vec<o_an_quan::ai::puzzle::Line>,
+) {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/puzzles/puzzles.ron");
+    let text = std::fs::read_to_string(path).unwrap();
+    o_an_quan::ai::puzzle::PuzzleFile::parse(&text).unwrap_or_else(|e| panic!("{e}"))
+}
+
 #[test]
-fn every_shipped_puzzle_is_the_engine_s_unique_best() {
-    let (file, lines) = o_an_quan::ai::puzzle::PuzzleFile::shipped();
-    assert!(file.puzzles.len() >= 150, "{} puzzles", file.puzzles.len());
-    for id in ["mature-quan", "table-flip"] {
-        assert!(file.puzzles.iter().any(|p| p.preset == id), "none of {id}");
-    }
-    for difficulty in o_an_quan::ai::puzzle::Difficulty::ALL {
+fn the_shipped_puzzles_are_thousands_over_every_preset_difficulty_and_theme() {
+    use o_an_quan::ai::puzzle::{DEPTH, Difficulty};
+    use o_an_quan::ai::theme::Theme;
+    let (file, lines) = shipped_puzzles();
+    assert!(file.puzzles.len() >= 2000, "{} puzzles", file.puzzles.len());
+    assert_eq!((file.depth, lines.len()), (DEPTH, file.puzzles.len()));
+    for id in [
+        "standard",
+        "basic",
+        "young-mandarin",
+        "mature-quan",
+        "table-flip",
+        "ten-seeds",
+    ] {
         assert!(
-            file.puzzles
-                .iter()
-                .filter(|p| p.difficulty == difficulty)
-                .count()
-                >= 30
+            file.puzzles.iter().filter(|p| p.preset == id).count() >= 100,
+            "{id}"
         );
     }
-    assert_eq!(lines.len(), file.puzzles.len());
-    for puzzle in &file.puzzles {
-        if let Err(why) = puzzle.verify(file.depth, f64::from(file.min_gap)) {
+    for difficulty in Difficulty::ALL {
+        let n = file
+            .puzzles
+            .iter()
+            .filter(|p| p.difficulty == difficulty)
+            .count();
+        assert!(n >= 300, "{difficulty:?}: {n}");
+    }
+    // At least six themes lead at least 40 puzzles each; each puzzle's themes are what its
+    // line does, read again here.
+    let mut main = std::collections::BTreeMap::<Theme, usize>::new();
+    for (puzzle, line) in file.puzzles.iter().zip(&lines) {
+        *main
+            .entry(puzzle.theme().expect("every puzzle has a theme"))
+            .or_default() += 1;
+        assert!(puzzle.first_rating() >= 1000, "{}", puzzle.id);
+        if puzzle.id.ends_with('7') {
+            assert_eq!(puzzle.themes, line.themes(), "{}", puzzle.id);
+        }
+    }
+    assert!(main.values().filter(|&&n| n >= 40).count() >= 6, "{main:?}");
+}
+
+#[test]
+fn a_sample_of_the_shipped_puzzles_holds_at_their_depth_and_deeper() {
+    use o_an_quan::ai::puzzle::CONFIRM_DEPTH;
+    let (file, _) = shipped_puzzles();
+    // One in 40 as made (answer and replies), one in 120 two plies deeper: `oaq puzzles
+    // check` runs the whole set.
+    for (n, puzzle) in file.puzzles.iter().enumerate() {
+        if n % 40 == 0
+            && let Err(why) = puzzle.verify(file.depth, f64::from(file.min_gap))
+        {
             panic!("puzzle {}: {why}", puzzle.id);
+        }
+        if n % 120 == 60
+            && let Err(why) = puzzle.confirm(CONFIRM_DEPTH)
+        {
+            panic!("puzzle {} at depth {CONFIRM_DEPTH}: {why}", puzzle.id);
         }
     }
 }

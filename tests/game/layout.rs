@@ -544,6 +544,7 @@ fn check_screens(config: Config) -> Vec<String> {
         found.extend(faults(&mut app, what, config));
     }
     found.extend(check_game_screens(&mut app, config));
+    found.extend(check_puzzle_dashboard(&mut app, config));
     show(&mut app, Screen::Online, Overlay::None);
     for (what, face) in ONLINE_FACES {
         face(app.world_mut());
@@ -551,6 +552,37 @@ fn check_screens(config: Config) -> Vec<String> {
         found.extend(faults(&mut app, what, config));
     }
     let _ = std::fs::remove_dir_all(&home);
+    found
+}
+
+/// The puzzles' dashboard over the board, with a month of ratings and every theme tried.
+fn check_puzzle_dashboard(app: &mut App, config: Config) -> Vec<String> {
+    use o_an_quan::game::puzzles::{MenuOpen, Progress, PuzzleBoard, Said};
+    show(app, Screen::Puzzles, Overlay::None);
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    while app.world().resource::<PuzzleBoard>().said == Said::Loading {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the puzzles did not load"
+        );
+        app.update();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let puzzles = app.world().resource::<PuzzleBoard>().set().0.to_vec();
+    let day = 24 * 3600 * 1000;
+    {
+        let mut progress = app.world_mut().resource_mut::<Progress>();
+        for (k, puzzle) in puzzles.iter().step_by(7).take(90).enumerate() {
+            progress
+                .rating
+                .record(puzzle, k % 3 != 0, (k as i64 / 3) * day);
+        }
+    }
+    app.world_mut().resource_mut::<MenuOpen>().0 = true;
+    settle(app);
+    let found = faults(app, "the puzzles' dashboard", config);
+    app.world_mut().resource_mut::<MenuOpen>().0 = false;
+    settle(app);
     found
 }
 

@@ -224,13 +224,20 @@ try {
   const early = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   await early.route(/o-an-quan-rest-[0-9a-f]{16}\.wasm$/, (route) =>
     (route.request().resourceType() === "fetch" ? held.push(route) : route.continue()));
+  // The puzzle set is no part of a first visit: it is fetched when Puzzles first opens.
+  const puzzleSet = [];
+  early.on("request", (r) => { if (r.url().includes("/assets/puzzles/")) puzzleSet.push(r.url()); });
   await early.goto(url);
   await early.waitForSelector('#game[data-overlay="intro"]', { timeout: 240000, state: "attached" });
   await early.keyboard.press("Escape");
   await early.waitForSelector('#game[data-overlay="none"]', { timeout: 30000, state: "attached" });
   await early.waitForTimeout(1000);
+  check(puzzleSet.length === 0, "a first visit does not fetch the puzzle set");
   await early.mouse.click(640, 420); // Puzzles, under Play and Play online.
   await early.waitForSelector('#game[data-screen="puzzles"]', { timeout: 60000, state: "attached" });
+  await early.waitForFunction(() => Number(document.querySelector("#game").dataset.ply) > 0,
+    null, { timeout: 60000 });
+  check(puzzleSet.length === 1, `opening Puzzles fetched the set once, and its first puzzle is on the board (${puzzleSet.join(", ")})`);
   const loaded = await early.evaluate(() => ({ early: window.oaqGame.early, rest: !!window.oaqGame.rest }));
   // Every fetch of the rest is held: attached, it came by the synchronous way.
   check(loaded.rest && loaded.early.length > 0,

@@ -16,8 +16,6 @@
 //! }
 //! ```
 
-use super::eval::Weights;
-use super::limits::Limits;
 use super::search::Search;
 use super::steps::Searches;
 use oaq_rules::{Event, Move, Position};
@@ -75,14 +73,14 @@ pub struct Explanation {
 }
 
 /// The line after one move: what it took, the position after it, its events.
-struct Played {
-    taking: Taking,
-    after: Position,
-    events: Vec<Event>,
+pub(crate) struct Played {
+    pub(crate) taking: Taking,
+    pub(crate) after: Position,
+    pub(crate) events: Vec<Event>,
 }
 
 /// `mv` played on a copy of `pos` (`None` if it cannot be played there).
-fn play(pos: &Position, mv: Move) -> Option<Played> {
+pub(crate) fn play(pos: &Position, mv: Move) -> Option<Played> {
     let mut after = *pos;
     let mut events = Vec::new();
     after.play_with(mv, &mut events).ok()?;
@@ -117,11 +115,7 @@ fn reply_search(pos: &Position, depth: u32) -> Option<Search> {
     if pos.is_over() || pos.legal_move_count() == 0 {
         return None;
     }
-    let limits = Limits {
-        depth: Some(depth.max(1)),
-        ..Limits::default()
-    };
-    Some(Search::new(*pos, Weights::shipped(), limits))
+    Some(Search::to_depth(*pos, depth.max(1), false))
 }
 
 /// The best move on `pos` by a search to `depth` (`None` once the game is over).

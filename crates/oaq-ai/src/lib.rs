@@ -44,6 +44,7 @@ pub mod review;
 pub mod search;
 pub mod steps;
 pub mod tablebase;
+pub mod theme;
 mod thinker;
 pub mod tt;
 pub mod zobrist;

@@ -1,21 +1,25 @@
 //! Puzzles: positions from real games where one move is clearly better than every other, the
-//! line that follows it, and how deep a search must look to find it. `oaq puzzles generate`
-//! makes the shipped set; the game's Puzzles screen plays it.
+//! line that follows it, how deep a search must look to find it, its themes and first rating.
+//! `oaq puzzles generate` makes the shipped set (`assets/puzzles/puzzles.ron`); the game's
+//! Puzzles screen loads it when it first opens.
 
 use std::fmt;
-use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use super::eval::{self, Weights};
-use super::limits::Limits;
+use super::eval;
 use super::search::Search;
+use super::theme::{self, Theme};
 use oaq_rules::{Move, Position, presets};
 
 /// The search depth that judges a puzzle (its answer and every other move's value).
 pub const DEPTH: u32 = 12;
 /// Points by which the answer must beat every other move.
 pub const MIN_GAP: f64 = 4.0;
+/// Points by which the answer must still beat every other move at [`CONFIRM_DEPTH`].
+pub const CONFIRM_GAP: f64 = 2.0;
+/// The deeper search every shipped puzzle is confirmed by.
+pub const CONFIRM_DEPTH: u32 = DEPTH + 2;
 /// The most moves of the solver's in one puzzle.
 pub const MAX_STEPS: usize = 3;
 
@@ -78,6 +82,46 @@ pub struct Puzzle {
     /// The depth at which a search settles on every answer of the line.
     pub seen_at: u32,
     pub line: Vec<Step>,
+    /// What the answer does ([`Theme`]), the main theme first; none for a file without them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub themes: Vec<Theme>,
+}
+
+/// A puzzle's rating before anyone has tried it, on Glicko-2's scale: from the depth a search
+/// needs to see its answer, the moves its line asks for, how many moves there are to choose
+/// from and how close the runner-up comes (`gap`, points). An easy one-step puzzle rates about
+/// 1000, one seen only at depth 12 with three steps about 2300.
+///
+/// ```
+/// use oaq_ai::puzzle::first_rating;
+/// assert!(first_rating(1, 1, 4, 10.0) < first_rating(4, 1, 4, 10.0));
+/// assert!(first_rating(4, 1, 4, 10.0) < first_rating(4, 3, 4, 10.0));
+/// assert!(first_rating(4, 1, 4, 10.0) < first_rating(4, 1, 9, 4.5));
+/// ```
+pub fn first_rating(seen_at: u32, steps: usize, choices: usize, gap: f32) -> u16 {
+    let depth = seen_at.clamp(1, 13) as u16;
+    let steps = steps.clamp(1, MAX_STEPS) as u16;
+    // Within a depth: more moves to choose from and a closer runner-up are harder.
+    let choices = 5 * choices.min(10) as u16;
+    let close = (50.0 - 2.5 * gap.clamp(0.0, 20.0)).round() as u16;
+    900 + 100 * depth + 100 * (steps - 1) + choices + close
+}
+
+impl Puzzle {
+    /// Its rating before anyone tried it ([`first_rating`]).
+    pub fn first_rating(&self) -> u16 {
+        let (choices, gap) = self.line.first().map_or((0, 0.0), |step| {
+            let best = step.values.first().map_or(0.0, |v| v.1);
+            let runner_up = step.values.get(1).map_or(best, |v| v.1);
+            (step.values.len(), best - runner_up)
+        });
+        first_rating(self.seen_at, self.line.len(), choices, gap)
+    }
+
+    /// Its main theme, if it has any.
+    pub fn theme(&self) -> Option<Theme> {
+        self.themes.first().copied()
+    }
 }
 
 /// A file of puzzles and how they were judged.
@@ -124,6 +168,15 @@ pub struct LineStep {
     pub answer: Move,
     pub reply: Option<Move>,
     pub values: Vec<(Move, f32)>,
+}
+
+impl Line {
+    /// What the line does, as themes, the main one first ([`theme::themes`]).
+    pub fn themes(&self) -> Vec<Theme> {
+        let moves: Vec<(Move, Option<Move>)> =
+            self.steps.iter().map(|s| (s.answer, s.reply)).collect();
+        theme::themes(&self.start, &moves)
+    }
 }
 
 impl LineStep {
@@ -216,6 +269,17 @@ impl Puzzle {
     /// Search every step again at `depth`: the answer must be the unique best by `min_gap`
     /// points, and the reply the engine's best.
     pub fn verify(&self, depth: u32, min_gap: f64) -> Result<(), String> {
+        self.check(depth, min_gap, true)
+    }
+
+    /// A look deeper than the one that made it: at `depth`, every step's answer is still the
+    /// engine's best, ahead of every other move by [`CONFIRM_GAP`] points (a deeper search
+    /// may play another reply, so the replies are not asked for).
+    pub fn confirm(&self, depth: u32) -> Result<(), String> {
+        self.check(depth, CONFIRM_GAP, false)
+    }
+
+    fn check(&self, depth: u32, min_gap: f64, replies: bool) -> Result<(), String> {
         let line = self.line().map_err(|e| e.reason)?;
         for (i, step) in line.steps.iter().enumerate() {
             let found = Judgement::of(&step.pos, depth).unique_best(min_gap);
@@ -227,7 +291,7 @@ impl Puzzle {
                     step.answer
                 ));
             }
-            if let Some(reply) = step.reply {
+            if let Some(reply) = step.reply.filter(|_| replies) {
                 let mut after = step.pos;
                 after.play(step.answer).map_err(|e| e.to_string())?;
                 let best = best_reply(&after, depth);
@@ -245,11 +309,7 @@ impl Puzzle {
 
 /// The engine's move at `pos`, searched to `depth`: the reply a puzzle's line plays.
 pub fn best_reply(pos: &Position, depth: u32) -> Move {
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
-    Search::new(*pos, Weights::shipped(), limits).run().best
+    Search::to_depth(*pos, depth, false).run().best
 }
 
 impl PuzzleFile {
@@ -272,15 +332,6 @@ impl PuzzleFile {
         }
         Ok((file, lines))
     }
-
-    /// The puzzles shipped with the game, with their lines.
-    pub fn shipped() -> &'static (PuzzleFile, Vec<Line>) {
-        static SHIPPED: OnceLock<(PuzzleFile, Vec<Line>)> = OnceLock::new();
-        SHIPPED.get_or_init(|| {
-            PuzzleFile::parse(include_str!("../../../assets/puzzles/puzzles.ron"))
-                .unwrap_or_else(|e| panic!("the shipped puzzles are checked by a test: {e}"))
-        })
-    }
 }
 
 /// What a deep search says of a position: every legal move's value for the mover, best first.
@@ -294,12 +345,7 @@ pub struct Judgement {
 impl Judgement {
     /// Search every legal move of `pos` to `depth`.
     pub fn of(pos: &Position, depth: u32) -> Judgement {
-        let limits = Limits {
-            depth: Some(depth),
-            all_root_moves: true,
-            ..Limits::default()
-        };
-        let report = Search::new(*pos, Weights::shipped(), limits).run();
+        let report = Search::to_depth(*pos, depth, true).run();
         Judgement {
             values: report.moves,
             pv: report.pv,
@@ -335,11 +381,7 @@ impl Judgement {
 pub fn seen_at(pos: &Position, answer: Move, depth: u32) -> u32 {
     let mut seen = depth + 1;
     for d in (1..=depth).rev() {
-        let limits = Limits {
-            depth: Some(d),
-            ..Limits::default()
-        };
-        if Search::new(*pos, Weights::shipped(), limits).run().best != answer {
+        if Search::to_depth(*pos, d, false).run().best != answer {
             break;
         }
         seen = d;

@@ -17,8 +17,8 @@
 //! }
 //! ```
 
-use super::eval::{self, Weights};
-use super::limits::{Limits, Report};
+use super::eval;
+use super::limits::Report;
 use super::puzzle::{Difficulty, Judgement, LineStep, Puzzle, Step};
 use super::review::{BLUNDER, INACCURACY, MoveReview, Quality};
 use super::search::Search;
@@ -134,12 +134,7 @@ impl Retrier {
 impl Searches for Retrier {
     fn next_search(&mut self) -> Option<Search> {
         let Some(answer) = self.best() else {
-            let limits = Limits {
-                depth: Some(self.depth),
-                all_root_moves: true,
-                ..Limits::default()
-            };
-            return Some(Search::new(self.before, Weights::shipped(), limits));
+            return Some(Search::to_depth(self.before, self.depth, true));
         };
         if self.reply.is_some() {
             return None;
@@ -149,11 +144,7 @@ impl Searches for Retrier {
             self.reply = Some(None);
             return None;
         }
-        let limits = Limits {
-            depth: Some(self.depth),
-            ..Limits::default()
-        };
-        Some(Search::new(after, Weights::shipped(), limits))
+        Some(Search::to_depth(after, self.depth, false))
     }
 
     fn answer(&mut self, report: &Report) {
@@ -179,7 +170,7 @@ impl Retrier {
         }
         let moves: Vec<String> = self.moves.iter().map(Move::to_string).collect();
         let moves = moves.join(" ");
-        Some(Puzzle {
+        let mut puzzle = Puzzle {
             id: format!("retry-{}-{:016x}", self.preset, fnv(&moves)),
             preset: self.preset.clone(),
             moves,
@@ -195,7 +186,11 @@ impl Retrier {
                 reply: self.reply.flatten().map(|r| r.to_string()),
                 values: judgement.points(),
             }],
-        })
+            themes: Vec::new(),
+        };
+        // Themed like the shipped puzzles, so that the dashboard counts them alike.
+        puzzle.themes = puzzle.line().map(|line| line.themes()).unwrap_or_default();
+        Some(puzzle)
     }
 }
 

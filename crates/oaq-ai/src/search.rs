@@ -88,6 +88,18 @@ impl Search {
         Search::with_table(pos, weights, limits, Table::new(16))
     }
 
+    /// A search of `pos` to `depth` with the shipped weights and no other limit: the review's,
+    /// the puzzles' and the explanations' search. With `all_root_moves`, every legal move is
+    /// valued exactly (a judgement), else only the best is sure.
+    pub fn to_depth(pos: Position, depth: u32, all_root_moves: bool) -> Search {
+        let limits = Limits {
+            depth: Some(depth),
+            all_root_moves,
+            ..Limits::default()
+        };
+        Search::new(pos, Weights::shipped(), limits)
+    }
+
     /// As `new`, reusing a transposition table (and what it already knows).
     pub fn with_table(pos: Position, weights: Weights, mut limits: Limits, table: Table) -> Search {
         if !limits

@@ -9,6 +9,8 @@ mod lang;
 pub mod lesson;
 mod practice;
 mod puzzle_progress;
+mod puzzle_rating;
+pub mod puzzle_runs;
 mod record;
 mod seat;
 mod settings;
@@ -20,6 +22,7 @@ pub use history::{Entry, History, seat_at};
 pub use lang::{Lang, Strings};
 pub use practice::{MAX_CARDS, Practice, PracticeCard};
 pub use puzzle_progress::PuzzleProgress;
+pub use puzzle_rating::{HISTORY_DAYS, MAX_RATED_PUZZLES, PuzzleRating, Rated, ThemeCount};
 pub use record::{Record, RecordError, ReviewRecord, ReviewedMove};
 pub use seat::Seat;
 pub use settings::{

@@ -129,6 +129,7 @@ mod tests {
                 reply: None,
                 values: vec![("2-".to_owned(), 1.0)],
             }],
+            themes: Vec::new(),
         }
     }
 

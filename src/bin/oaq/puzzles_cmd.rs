@@ -7,6 +7,7 @@ use std::io::Write;
 use o_an_quan::ai::puzzle::{
     DEPTH, Difficulty, Judgement, MAX_STEPS, MIN_GAP, Puzzle, PuzzleFile, Step, best_reply, seen_at,
 };
+use o_an_quan::ai::theme::Theme;
 use o_an_quan::ai::{Level, Thinker};
 use o_an_quan::rules::{Move, Position, presets};
 use rand::rngs::StdRng;
@@ -120,9 +121,24 @@ fn preset_puzzles(id: &str, want: [usize; 3], seed: u64, depth: u32) -> Vec<Puzz
     let mut found: [Vec<Puzzle>; 3] = Default::default();
     let mut seen = HashSet::new();
     let full = |found: &[Vec<Puzzle>; 3]| (0..3).all(|k| found[k].len() >= want[k]);
+    // The table flip's offer comes once, at the second move: each first move's, judged.
+    if rules.table_flip {
+        let start = Position::new(rules);
+        for &first in start.legal_moves().iter() {
+            let mut pos = start;
+            if pos.play(first).is_ok()
+                && let Some(puzzle) = judge(id, &pos, &[first], depth)
+                && found[puzzle.difficulty as usize].len() < want[puzzle.difficulty as usize]
+            {
+                seen.insert(pos);
+                found[puzzle.difficulty as usize].push(puzzle);
+            }
+        }
+    }
     let mut game = 0;
     // Bounded: a preset that gives too few puzzles stops, and the set says how many it got.
-    while !full(&found) && game < 400 {
+    let most_games = 40 + 2 * want.iter().sum::<usize>();
+    while !full(&found) && game < most_games {
         game += 1;
         let levels = [rng.random_range(3..=7u8), rng.random_range(3..=7u8)];
         let mut pos = Position::new(rules);
@@ -156,16 +172,17 @@ fn preset_puzzles(id: &str, want: [usize; 3], seed: u64, depth: u32) -> Vec<Puzz
     }
     let mut all: Vec<Puzzle> = found.into_iter().flatten().collect();
     for (n, puzzle) in all.iter_mut().enumerate() {
-        puzzle.id = format!("{id}-{:03}", n + 1);
+        puzzle.id = format!("{id}-{:04}", n + 1);
     }
     all
 }
 
 /// The puzzle at `pos`, if it is one: a unique best move by `MIN_GAP`, followed while the
-/// solver keeps having one.
+/// solver keeps having one, and confirmed by a search two plies deeper; its themes read off
+/// its line.
 fn judge(id: &str, pos: &Position, moves: &[Move], depth: u32) -> Option<Puzzle> {
-    // The swap is a choice about the whole game, not a tactic; 2-player boards only.
-    if pos.players() != 2 || pos.legal_moves().contains(&Move::Swap) {
+    // 2-player boards only: a puzzle's values are one solver's margin against one opponent.
+    if pos.players() != 2 {
         return None;
     }
     let mut line = Vec::new();
@@ -197,7 +214,7 @@ fn judge(id: &str, pos: &Position, moves: &[Move], depth: u32) -> Option<Puzzle>
     if line.is_empty() {
         return None;
     }
-    Some(Puzzle {
+    let mut puzzle = Puzzle {
         id: String::new(),
         preset: id.to_owned(),
         moves: moves
@@ -208,7 +225,11 @@ fn judge(id: &str, pos: &Position, moves: &[Move], depth: u32) -> Option<Puzzle>
         difficulty: Difficulty::of(seen),
         seen_at: seen,
         line,
-    })
+        themes: Vec::new(),
+    };
+    puzzle.confirm(depth + 2).ok()?;
+    puzzle.themes = puzzle.line().ok()?.themes();
+    Some(puzzle)
 }
 
 fn generate(seed: u64, count: usize, depth: u32, jobs: usize) -> Result<(), Failure> {
@@ -257,6 +278,15 @@ fn generate(seed: u64, count: usize, depth: u32, jobs: usize) -> Result<(), Fail
             of(Difficulty::Hard),
             wanted[id]
         );
+    }
+    let mut themes: BTreeMap<Theme, usize> = BTreeMap::new();
+    for puzzle in &puzzles {
+        if let Some(main) = puzzle.theme() {
+            *themes.entry(main).or_default() += 1;
+        }
+    }
+    for (theme, n) in &themes {
+        eprintln!("theme {}: {n}", theme.name());
     }
     let file = PuzzleFile {
         seed,

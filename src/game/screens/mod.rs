@@ -6,6 +6,7 @@ pub mod actions;
 pub mod confirm;
 pub mod hud;
 pub mod intro;
+pub mod kept;
 pub mod lesson;
 pub mod menu;
 pub mod practice;

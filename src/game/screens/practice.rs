@@ -3,7 +3,7 @@
 
 use bevy::prelude::*;
 
-use crate::game::state::{Files, Message, Note};
+use crate::game::state::{Files, Message};
 use crate::session::{PRACTICE, Practice};
 
 /// The puzzles to practise, as kept on disk.
@@ -30,22 +30,13 @@ pub fn now_ms() -> i64 {
 /// Read at start; a file that does not read is set aside and practice starts again.
 fn load(files: Option<Res<Files>>, mut store: ResMut<PracticeStore>) {
     let Some(files) = files else { return };
-    if let Ok(Some(text)) = files.config.read(PRACTICE) {
-        match Practice::from_ron(&text) {
-            Ok(kept) => store.bypass_change_detection().0 = kept,
-            Err(_) => {
-                let _ = files.config.set_aside(PRACTICE);
-            }
-        }
+    if let Some(kept) = super::kept::read(&files, PRACTICE, Practice::from_ron) {
+        store.bypass_change_detection().0 = kept;
     }
 }
 
-fn save(store: Res<PracticeStore>, files: Option<Res<Files>>, mut message: ResMut<Message>) {
-    let Some(files) = files else { return };
-    if store.is_added() {
-        return;
-    }
-    if let Err(e) = files.config.write(PRACTICE, &store.to_ron()) {
-        message.set(Note::text("error.storage", &[("why", &e.to_string())]));
+fn save(store: Res<PracticeStore>, files: Option<Res<Files>>, message: ResMut<Message>) {
+    if !store.is_added() {
+        super::kept::write(files, PRACTICE, &store.to_ron(), message);
     }
 }

@@ -7,7 +7,9 @@ use super::Review;
 use crate::game::play::off_frame::{FRAME_SHARE, Job};
 use crate::game::screens::practice::PracticeStore;
 use crate::game::screens::puzzles::Practise;
-use crate::game::state::{AnalysedGame, Analysis, Launch, RetryWhenReady, Wake, Working};
+use crate::game::state::{
+    AnalysedGame, Analysis, Launch, Message, Note, RetryWhenReady, Wake, Working,
+};
 
 /// The engine judges the moves one search each, off the frame: in the thread pool, or on the
 /// web in the thinking worker (in slices of the frame's share where there is none).
@@ -17,7 +19,11 @@ pub(super) fn analyse(
     mut wake: ResMut<Wake>,
     mut working: ResMut<Working>,
     (launch, mut practice): (Res<Launch>, ResMut<PracticeStore>),
-    (mut commands, retry_when_ready): (Commands, Option<Res<RetryWhenReady>>),
+    (mut commands, retry_when_ready, mut message): (
+        Commands,
+        Option<Res<RetryWhenReady>>,
+        ResMut<Message>,
+    ),
 ) {
     // The search's own progress is not news: the screen is redrawn only when a move is judged.
     let inner = review.bypass_change_detection();
@@ -28,7 +34,10 @@ pub(super) fn analyse(
         // Asked from the end of the game: on to the puzzles once they are made (if any).
         if !busy && retry_when_ready.is_some() {
             commands.remove_resource::<RetryWhenReady>();
-            if !inner.retries.is_empty() {
+            if inner.retries.is_empty() {
+                // Nothing to retry: the review stays, and says why.
+                message.set(Note::text("review.no_retries", &[]));
+            } else {
                 commands.trigger(Practise(inner.retries.clone()));
             }
         }

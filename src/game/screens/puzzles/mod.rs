@@ -1,12 +1,22 @@
 //! The Puzzles screen: a position from a real game where one move is clearly best. The player
 //! picks a pit and a direction as in play; the right move is shown with the engine's reply and
 //! the puzzle goes on while its line has more; a wrong move is shown, what it gave away is said,
-//! and it is taken back to try again. Progress (solved, streak) is kept like the settings.
+//! and it is taken back to try again. Progress (solved, streak, rating, the daily puzzles, the
+//! best Streak and Storm) is kept like the settings.
+
+mod caption;
+mod dashboard;
+pub mod runs;
+pub mod set;
 
 use bevy::prelude::*;
 
-use crate::ai::puzzle::{Difficulty, Line, Puzzle, PuzzleFile};
+pub use dashboard::MenuOpen;
+pub use runs::Run;
+
+use crate::ai::puzzle::{Difficulty, Line, Puzzle};
 use crate::ai::retry::{accepted, points_lost};
+use crate::ai::theme::Theme;
 use crate::art::glyphs::Glyph;
 use crate::game::board::art::Art;
 use crate::game::board::layout::Layout;
@@ -17,7 +27,9 @@ use crate::game::state::{
 use crate::game::theme::bars;
 use crate::game::theme::widget::{button, icon_button, small_button};
 use crate::rules::{Move, presets};
+use crate::session::puzzle_runs::{daily_index, day_of};
 use crate::session::{History, PUZZLES, PuzzleProgress, Seat, seat_at};
+use set::SetLoad;
 
 /// The computer's seat in a puzzle: it never thinks there (its replies are the line's), but a
 /// level names it "the computer" on the board.
@@ -26,7 +38,7 @@ const OPPONENT: Seat = Seat::Computer(7);
 /// The puzzle on the board and how far the player is in it.
 #[derive(Resource, Default)]
 pub struct PuzzleBoard {
-    /// Index in the shipped set.
+    /// Index in the set played.
     pub index: usize,
     /// The step of the puzzle's line the player is at.
     pub step: usize,
@@ -37,6 +49,14 @@ pub struct PuzzleBoard {
     pending: Pending,
     /// Only puzzles of this difficulty (`None`: all).
     pub difficulty: Option<Difficulty>,
+    /// Only puzzles of this theme (`None`: all).
+    pub theme: Option<Theme>,
+    /// Browsing, the daily puzzle, a Streak or a Storm.
+    pub run: Run,
+    /// The shipped set, once loaded (`set::SetLoad`).
+    shipped: Option<set::PuzzleSet>,
+    /// Nothing is on the board yet: the first puzzle comes once the set is there.
+    waiting: bool,
     /// The answer is lit on the board.
     pub show_answer: bool,
     /// The game on the board before the puzzles opened, put back after.
@@ -47,15 +67,19 @@ pub struct PuzzleBoard {
 }
 
 impl PuzzleBoard {
-    /// The puzzles played and their lines: the player's own, or the shipped set.
-    fn set(&self) -> (&[Puzzle], &[Line]) {
-        match &self.own {
-            Some((puzzles, lines)) => (puzzles, lines),
-            None => {
-                let (file, lines) = PuzzleFile::shipped();
-                (&file.puzzles, lines)
-            }
+    /// The puzzles played and their lines: the player's own, or the shipped set (none until
+    /// it has loaded).
+    pub fn set(&self) -> (&[Puzzle], &[Line]) {
+        match (&self.own, &self.shipped) {
+            (Some((puzzles, lines)), _) => (puzzles, lines),
+            (None, Some(set)) => (&set.0.0.puzzles, &set.0.1),
+            (None, None) => (&[], &[]),
         }
+    }
+
+    /// The puzzle on the board, if any.
+    pub fn puzzle(&self) -> Option<&Puzzle> {
+        self.set().0.get(self.index)
     }
 }
 
@@ -73,6 +97,14 @@ pub enum Said {
     /// A wrong move that gave away this many points.
     Wrong(f32),
     Solved,
+    /// The set is on its way.
+    Loading,
+    /// The set could not be had (the reason is in `SetLoad`).
+    NoSet,
+    /// A Streak ended on a miss after this many were solved.
+    StreakOver(u32),
+    /// A Storm's time is up with this many solved.
+    StormOver(u32),
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -87,6 +119,8 @@ enum Pending {
     Done,
     /// A wrong move is being shown; then it is taken back.
     TakeBack,
+    /// Solved in a Streak or a Storm: the next puzzle of the run, once shown.
+    Next,
 }
 
 /// The player's progress, as kept on disk.
@@ -96,11 +130,18 @@ pub struct Progress(pub PuzzleProgress);
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
 pub enum PuzzleAction {
     Back,
-    /// The previous or next puzzle (of the chosen difficulty).
+    /// The previous or next puzzle (of the chosen difficulty, or day of the daily puzzle).
     Go(i8),
     Retry,
     Difficulty,
     Answer,
+    /// The dashboard and the ways to play, opened or closed.
+    Menu,
+    /// Every puzzle, or those of a theme, by rating.
+    Browse(Option<Theme>),
+    Daily,
+    Streak,
+    Storm,
 }
 
 /// The caption's two lines: `Caption(0)` the first.
@@ -112,9 +153,15 @@ struct AnswerMark;
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<PuzzleBoard>()
         .init_resource::<Progress>();
+    app.add_plugins((
+        set::plugin,
+        runs::plugin,
+        caption::plugin,
+        dashboard::plugin,
+    ));
     app.add_systems(
         OnEnter(Screen::Puzzles),
-        (load_progress, enter, spawn).chain(),
+        (load_progress, set::ask, enter, spawn).chain(),
     );
     app.add_systems(OnExit(Screen::Puzzles), leave);
     app.add_observer(judge);
@@ -125,14 +172,14 @@ pub(super) fn plugin(app: &mut App) {
         (
             keys.run_if(in_state(Screen::Puzzles))
                 .in_set(crate::game::state::GameSet::Input),
-            follow_up
+            (start_when_ready, follow_up)
+                .chain()
                 .run_if(in_state(Screen::Puzzles))
                 .in_set(crate::game::state::GameSet::Think),
-            (caption, mark_answer)
+            mark_answer
                 .run_if(in_state(Screen::Puzzles))
                 .run_if(
                     resource_changed::<PuzzleBoard>
-                        .or_eager(resource_changed::<Prefs>)
                         .or_eager(resource_changed::<Phase>)
                         .or_eager(resource_changed::<Layout>),
                 )
@@ -142,37 +189,18 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-/// The puzzles of the chosen difficulty, by index in the set.
-fn chosen(board: &PuzzleBoard) -> Vec<usize> {
-    let (puzzles, _) = board.set();
-    (0..puzzles.len())
-        .filter(|&i| board.difficulty.is_none_or(|d| puzzles[i].difficulty == d))
-        .collect()
-}
-
 fn load_progress(files: Option<Res<Files>>, mut progress: ResMut<Progress>) {
     let Some(files) = files else { return };
     // A file that does not read is set aside, and the count starts again.
-    if let Ok(Some(text)) = files.config.read(PUZZLES) {
-        match PuzzleProgress::from_ron(&text) {
-            Ok(kept) => progress.0 = kept,
-            Err(_) => {
-                let _ = files.config.set_aside(PUZZLES);
-            }
-        }
+    if let Some(kept) = crate::game::screens::kept::read(&files, PUZZLES, PuzzleProgress::from_ron)
+    {
+        progress.0 = kept;
     }
 }
 
-fn save_progress(progress: Res<Progress>, files: Option<Res<Files>>, mut message: ResMut<Message>) {
-    let Some(files) = files else { return };
-    if progress.is_added() {
-        return;
-    }
-    if let Err(e) = files.config.write(PUZZLES, &progress.to_ron()) {
-        message.set(crate::game::state::Note::text(
-            "error.storage",
-            &[("why", &e.to_string())],
-        ));
+fn save_progress(progress: Res<Progress>, files: Option<Res<Files>>, message: ResMut<Message>) {
+    if !progress.is_added() {
+        crate::game::screens::kept::write(files, PUZZLES, &progress.to_ron(), message);
     }
 }
 
@@ -203,32 +231,53 @@ fn practise(
     }
     board.own = Some((puzzles, lines));
     board.difficulty = None;
+    board.theme = None;
+    board.run = Run::Browse;
     next_screen.set(Screen::Puzzles);
 }
 
-/// Keep the game that was on the board, and put up the first puzzle not solved yet.
-fn enter(
+/// Keep the game that was on the board; the first puzzle comes once the set is there.
+fn enter(mut board: ResMut<PuzzleBoard>, game: Res<Game>) {
+    board.stash = Some(game.history.clone());
+    board.waiting = true;
+    board.said = Said::Loading;
+}
+
+/// Once the set is there (or at once for the player's own): the run's first puzzle on the
+/// board. A set that cannot be had is said.
+fn start_when_ready(
     mut commands: Commands,
     mut board: ResMut<PuzzleBoard>,
     mut game: ResMut<Game>,
+    load: Res<SetLoad>,
     progress: Res<Progress>,
 ) {
-    board.stash = Some(game.history.clone());
-    let list = chosen(&board);
-    let (puzzles, _) = board.set();
-    // The player's own come in their order; of the shipped set, the first not solved.
-    let first = list
-        .iter()
-        .copied()
-        .find(|&i| board.own.is_some() || !progress.solved.contains(&puzzles[i].id))
-        .or(list.first().copied())
-        .unwrap_or(0);
+    if !board.waiting {
+        return;
+    }
+    if board.own.is_none() {
+        match &*load {
+            SetLoad::Ready(set) if board.shipped.is_none() => board.shipped = Some(set.clone()),
+            SetLoad::Ready(_) => {}
+            SetLoad::Failed(_) => {
+                board.said = Said::NoSet;
+                return;
+            }
+            SetLoad::NotAsked | SetLoad::Loading(_) => return,
+        }
+    }
+    board.waiting = false;
+    let list = runs::chosen(&board, &progress.rating);
+    let first = runs::first(&board, &list, &progress).unwrap_or(0);
     set_up(&mut commands, &mut board, &mut game, first);
 }
 
 fn leave(mut commands: Commands, mut board: ResMut<PuzzleBoard>, mut game: ResMut<Game>) {
     board.own = None;
     board.difficulty = None;
+    board.theme = None;
+    board.run = Run::Browse;
+    board.waiting = false;
     if let Some(history) = board.stash.take() {
         game.history = history;
         game.generation += 1;
@@ -306,11 +355,33 @@ fn judge(
     if accepted(&step, mv) {
         board.said = Said::Right;
         board.pending = step.reply.map_or(Pending::Done, Pending::Reply);
-    } else {
-        board.said = Said::Wrong(points_lost(&step, mv) as f32);
-        board.pending = Pending::TakeBack;
-        board.missed = true;
-        progress.missed();
+        return;
+    }
+    board.said = Said::Wrong(points_lost(&step, mv) as f32);
+    board.pending = Pending::TakeBack;
+    let first_miss = !board.missed;
+    board.missed = true;
+    progress.missed();
+    if first_miss && board.own.is_none() {
+        // A miss counts against the rating at once: leaving does not undo it.
+        if let Some(puzzle) = board.puzzle().cloned() {
+            progress.rating.record(&puzzle, false, now_ms());
+        }
+    }
+    missed_in_run(&mut board, &mut progress);
+}
+
+/// A miss in a Streak ends it; in a Storm it costs seconds, and the next puzzle comes.
+fn missed_in_run(board: &mut PuzzleBoard, progress: &mut Progress) {
+    match &mut board.run {
+        Run::Streak { list, over } if !*over => {
+            *over = true;
+            let solved = list.iter().position(|&i| i == board.index).unwrap_or(0) as u32;
+            progress.streak_run_ended(solved);
+            board.said = Said::StreakOver(solved);
+        }
+        Run::Storm { storm, over, .. } if !*over => storm.miss(),
+        _ => {}
     }
 }
 
@@ -325,9 +396,7 @@ fn follow_up(
     if *phase == Phase::Animating || board.pending == Pending::Nothing {
         return;
     }
-    let (puzzles, lines) = board.set();
-    let steps = lines.get(board.index).map_or(0, |l| l.steps.len());
-    let id = puzzles.get(board.index).map(|p| p.id.clone());
+    let steps = board.set().1.get(board.index).map_or(0, |l| l.steps.len());
     match board.pending {
         Pending::Reply(reply) => {
             board.pending = Pending::AfterReply;
@@ -337,14 +406,7 @@ fn follow_up(
             board.pending = Pending::Nothing;
             board.step += 1;
             if board.step >= steps {
-                board.said = Said::Solved;
-                let (id, clean) = (id.unwrap_or_default(), !board.missed);
-                if board.own.is_some() {
-                    // Brought back by its schedule: later when solved at the first try.
-                    practice.answer(&id, clean, now_ms());
-                } else {
-                    progress.solved_one(&id, clean);
-                }
+                solved(&mut board, &mut progress, &mut practice);
                 // Solved: the board rests, no more moves.
                 *phase = Phase::Over;
             } else {
@@ -353,12 +415,69 @@ fn follow_up(
         }
         Pending::TakeBack => {
             board.pending = Pending::Nothing;
+            if matches!(board.run, Run::Storm { over: false, .. }) {
+                next_in_run(&mut commands, &mut board, &mut game);
+                return;
+            }
             let before = game.history.entries().len().saturating_sub(1);
             game.history = game.history.truncated(before);
             game.generation += 1;
             commands.trigger(Settled);
         }
+        Pending::Next => next_in_run(&mut commands, &mut board, &mut game),
         Pending::Nothing => {}
+    }
+}
+
+/// The puzzle on the board is solved: scheduled again (the player's own), counted, rated; in
+/// a Streak or a Storm, the next one comes.
+fn solved(board: &mut PuzzleBoard, progress: &mut Progress, practice: &mut PracticeStore) {
+    board.said = Said::Solved;
+    let Some(puzzle) = board.puzzle().cloned() else {
+        return;
+    };
+    let clean = !board.missed;
+    if board.own.is_some() {
+        // Brought back by its schedule: later when solved at the first try.
+        practice.answer(&puzzle.id, clean, now_ms());
+        return;
+    }
+    progress.solved_one(&puzzle.id, clean);
+    if clean {
+        progress.rating.record(&puzzle, true, now_ms());
+    }
+    let count = board.set().0.len();
+    let index = board.index;
+    match &mut board.run {
+        Run::Daily(day) if daily_index(*day, count) == Some(index) => progress.solved_daily(*day),
+        Run::Streak { over: false, .. } => board.pending = Pending::Next,
+        Run::Storm { storm, over, .. } if !*over => {
+            storm.solve();
+            board.pending = Pending::Next;
+        }
+        _ => {}
+    }
+}
+
+/// The next puzzle of a Streak or a Storm; a Streak with none left ends, won.
+fn next_in_run(commands: &mut Commands, board: &mut PuzzleBoard, game: &mut Game) {
+    let (Run::Streak { list, .. } | Run::Storm { list, .. }) = &board.run else {
+        return;
+    };
+    let here = list.iter().position(|&i| i == board.index);
+    let next = here.and_then(|k| list.get(k + 1)).copied();
+    match next {
+        Some(index) => {
+            commands.trigger(Skip);
+            set_up(commands, board, game, index);
+        }
+        None => {
+            let solved = list.len() as u32;
+            board.said = match &board.run {
+                Run::Storm { .. } => Said::StormOver(solved),
+                _ => Said::StreakOver(solved),
+            };
+        }
     }
 }
 
@@ -366,84 +485,133 @@ fn follow_up(
 fn press(
     activate: On<crate::game::theme::press::Activate>,
     actions: Query<&PuzzleAction>,
-    mut commands: Commands,
-    mut board: ResMut<PuzzleBoard>,
-    mut game: ResMut<Game>,
-    mut next_screen: ResMut<NextState<Screen>>,
+    mut here: Here,
 ) {
     if let Ok(action) = actions.get(activate.entity) {
-        act(
-            *action,
-            &mut commands,
-            &mut board,
-            &mut game,
-            &mut next_screen,
-        );
+        act(*action, &mut here);
     }
 }
 
-/// Esc goes back to the title.
-fn keys(
-    keys: Res<ButtonInput<KeyCode>>,
-    mut commands: Commands,
-    mut board: ResMut<PuzzleBoard>,
-    mut game: ResMut<Game>,
-    mut next_screen: ResMut<NextState<Screen>>,
-) {
+/// Esc closes the dashboard, or goes back to the title.
+fn keys(keys: Res<ButtonInput<KeyCode>>, mut here: Here) {
     if keys.just_pressed(KeyCode::Escape) {
-        act(
-            PuzzleAction::Back,
-            &mut commands,
-            &mut board,
-            &mut game,
-            &mut next_screen,
-        );
+        let action = if here.menu.0 {
+            PuzzleAction::Menu
+        } else {
+            PuzzleAction::Back
+        };
+        act(action, &mut here);
     }
 }
 
-fn act(
-    action: PuzzleAction,
-    commands: &mut Commands,
-    board: &mut PuzzleBoard,
-    game: &mut Game,
-    next_screen: &mut NextState<Screen>,
-) {
+/// What an action works on.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Here<'w, 's> {
+    commands: Commands<'w, 's>,
+    board: ResMut<'w, PuzzleBoard>,
+    game: ResMut<'w, Game>,
+    progress: Res<'w, Progress>,
+    menu: ResMut<'w, MenuOpen>,
+    next_screen: ResMut<'w, NextState<Screen>>,
+}
+
+impl Here<'_, '_> {
+    /// Start a run (or browse anew) with the dashboard closed.
+    fn start(&mut self, run: Run) {
+        self.board.run = run;
+        self.menu.0 = false;
+        let list = runs::chosen(&self.board, &self.progress.rating);
+        if let Some(first) = runs::first(&self.board, &list, &self.progress) {
+            self.put(first);
+        }
+    }
+
+    /// Puzzle `index` on the board, what was being shown cut short.
+    fn put(&mut self, index: usize) {
+        self.commands.trigger(Skip);
+        set_up(&mut self.commands, &mut self.board, &mut self.game, index);
+    }
+}
+
+fn act(action: PuzzleAction, here: &mut Here) {
+    // Nothing to act on until the set is there, but leaving and the dashboard.
+    if here.board.waiting && !matches!(action, PuzzleAction::Back | PuzzleAction::Menu) {
+        return;
+    }
     match action {
-        PuzzleAction::Back => next_screen.set(Screen::Title),
-        PuzzleAction::Go(step) => {
-            let list = chosen(board);
-            if list.is_empty() {
-                return;
+        PuzzleAction::Back => here.next_screen.set(Screen::Title),
+        PuzzleAction::Go(step) => go(here, step),
+        PuzzleAction::Retry => match here.board.run {
+            // A Streak or a Storm that is over starts again.
+            Run::Streak { over: true, .. } => here.start(runs::new_streak(&here.board)),
+            Run::Storm { over: true, .. } => here.start(runs::new_storm(&here.board)),
+            _ if here.board.run.is_timed_or_chained() => {}
+            _ => {
+                let index = here.board.index;
+                here.put(index);
             }
-            let here = list.iter().position(|&i| i == board.index).unwrap_or(0);
-            let next = (here as isize + isize::from(step)).rem_euclid(list.len() as isize);
-            commands.trigger(Skip);
-            set_up(commands, board, game, list[next as usize]);
-        }
-        PuzzleAction::Retry => {
-            let index = board.index;
-            commands.trigger(Skip);
-            set_up(commands, board, game, index);
-        }
+        },
         PuzzleAction::Difficulty => {
-            board.difficulty = match board.difficulty {
+            here.board.difficulty = match here.board.difficulty {
                 None => Some(Difficulty::Easy),
                 Some(Difficulty::Easy) => Some(Difficulty::Medium),
                 Some(Difficulty::Medium) => Some(Difficulty::Hard),
                 Some(Difficulty::Hard) => None,
             };
-            let list = chosen(board);
-            if let Some(&first) = list.first() {
-                commands.trigger(Skip);
-                set_up(commands, board, game, first);
-            }
+            here.start(Run::Browse);
         }
-        PuzzleAction::Answer => {
-            board.show_answer = !board.show_answer;
+        PuzzleAction::Answer if !here.board.run.is_timed_or_chained() => {
+            here.board.show_answer = !here.board.show_answer;
             // Looking at the answer is not solving it at the first try.
-            board.missed = true;
+            here.board.missed = true;
+        }
+        PuzzleAction::Answer => {}
+        PuzzleAction::Menu => here.menu.0 = !here.menu.0,
+        PuzzleAction::Browse(theme) => {
+            here.board.own = None;
+            here.board.theme = theme;
+            here.start(Run::Browse);
+        }
+        PuzzleAction::Daily => {
+            here.board.own = None;
+            here.start(Run::Daily(day_of(now_ms())));
+        }
+        PuzzleAction::Streak => {
+            here.board.own = None;
+            here.start(runs::new_streak(&here.board));
+        }
+        PuzzleAction::Storm => {
+            here.board.own = None;
+            here.start(runs::new_storm(&here.board));
         }
     }
+}
+
+/// The previous or next puzzle: of the list browsed, or the daily puzzle of the day before or
+/// after (within the archive). A Streak or a Storm goes on only by solving.
+fn go(here: &mut Here, step: i8) {
+    if here.board.run.is_timed_or_chained() {
+        return;
+    }
+    if let Run::Daily(day) = here.board.run {
+        let days = runs::archive_days();
+        let day = (day + i64::from(step)).clamp(*days.start(), *days.end());
+        here.board.run = Run::Daily(day);
+        if let Some(index) = daily_index(day, here.board.set().0.len()) {
+            here.put(index);
+        }
+        return;
+    }
+    let list = runs::chosen(&here.board, &here.progress.rating);
+    if list.is_empty() {
+        return;
+    }
+    let at = list
+        .iter()
+        .position(|&i| i == here.board.index)
+        .unwrap_or(0);
+    let next = (at as isize + isize::from(step)).rem_euclid(list.len() as isize);
+    here.put(list[next as usize]);
 }
 
 fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>) {
@@ -465,7 +633,7 @@ fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>) {
                 Glyph::Again,
                 lang.tr("puzzle.retry"),
             ));
-            bar.spawn(button(&art, PuzzleAction::Difficulty, ""));
+            bar.spawn(button(&art, PuzzleAction::Menu, lang.tr("puzzle.menu")));
             bar.spawn(icon_button(
                 &art,
                 PuzzleAction::Answer,
@@ -480,85 +648,6 @@ fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>) {
         Caption(0),
         Caption(1),
     );
-}
-
-/// The two lines of the caption: the puzzle and what to do or what happened; the progress.
-fn caption(
-    board: Res<PuzzleBoard>,
-    (progress, practice): (Res<Progress>, Res<PracticeStore>),
-    game: Res<Game>,
-    prefs: Res<Prefs>,
-    mut captions: Query<(&Caption, &mut Text)>,
-    actions: Query<(&PuzzleAction, &Children)>,
-    mut texts: Query<&mut Text, Without<Caption>>,
-) {
-    let lang = prefs.lang();
-    let (puzzles, lines) = board.set();
-    let Some(puzzle) = puzzles.get(board.index) else {
-        return;
-    };
-    let steps = lines.get(board.index).map_or(1, |l| l.steps.len());
-    let rules = presets::get(&puzzle.preset)
-        .map_or(puzzle.preset.clone(), |p| lang.pick(&p.name).to_owned());
-    let list = chosen(&board);
-    let number = list
-        .iter()
-        .position(|&i| i == board.index)
-        .map_or(0, |n| n + 1);
-    let who = crate::game::board::text::who(&game, game.pos().to_move(), lang);
-    let doing = match board.said {
-        Said::Find if steps > 1 => lang.trf("puzzle.find_line", &[("n", &steps)]),
-        Said::Find => lang.tr("puzzle.find").to_owned(),
-        Said::Right => lang.trf("puzzle.right", &[("n", &(board.step + 1)), ("of", &steps)]),
-        Said::Wrong(lost) => lang.trf("puzzle.wrong", &[("n", &format!("{lost:.0}"))]),
-        Said::Solved if board.missed => lang.tr("puzzle.solved_late").to_owned(),
-        Said::Solved => lang.tr("puzzle.solved").to_owned(),
-    };
-    let title = match board.own {
-        Some(_) => lang.tr("practice.title"),
-        None => lang.tr("puzzle.title"),
-    };
-    let head = format!(
-        "{title} {number}/{} · {} · {rules}\n{doing}",
-        list.len(),
-        lang.tr(puzzle.difficulty.key()),
-    );
-    let (key, total) = match board.own {
-        Some(_) => ("practice.progress", practice.due(now_ms()).len()),
-        None => ("puzzle.progress", puzzles.len()),
-    };
-    let tail = lang.trf(
-        key,
-        &[
-            ("solved", &progress.solved.len()),
-            ("total", &total),
-            ("streak", &progress.streak),
-            ("best", &progress.best_streak),
-            ("who", &who),
-        ],
-    );
-    for (line, mut text) in &mut captions {
-        let want = if line.0 == 0 { &head } else { &tail };
-        if text.0 != *want {
-            text.0.clone_from(want);
-        }
-    }
-    let filter = match board.difficulty {
-        None => lang.tr("puzzle.all"),
-        Some(d) => lang.tr(d.key()),
-    };
-    for (action, children) in &actions {
-        if *action != PuzzleAction::Difficulty {
-            continue;
-        }
-        for &child in children {
-            if let Ok(mut text) = texts.get_mut(child)
-                && text.0 != filter
-            {
-                text.0 = filter.to_owned();
-            }
-        }
-    }
 }
 
 /// Light the answer's pit and arrow while asked to.
