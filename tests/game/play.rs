@@ -1268,6 +1268,16 @@ fn the_daily_puzzle_a_streak_and_a_storm_are_kept_with_their_bests() {
     // A Streak: rising ratings; solved ones bring the next, a miss ends it.
     press_button(&mut app, PuzzleAction::Menu);
     press_button(&mut app, PuzzleAction::Streak);
+    // Under way, a Streak goes on only by solving: moving on and the answer are greyed.
+    app.update();
+    let world = app.world_mut();
+    let held: Vec<bool> = world
+        .query::<(&PuzzleAction, Has<bevy::ui::InteractionDisabled>)>()
+        .iter(world)
+        .filter(|(a, _)| matches!(a, PuzzleAction::Go(_) | PuzzleAction::Answer))
+        .map(|(_, disabled)| disabled)
+        .collect();
+    assert!(held.len() == 3 && held.iter().all(|&d| d), "{held:?}");
     let first = index(&app);
     solve(&mut app);
     run_until(&mut app, 10, |app| index(app) != first);

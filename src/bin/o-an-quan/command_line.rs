@@ -91,6 +91,9 @@ struct Options {
     /// With --screenshot: shoot this many seconds after the start instead of after moves.
     #[arg(long, value_name = "SECS")]
     shot_after: Option<f32>,
+    /// With `--panel review`: the review opens after this many moves, not at the end.
+    #[arg(long, value_name = "MOVES")]
+    review_at: Option<usize>,
     /// With --screenshot: shoot in the middle of the move after `--after` moves.
     #[arg(long, value_enum)]
     moment: Option<MomentArg>,
@@ -157,6 +160,16 @@ enum PanelArg {
     Review,
     /// The puzzles screen.
     Puzzles,
+    /// The puzzles' dashboard over the first puzzle.
+    PuzzleDashboard,
+    /// Today's daily puzzle.
+    PuzzleDaily,
+    /// A Streak, at its first puzzle.
+    PuzzleStreak,
+    /// A Storm, at its first puzzle.
+    PuzzleStorm,
+    /// The player's own mistakes due today, on the puzzles screen.
+    Practice,
     /// The rules lesson, in the middle of its first example.
     Lesson,
 }
@@ -191,6 +204,12 @@ pub fn run() -> AppExit {
     let mut app = game::start::app(start);
     if options.focus_ring {
         app.insert_resource(bevy::input_focus::InputFocusVisible(true));
+    }
+    if let Some(at) = options.review_at {
+        app.insert_resource(o_an_quan::game::review::ReviewAt(at));
+    }
+    if let Some(start) = options.panel.and_then(puzzle_start) {
+        app.insert_resource(o_an_quan::game::puzzles::StartWith(start));
     }
     if let Some(plan) = capture_plan(&mut options, started) {
         app.insert_resource(plan);
@@ -263,6 +282,19 @@ fn apply_settings(options: &mut Options, settings: &mut Settings) -> Result<(), 
     Ok(())
 }
 
+/// What the Puzzles screen starts with for a `--panel` of it: a way to play or the dashboard.
+fn puzzle_start(panel: PanelArg) -> Option<o_an_quan::game::puzzles::PuzzleAction> {
+    use o_an_quan::game::puzzles::PuzzleAction;
+    match panel {
+        PanelArg::PuzzleDashboard => Some(PuzzleAction::Menu),
+        PanelArg::PuzzleDaily => Some(PuzzleAction::Daily),
+        PanelArg::PuzzleStreak => Some(PuzzleAction::Streak),
+        PanelArg::PuzzleStorm => Some(PuzzleAction::Storm),
+        PanelArg::Practice => Some(PuzzleAction::Practice),
+        _ => None,
+    }
+}
+
 /// `--screenshot`'s plan: when to shoot, and what to open first.
 fn capture_plan(options: &mut Options, started: web_time::Instant) -> Option<CapturePlan> {
     let path = options.screenshot.take()?;
@@ -280,12 +312,17 @@ fn capture_plan(options: &mut Options, started: web_time::Instant) -> Option<Cap
             PanelArg::Help => Some(Overlay::Help),
             PanelArg::Flip => Some(Overlay::Flip),
             PanelArg::Access => Some(Overlay::Access),
-            PanelArg::Review | PanelArg::Puzzles | PanelArg::Lesson => None,
+            _ => None,
         }),
         screen: options.panel.and_then(|p| match p {
             PanelArg::Review => Some(Screen::Review),
-            PanelArg::Puzzles => Some(Screen::Puzzles),
             PanelArg::Lesson => Some(Screen::Lesson),
+            PanelArg::Puzzles | PanelArg::PuzzleDashboard | PanelArg::PuzzleDaily => {
+                Some(Screen::Puzzles)
+            }
+            PanelArg::PuzzleStreak | PanelArg::PuzzleStorm | PanelArg::Practice => {
+                Some(Screen::Puzzles)
+            }
             _ => None,
         }),
         started,

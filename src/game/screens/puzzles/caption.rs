@@ -81,12 +81,16 @@ fn head(board: &PuzzleBoard, progress: &Progress, lang: Lang) -> String {
         Said::StormOver(n) => lang.trf("puzzle.storm_over", &[("n", &n)]),
         Said::Loading | Said::NoSet => String::new(),
     };
-    let theme = puzzle.theme().map_or("", |t| lang.tr(t.key()));
-    let rating = progress.rating.of(puzzle).rating.round();
-    let what = format!(
-        "{} · {theme} · {rating} · {rules}",
-        lang.tr(puzzle.difficulty.key())
-    );
+    // What the puzzle is: its level, its main theme, its rating (the shipped ones: the
+    // player's own are not rated), its rules.
+    let mut what = vec![lang.tr(puzzle.difficulty.key()).to_owned()];
+    what.extend(puzzle.theme().map(|t| lang.tr(t.key()).to_owned()));
+    if board.own.is_none() {
+        let rating = progress.rating.of(puzzle).rating.round() as i32;
+        what.push(lang.trf("puzzle.rated", &[("n", &rating)]));
+    }
+    what.push(rules);
+    let what = what.join(" · ");
     let run = match &board.run {
         _ if board.own.is_some() => {
             let list = super::runs::chosen(board, &progress.rating);

@@ -1,13 +1,15 @@
 //! The puzzles' dashboard, a panel over the board: the player's rating and its graph, the ways
-//! to play (the daily puzzle, Streak, Storm, every puzzle, a difficulty) and every theme with
+//! to play (the daily puzzle, Streak, Storm, every puzzle, the player's own mistakes due, a
+//! difficulty) and every theme with
 //! what was solved of it, the weakest marked.
 
 use bevy::prelude::*;
 
+use super::set::SetLoad;
 use super::{Progress, PuzzleAction, PuzzleBoard};
 use crate::ai::theme::Theme;
 use crate::game::board::art::Art;
-use crate::game::screens::practice::now_ms;
+use crate::game::screens::practice::{PracticeStore, now_ms};
 use crate::game::state::{Prefs, Screen};
 use crate::game::theme::widget::{self, button, row};
 use crate::session::puzzle_runs::day_of;
@@ -40,7 +42,8 @@ pub(super) fn plugin(app: &mut App) {
             .run_if(
                 resource_changed::<MenuOpen>
                     .or_eager(resource_changed::<Progress>)
-                    .or_eager(resource_changed::<Prefs>),
+                    .or_eager(resource_changed::<Prefs>)
+                    .or_eager(resource_changed::<SetLoad>),
             )
             .in_set(crate::game::state::GameSet::Show),
     );
@@ -49,8 +52,8 @@ pub(super) fn plugin(app: &mut App) {
 fn show(
     mut commands: Commands,
     open: Res<MenuOpen>,
-    (progress, board): (Res<Progress>, Res<PuzzleBoard>),
-    prefs: Res<Prefs>,
+    (progress, board, load): (Res<Progress>, Res<PuzzleBoard>, Res<SetLoad>),
+    (prefs, practice): (Res<Prefs>, Res<PracticeStore>),
     art: Res<Art>,
     roots: Query<Entity, With<DashboardRoot>>,
 ) {
@@ -61,6 +64,7 @@ fn show(
         return;
     }
     let lang = prefs.lang();
+    let due = practice.due(now_ms()).len();
     commands
         .spawn((
             DashboardRoot,
@@ -70,9 +74,10 @@ fn show(
         .with_children(|b| {
             b.spawn(widget::panel(620.0)).with_children(|p| {
                 p.spawn(widget::title(&art, lang.tr("puzzle.menu"), 26.0));
-                rating(p, &art, &progress, &board, lang);
+                let total = load.ready().map_or(0, |set| set.0.0.puzzles.len());
+                rating(p, &art, &progress, total, lang);
                 graph(p, &progress.rating);
-                ways(p, &art, &progress, &board, lang);
+                ways(p, &art, (&progress, &board, due), lang);
                 themes(p, &art, &progress.rating, lang);
                 p.spawn(button(&art, PuzzleAction::Menu, lang.tr("puzzle.close")));
             });
@@ -80,13 +85,7 @@ fn show(
 }
 
 /// The rating, how sure it is, and what was solved.
-fn rating(
-    p: &mut ChildSpawnerCommands,
-    art: &Art,
-    progress: &Progress,
-    board: &PuzzleBoard,
-    lang: Lang,
-) {
+fn rating(p: &mut ChildSpawnerCommands, art: &Art, progress: &Progress, total: usize, lang: Lang) {
     let rated = &progress.rating;
     let line = lang.trf(
         "puzzle.rating_line",
@@ -94,7 +93,7 @@ fn rating(
             ("rating", &rated.rating()),
             ("sure", &(rated.player.deviation.round() as i32)),
             ("solved", &progress.solved.len()),
-            ("total", &board.set().0.len()),
+            ("total", &total),
         ],
     );
     p.spawn(widget::text(art, line, 18.0));
@@ -147,8 +146,7 @@ fn graph(p: &mut ChildSpawnerCommands, rated: &PuzzleRating) {
 fn ways(
     p: &mut ChildSpawnerCommands,
     art: &Art,
-    progress: &Progress,
-    board: &PuzzleBoard,
+    (progress, board, due): (&Progress, &PuzzleBoard, usize),
     lang: Lang,
 ) {
     let today = day_of(now_ms());
@@ -157,9 +155,10 @@ fn ways(
     } else {
         lang.tr("puzzle.daily")
     };
-    let difficulty = board
+    let level = board
         .difficulty
         .map_or(lang.tr("puzzle.all"), |d| lang.tr(d.key()));
+    let difficulty = lang.trf("puzzle.level", &[("level", &level)]);
     p.spawn(row()).with_children(|r| {
         r.spawn(button(art, PuzzleAction::Daily, daily));
         r.spawn(button(
@@ -177,6 +176,13 @@ fn ways(
             PuzzleAction::Browse(None),
             lang.tr("puzzle.every"),
         ));
+        if due > 0 {
+            r.spawn(button(
+                art,
+                PuzzleAction::Practice,
+                lang.trf("title.practice", &[("n", &due)]),
+            ));
+        }
         r.spawn(button(art, PuzzleAction::Difficulty, difficulty));
     });
 }

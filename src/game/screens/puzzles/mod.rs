@@ -22,7 +22,7 @@ use crate::game::board::art::Art;
 use crate::game::board::layout::Layout;
 use crate::game::screens::practice::{PracticeStore, now_ms};
 use crate::game::state::{
-    Files, Game, Message, MovePlayed, Phase, PlayMove, Prefs, Screen, Settled, Skip,
+    Files, Game, Message, MovePlayed, Phase, PlayMove, Prefs, Screen, Settled, Skip, Working,
 };
 use crate::game::theme::bars;
 use crate::game::theme::widget::{button, icon_button, small_button};
@@ -142,6 +142,8 @@ pub enum PuzzleAction {
     Daily,
     Streak,
     Storm,
+    /// The player's own mistakes due now.
+    Practice,
 }
 
 /// The caption's two lines: `Caption(0)` the first.
@@ -176,6 +178,10 @@ pub(super) fn plugin(app: &mut App) {
                 .chain()
                 .run_if(in_state(Screen::Puzzles))
                 .in_set(crate::game::state::GameSet::Think),
+            available
+                .run_if(in_state(Screen::Puzzles))
+                .run_if(resource_changed::<PuzzleBoard>)
+                .in_set(crate::game::state::GameSet::Show),
             mark_answer
                 .run_if(in_state(Screen::Puzzles))
                 .run_if(
@@ -211,7 +217,19 @@ fn practise(
     mut board: ResMut<PuzzleBoard>,
     mut next_screen: ResMut<NextState<Screen>>,
 ) {
-    let given = &practise.event().0;
+    let Some(own) = own_set(&practise.event().0, &store) else {
+        return;
+    };
+    board.own = Some(own);
+    board.difficulty = None;
+    board.theme = None;
+    board.run = Run::Browse;
+    next_screen.set(Screen::Puzzles);
+}
+
+/// The player's own puzzles with their lines: those given, or (with none given) those due
+/// now. `None` when there are none.
+fn own_set(given: &[Puzzle], store: &PracticeStore) -> Option<(Vec<Puzzle>, Vec<Line>)> {
     let puzzles: Vec<Puzzle> = if given.is_empty() {
         store
             .due(now_ms())
@@ -219,21 +237,14 @@ fn practise(
             .map(|c| c.puzzle.clone())
             .collect()
     } else {
-        given.clone()
+        given.to_vec()
     };
     // Each was checked against the rules as it was made; one that does not read is left out.
     let (puzzles, lines): (Vec<Puzzle>, Vec<Line>) = puzzles
         .into_iter()
         .filter_map(|p| p.line().ok().map(|line| (p, line)))
         .unzip();
-    if puzzles.is_empty() {
-        return;
-    }
-    board.own = Some((puzzles, lines));
-    board.difficulty = None;
-    board.theme = None;
-    board.run = Run::Browse;
-    next_screen.set(Screen::Puzzles);
+    (!puzzles.is_empty()).then_some((puzzles, lines))
 }
 
 /// Keep the game that was on the board; the first puzzle comes once the set is there.
@@ -246,31 +257,48 @@ fn enter(mut board: ResMut<PuzzleBoard>, game: Res<Game>) {
 /// Once the set is there (or at once for the player's own): the run's first puzzle on the
 /// board. A set that cannot be had is said.
 fn start_when_ready(
-    mut commands: Commands,
-    mut board: ResMut<PuzzleBoard>,
-    mut game: ResMut<Game>,
+    mut here: Here,
     load: Res<SetLoad>,
-    progress: Res<Progress>,
+    mut working: ResMut<Working>,
+    start_with: Option<Res<StartWith>>,
 ) {
-    if !board.waiting {
+    if !here.board.waiting {
         return;
     }
-    if board.own.is_none() {
+    if here.board.own.is_none() {
         match &*load {
-            SetLoad::Ready(set) if board.shipped.is_none() => board.shipped = Some(set.clone()),
+            SetLoad::Ready(set) if here.board.shipped.is_none() => {
+                here.board.shipped = Some(set.clone());
+            }
             SetLoad::Ready(_) => {}
             SetLoad::Failed(_) => {
-                board.said = Said::NoSet;
+                here.board.said = Said::NoSet;
+                working.set_if_neq(Working(false));
                 return;
             }
-            SetLoad::NotAsked | SetLoad::Loading(_) => return,
+            SetLoad::NotAsked | SetLoad::Loading(_) => {
+                // At work: what waits for the screen to settle (a screenshot) waits for this.
+                working.set_if_neq(Working(true));
+                return;
+            }
         }
     }
-    board.waiting = false;
-    let list = runs::chosen(&board, &progress.rating);
-    let first = runs::first(&board, &list, &progress).unwrap_or(0);
-    set_up(&mut commands, &mut board, &mut game, first);
+    working.set_if_neq(Working(false));
+    here.board.waiting = false;
+    let list = runs::chosen(&here.board, &here.progress.rating);
+    let first = runs::first(&here.board, &list, &here.progress).unwrap_or(0);
+    here.put(first);
+    // Asked to start with a way to play or the dashboard (the command line's `--panel`).
+    if let Some(start) = start_with {
+        here.commands.remove_resource::<StartWith>();
+        act(start.0, &mut here);
+    }
 }
+
+/// What the Puzzles screen does once its set is there, asked for before it opens (the command
+/// line's `--panel puzzle-storm`): a way to play, or the dashboard.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct StartWith(pub PuzzleAction);
 
 fn leave(mut commands: Commands, mut board: ResMut<PuzzleBoard>, mut game: ResMut<Game>) {
     board.own = None;
@@ -513,6 +541,7 @@ struct Here<'w, 's> {
     progress: Res<'w, Progress>,
     menu: ResMut<'w, MenuOpen>,
     next_screen: ResMut<'w, NextState<Screen>>,
+    practice: Res<'w, PracticeStore>,
 }
 
 impl Here<'_, '_> {
@@ -584,6 +613,14 @@ fn act(action: PuzzleAction, here: &mut Here) {
             here.board.own = None;
             here.start(runs::new_storm(&here.board));
         }
+        PuzzleAction::Practice => {
+            if let Some(own) = own_set(&[], &here.practice) {
+                here.board.own = Some(own);
+                here.board.theme = None;
+                here.board.difficulty = None;
+                here.start(Run::Browse);
+            }
+        }
     }
 }
 
@@ -648,6 +685,23 @@ fn spawn(mut commands: Commands, art: Res<Art>, prefs: Res<Prefs>) {
         Caption(0),
         Caption(1),
     );
+}
+
+/// In a Streak or a Storm under way, moving on, trying again and the answer are not to be had:
+/// their buttons are greyed (and said to be so).
+fn available(
+    mut commands: Commands,
+    board: Res<PuzzleBoard>,
+    buttons: Query<(Entity, &PuzzleAction, Has<bevy::ui::InteractionDisabled>)>,
+) {
+    let running = board.run.is_timed_or_chained() || board.waiting;
+    for (button, action, disabled) in &buttons {
+        let held = matches!(
+            action,
+            PuzzleAction::Go(_) | PuzzleAction::Retry | PuzzleAction::Answer
+        );
+        crate::game::theme::press::set_enabled(&mut commands, button, !(held && running), disabled);
+    }
 }
 
 /// Light the answer's pit and arrow while asked to.

@@ -32,6 +32,7 @@ fn explanation(why: &Explanation, seat: usize, view: (&Game, &Layout), lang: Lan
     let (game, layout) = view;
     let (mover, opponent) = (seat, (seat + 1) % layout.players().max(1));
     let (mover, opponent) = (who(game, mover, lang), who(game, opponent, lang));
+    let (mover, opponent) = (in_sentence(mover, lang), in_sentence(opponent, lang));
     let names = Names {
         mover: &mover,
         opponent: &opponent,
@@ -39,6 +40,21 @@ fn explanation(why: &Explanation, seat: usize, view: (&Game, &Layout), lang: Lan
         pit: &|pit| pit_name(game, layout, usize::from(pit), lang),
     };
     explanation_words(why, lang, &names).join(" ")
+}
+
+/// A player's name as it reads inside a sentence: "the computer", "you"; a name of one's own
+/// ("Player 2") as it is.
+fn in_sentence(name: String, lang: Lang) -> String {
+    let common = ["who.you", "who.computer", "who.opponent"].map(|key| lang.tr(key));
+    match common.contains(&name.as_str()) {
+        true => {
+            let mut chars = name.chars();
+            chars.next().map_or(String::new(), |first| {
+                first.to_lowercase().chain(chars).collect()
+            })
+        }
+        false => name,
+    }
 }
 
 /// Who was ahead after the move, and by how much.
@@ -88,9 +104,14 @@ pub(super) fn caption(
                         ("grade", &lang.tr(quality_key(m.quality))),
                     ],
                 );
+                // A won (or drawn) game let go for a margin no smaller: a blunder of its own kind.
+                let gave = match m.loss() < 0.05 {
+                    true => "review.let_go",
+                    false => "review.gave",
+                };
                 if m.quality != Quality::Best {
                     line += &lang.trf(
-                        "review.gave",
+                        gave,
                         &[
                             ("n", &format!("{:.1}", m.loss())),
                             ("best", &move_name(&layout, m.best, lang)),
@@ -99,7 +120,7 @@ pub(super) fn caption(
                 }
                 line += &(" · ".to_owned() + &margin_words(m, &game, lang));
                 if let Some(why) = review.explained.get(&(review.at - 1)) {
-                    line += &(" ".to_owned() + &explanation(why, m.seat, (&game, &layout), lang));
+                    line += &(". ".to_owned() + &explanation(why, m.seat, (&game, &layout), lang));
                 }
                 line
             }

@@ -155,11 +155,15 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
+/// Where the next review opens, in moves from the start, in place of the game's end (the
+/// command line's `--review-at`).
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct ReviewAt(pub usize);
+
 fn open(
     _: On<OpenReview>,
     mut commands: Commands,
-    game: Res<Game>,
-    analysis: Res<Analysis>,
+    (mut game, analysis, review_at): (ResMut<Game>, Res<Analysis>, Option<Res<ReviewAt>>),
     mut review: ResMut<Review>,
     mut next_screen: ResMut<NextState<Screen>>,
 ) {
@@ -188,6 +192,10 @@ fn open(
     review.game = Some(history);
     // A move still being shown ends now: the review starts from the board as it stands.
     commands.trigger(Skip);
+    if let Some(at) = review_at {
+        commands.remove_resource::<ReviewAt>();
+        transport::jump(&mut commands, &mut review, &mut game, at.0);
+    }
     next_screen.set(Screen::Review);
 }
 
