@@ -1180,6 +1180,23 @@ fn a_puzzle_is_failed_then_solved_and_the_progress_kept() {
     assert_sprites_match(&mut app);
     let after_miss = app.world().resource::<Progress>().rating.rating();
     assert!(after_miss < 1500, "a miss lowers the rating: {after_miss}");
+    // The missed puzzle comes back by the practice schedule: not now, within the week.
+    {
+        use o_an_quan::game::practice::{PracticeStore, now_ms};
+        let store = app.world().resource::<PracticeStore>();
+        let card = store
+            .cards
+            .iter()
+            .find(|c| c.puzzle.id == puzzles[first].id);
+        let due = card
+            .expect("the missed puzzle is kept to practise")
+            .due_ms();
+        let week = 7 * 24 * 3600 * 1000;
+        assert!(
+            store.due(now_ms()).is_empty() && due <= now_ms() + week,
+            "{due}"
+        );
+    }
     // The line played right: each answer, then the engine's reply.
     for (i, step) in line.steps.iter().enumerate() {
         assert_eq!(pos(&app), step.pos);

@@ -22,7 +22,7 @@ pub struct PuzzleProgress {
     pub best_streak: u32,
     /// The Glicko-2 ratings, the history and the themes.
     pub rating: PuzzleRating,
-    /// Days (since 1970, UTC) whose daily puzzle was solved, the latest [`DAILY_KEPT`].
+    /// Days (since 1970, UTC) whose daily puzzle was solved: the latest 120.
     pub daily: BTreeSet<i64>,
     /// The longest Streak (puzzles of rising rating until the first miss).
     pub best_streak_run: u32,

@@ -357,7 +357,7 @@ fn judge(
     screen: Res<State<Screen>>,
     game: Res<Game>,
     mut board: ResMut<PuzzleBoard>,
-    mut progress: ResMut<Progress>,
+    (mut progress, mut practice): (ResMut<Progress>, ResMut<PracticeStore>),
 ) {
     if *screen.get() != Screen::Puzzles {
         return;
@@ -391,9 +391,14 @@ fn judge(
     board.missed = true;
     progress.missed();
     if first_miss && board.own.is_none() {
-        // A miss counts against the rating at once: leaving does not undo it.
+        // A miss counts against the rating at once: leaving does not undo it. The puzzle
+        // joins the player's own to practise, missed once: it comes back by its schedule.
         if let Some(puzzle) = board.puzzle().cloned() {
-            progress.rating.record(&puzzle, false, now_ms());
+            let now = now_ms();
+            progress.rating.record(&puzzle, false, now);
+            let id = puzzle.id.clone();
+            practice.add(vec![puzzle], now);
+            practice.answer(&id, false, now);
         }
     }
     missed_in_run(&mut board, &mut progress);
