@@ -162,7 +162,7 @@ fn tail(
         _ => lang.trf(
             "puzzle.progress",
             &[
-                ("solved", &progress.solved.len()),
+                ("solved", &super::solved_of(board.set().0, progress)),
                 ("total", &board.set().0.len()),
                 ("streak", &progress.streak),
                 ("best", &progress.best_streak),

@@ -74,8 +74,9 @@ fn show(
         .with_children(|b| {
             b.spawn(widget::panel(620.0)).with_children(|p| {
                 p.spawn(widget::title(&art, lang.tr("puzzle.menu"), 26.0));
-                let total = load.ready().map_or(0, |set| set.0.0.puzzles.len());
-                rating(p, &art, &progress, total, lang);
+                let shipped = load.ready().map_or(&[][..], |set| &set.0.0.puzzles[..]);
+                let counts = (super::solved_of(shipped, &progress), shipped.len());
+                rating(p, &art, &progress, counts, lang);
                 graph(p, &progress.rating);
                 ways(p, &art, (&progress, &board, due), lang);
                 themes(p, &art, &progress.rating, lang);
@@ -85,14 +86,20 @@ fn show(
 }
 
 /// The rating, how sure it is, and what was solved.
-fn rating(p: &mut ChildSpawnerCommands, art: &Art, progress: &Progress, total: usize, lang: Lang) {
+fn rating(
+    p: &mut ChildSpawnerCommands,
+    art: &Art,
+    progress: &Progress,
+    (solved, total): (usize, usize),
+    lang: Lang,
+) {
     let rated = &progress.rating;
     let line = lang.trf(
         "puzzle.rating_line",
         &[
             ("rating", &rated.rating()),
             ("sure", &(rated.player.deviation.round() as i32)),
-            ("solved", &progress.solved.len()),
+            ("solved", &solved),
             ("total", &total),
         ],
     );

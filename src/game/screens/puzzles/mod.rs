@@ -83,6 +83,14 @@ impl PuzzleBoard {
     }
 }
 
+/// How many of `puzzles` are solved: ids of an older set, kept in the progress, do not count.
+pub fn solved_of(puzzles: &[Puzzle], progress: &PuzzleProgress) -> usize {
+    puzzles
+        .iter()
+        .filter(|p| progress.solved.contains(&p.id))
+        .count()
+}
+
 /// Practise the player's own puzzles: those given, or (with none given) those due now.
 #[derive(Event, Clone, Debug, Default)]
 pub struct Practise(pub Vec<Puzzle>);
