@@ -23,7 +23,7 @@ pub(super) fn plugin(app: &mut App) {
                     .or_eager(resource_changed::<Layout>)
                     .or_eager(resource_changed::<SetLoad>)
                     // A Storm's clock is said each second.
-                    .or_eager(|board: Res<PuzzleBoard>| board.run.is_timed_or_chained()),
+                    .or_eager(|board: Res<PuzzleBoard>| board.run.is_storm_running()),
             )
             .in_set(crate::game::state::GameSet::Show),
     );

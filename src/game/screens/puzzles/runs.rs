@@ -44,6 +44,11 @@ impl Run {
             Run::Streak { over: false, .. } | Run::Storm { over: false, .. }
         )
     }
+
+    /// A Storm whose clock runs: its caption changes each second.
+    pub fn is_storm_running(&self) -> bool {
+        matches!(self, Run::Storm { over: false, .. })
+    }
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -158,12 +163,21 @@ fn storm_clock(
     mut board: ResMut<PuzzleBoard>,
     mut progress: ResMut<super::Progress>,
     mut phase: ResMut<crate::game::state::Phase>,
+    mut wake: ResMut<crate::game::state::Wake>,
 ) {
     let now = now_ms();
     let Run::Storm { storm, over, .. } = &board.run else {
         return;
     };
-    if *over || !storm.is_over(now) {
+    if *over {
+        return;
+    }
+    let left = storm.left_ms(now);
+    if left > 0 {
+        // The game sleeps between inputs: the clock asks for the frame of its next second.
+        let next = u64::try_from(left % 1000).unwrap_or(0) + 1;
+        wake.bypass_change_detection()
+            .within(std::time::Duration::from_millis(next));
         return;
     }
     let solved = storm.solved;
