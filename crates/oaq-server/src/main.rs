@@ -157,6 +157,10 @@ struct ServeArgs {
     /// Chat phrases a player may send in a row (then one every two seconds).
     #[arg(long, default_value_t = DEFAULTS.chat_burst as u32, value_parser = clap::value_parser!(u32).range(1..=100))]
     chat_burst: u32,
+    /// Reads and writes of a player's practice and puzzle progress a minute (four times as
+    /// many per address).
+    #[arg(long, default_value_t = DEFAULTS.training_per_minute as u32, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    training_per_minute: u32,
     /// Seconds to wait for one Redis command before counting Redis as down.
     #[arg(long, default_value_t = DEFAULTS.redis_wait.as_secs_f64(), value_parser = seconds)]
     redis_wait_secs: f64,
@@ -258,6 +262,7 @@ impl ServeArgs {
                 pauses_per_game: self.pauses_per_game,
                 mails_per_address: self.mails_per_address,
                 chat_burst: f64::from(self.chat_burst),
+                training_per_minute: f64::from(self.training_per_minute),
                 day: Duration::from_secs_f64(self.day_secs),
                 vacation_days: self.vacation_days,
                 correspondence_per_player: self.correspondence_per_player,

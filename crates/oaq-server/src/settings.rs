@@ -59,6 +59,10 @@ pub struct Settings {
     /// Chat phrases a connection may send a second, and in one burst.
     pub chat_per_second: f64,
     pub chat_burst: f64,
+    /// Reads and writes of a player's training records (practice and puzzle progress) a
+    /// minute, per player and (four times as many) per address: a whole account's records
+    /// go up and come down within one minute's allowance.
+    pub training_per_minute: f64,
     /// The longest wait for one Redis command; beyond it Redis counts as down.
     pub redis_wait: Duration,
     /// This node's name in the cluster.
@@ -101,6 +105,7 @@ impl Default for Settings {
             tournament_tick: Duration::from_secs(1),
             chat_per_second: 0.5,
             chat_burst: 4.0,
+            training_per_minute: 300.0,
             redis_wait: Duration::from_millis(1_500),
             node: String::new(),
             trusted_proxies: Vec::new(),

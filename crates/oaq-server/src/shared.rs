@@ -72,6 +72,9 @@ pub struct Server {
     /// The addresses each player's devices signed in from lately (on this node): a sign-in
     /// name's limit on wrong passwords holds strangers back, not the owner at home.
     pub known: crate::hub::KnownAddresses,
+    /// Reads and writes of training records, per player and per address.
+    pub training: KeyedBuckets<String>,
+    pub training_addresses: AddressBuckets,
     /// Who is connected here, by player.
     pub hub: Arc<Hub>,
     /// Connections open, per address and in all.
@@ -145,6 +148,8 @@ impl Server {
             bot_streams: Default::default(),
             right_tokens: crate::limits::RecentlyRight::new(std::time::Duration::from_secs(60)),
             known: Default::default(),
+            training: KeyedBuckets::new(settings.training_per_minute),
+            training_addresses: AddressBuckets::new(4.0 * settings.training_per_minute),
             hub,
             misses: AddressBuckets::new(settings.misses_per_minute),
             room_opens: AddressBuckets::new(settings.rooms_per_minute),

@@ -15,6 +15,7 @@ mod record;
 mod seat;
 mod settings;
 mod storage;
+pub mod training;
 
 pub use clock::{MatchClock, TimeControl};
 pub use explain_words::{Names, explanation_words};
@@ -29,3 +30,4 @@ pub use settings::{
     DEFAULT_SERVER, MAX_NAME, Mode, ScoreView, Settings, SettingsError, Speed, TEXT_SIZES,
 };
 pub use storage::{ONLINE_TOKEN, PRACTICE, PUZZLES, SAVED_GAME, SETTINGS, Storage};
+pub use training::TrainingRecord;

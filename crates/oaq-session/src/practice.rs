@@ -74,6 +74,12 @@ impl Practice {
             self.cards.push(PracticeCard { puzzle, schedule });
             added += 1;
         }
+        self.keep_cap();
+        added
+    }
+
+    /// Past [`MAX_CARDS`], the best learnt (the longest until due) make room.
+    pub(crate) fn keep_cap(&mut self) {
         if self.cards.len() > MAX_CARDS {
             // The best learnt (the longest until due) go first.
             self.cards
@@ -82,7 +88,6 @@ impl Practice {
             self.cards.drain(..extra);
             self.cards.sort_by_key(PracticeCard::due_ms);
         }
-        added
     }
 
     /// The puzzles due at `now_ms`, the longest overdue first.

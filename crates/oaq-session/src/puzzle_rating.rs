@@ -65,7 +65,7 @@ impl Rated {
     }
 
     /// A rating read from a file is kept only when every number is one Glicko-2 could give.
-    fn is_sound(&self) -> bool {
+    pub(crate) fn is_sound(&self) -> bool {
         (0.0..=5000.0).contains(&self.rating)
             && (0.0..=500.0).contains(&self.deviation)
             && (0.0..=1.0).contains(&self.volatility)
@@ -92,6 +92,9 @@ impl ThemeCount {
 #[serde(deny_unknown_fields, default)]
 pub struct PuzzleRating {
     pub player: Rated,
+    /// When the player's rating last moved (Unix ms; 0: never): of two devices' ratings, the
+    /// later is kept (`training`).
+    pub player_at: i64,
     /// Puzzles tried here, by id: their ratings after the tries, and when last tried (ms).
     pub puzzles: BTreeMap<String, (Rated, i64)>,
     /// The rating at the end of each day played (day number since 1970, UTC), oldest first.
@@ -138,6 +141,7 @@ impl PuzzleRating {
             &Glicko2Config::new(),
         );
         self.player = player.into();
+        self.player_at = now_ms;
         self.puzzles
             .insert(puzzle.id.clone(), (rated.into(), now_ms));
         if self.puzzles.len() > MAX_RATED_PUZZLES

@@ -1,7 +1,9 @@
 //! Every number and text a client sends, checked against its bounds where it is read, naming
 //! the field that is out of them.
 
-use super::{ClientMessage, MAX_SEQ, MAX_THEN, MAX_THINK_MS, MAX_TOKEN};
+use super::{
+    ClientMessage, MAX_SEQ, MAX_THEN, MAX_THINK_MS, MAX_TOKEN, MAX_TRAINING_PUT, MAX_TRAINING_SEQ,
+};
 
 /// A password's length, in bytes, outside its bounds.
 fn password_bounds(password: &str) -> Option<String> {
@@ -11,6 +13,27 @@ fn password_bounds(password: &str) -> Option<String> {
             "password: {} bytes, it takes {least} to {most}",
             password.len()
         )
+    })
+}
+
+/// Training records sent to keep: at most [`MAX_TRAINING_PUT`], each one a device of the
+/// game could have made, none longer than its bound.
+fn training_bounds(records: &[oaq_session::TrainingRecord]) -> Option<String> {
+    use oaq_session::training::MAX_RECORD_BYTES;
+    if records.len() > MAX_TRAINING_PUT {
+        return Some(format!(
+            "records: {}, at most {MAX_TRAINING_PUT} at once",
+            records.len()
+        ));
+    }
+    records.iter().enumerate().find_map(|(n, record)| {
+        let bytes = serde_json::to_string(record).map_or(usize::MAX, |json| json.len());
+        if bytes > MAX_RECORD_BYTES {
+            return Some(format!(
+                "records[{n}]: {bytes} bytes, at most {MAX_RECORD_BYTES}"
+            ));
+        }
+        record.check().err().map(|e| format!("records[{n}]: {e}"))
     })
 }
 
@@ -132,6 +155,9 @@ impl ClientMessage {
                         crate::correspondence::MAX_VACATION_DAYS
                     )
                 }),
+            ClientMessage::KeepTraining { records } => training_bounds(records),
+            ClientMessage::Training { since } => (*since > MAX_TRAINING_SEQ)
+                .then(|| format!("since: {since}, at most {MAX_TRAINING_SEQ}")),
             #[cfg(feature = "tournaments")]
             other => tournament_bounds(other),
             #[cfg(not(feature = "tournaments"))]

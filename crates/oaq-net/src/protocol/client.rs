@@ -205,6 +205,18 @@ pub enum ClientMessage {
     Vacation {
         days: u8,
     },
+    /// Keep these records of our practice and puzzle progress (at most
+    /// [`super::MAX_TRAINING_PUT`]), for our other devices: of two versions of a record the
+    /// higher rank is kept. Answered by `training_kept`; every connection of ours hears
+    /// `training_changed`.
+    KeepTraining {
+        records: Vec<oaq_session::TrainingRecord>,
+    },
+    /// Our training records written after `since` (a number the server gave, `0`: all of
+    /// them), a page at a time; answered by `training`.
+    Training {
+        since: u64,
+    },
     /// The top players, and where the asker stands.
     Leaderboard,
     /// Turn this player into a bot, for good: it needs a sign-in name, no rated game yet and

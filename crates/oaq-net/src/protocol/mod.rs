@@ -68,6 +68,10 @@ pub const HELLO_WAITS_MS: u64 = 1000;
 
 /// The longest token or room code a client may send, in bytes.
 pub const MAX_TOKEN: usize = 128;
+/// Training records one `keep_training` may carry, and the largest `since` a client may ask
+/// from (a player's records are numbered one by one as they are written).
+pub const MAX_TRAINING_PUT: usize = 64;
+pub const MAX_TRAINING_SEQ: u64 = 1 << 53;
 
 /// Read a client frame, or say what is wrong with it.
 pub fn parse_client(text: &str) -> Result<ClientMessage, (ErrorCode, String)> {

@@ -187,6 +187,24 @@ pub enum Notice {
     Created {
         code: String,
     },
+    /// A page of our training records written after the `since` asked, oldest first: ask
+    /// again from `upto` while `more`.
+    Training {
+        records: Vec<oaq_session::TrainingRecord>,
+        upto: u64,
+        more: bool,
+    },
+    /// The records of a `keep_training`: `kept` of them ranked above the server's and were
+    /// kept, the others were not (the server's are newer: a `training` brings them).
+    TrainingKept {
+        kept: u32,
+        upto: u64,
+    },
+    /// Our training records were written up to `upto` (by this device or another): ask for
+    /// what is newer than what we have.
+    TrainingChanged {
+        upto: u64,
+    },
     /// Our correspondence games (ours to move first, then by time left) and our vacation.
     MyGames {
         games: Vec<crate::correspondence::MyGame>,

@@ -26,6 +26,7 @@ mod pairing;
 mod people;
 mod rooms;
 mod tournaments;
+mod training;
 
 use crate::hub::Member;
 use crate::identity;
@@ -326,6 +327,8 @@ impl Conn {
             }
             ClientMessage::MyGames => self.my_games(&me).await,
             ClientMessage::Vacation { days } => self.vacation(&me, days).await,
+            ClientMessage::KeepTraining { records } => self.keep_training(&me, records).await,
+            ClientMessage::Training { since } => self.training(&me, since).await,
             msg @ (ClientMessage::BecomeBot
             | ClientMessage::BotToken { .. }
             | ClientMessage::Bots

@@ -8,6 +8,8 @@
 //!   [`may_challenge`]; a pairing's forbidden pairs come from [`apart`].
 //! - `view`: another player as a viewer may see them ([`Shown`]): a child is nobody to a
 //!   stranger, in standings, results and rooms alike.
+//! - `own`: what a player keeps for themselves (practice, puzzle progress) is theirs alone,
+//!   from any of their devices, and a bot's never ([`may_keep_own`]).
 //! - `guess`: every guessable thing (room codes, tournament ids, link and friend codes,
 //!   tokens, passwords) is counted by one [`Guess`], taken before the look-up and given back
 //!   when it was right; a sign-in name and password by [`sign_in()`], however they come.
@@ -16,6 +18,7 @@
 
 mod guess;
 mod meet;
+mod own;
 mod sign_in;
 mod view;
 
@@ -24,5 +27,6 @@ pub use meet::{
     Apart, Meeting, OpenRefused, SeatTaken, Seating, Table, apart, may_challenge, may_meet,
     may_take_seat, seat,
 };
+pub use own::may_keep_own;
 pub use sign_in::{busy, sign_in};
 pub use view::{Shown, Viewer, anonymous, children_among, may_see, may_watch};

@@ -24,6 +24,7 @@ mod people;
 mod profiles;
 mod safety;
 mod tournaments;
+mod training;
 pub use bots::NotABot;
 pub use correspondence::VacationRow;
 pub use friends::Asked;
@@ -31,6 +32,7 @@ pub use identity::{Account, Private};
 pub use moderation::{Moderation, Report};
 pub use safety::{Credentials, Standing};
 pub use tournaments::TournamentRow;
+pub use training::{Kept, Page, TooMany};
 
 /// The schema, in order. Both databases read the same SQL.
 const MIGRATIONS: &[(i64, &str, &str)] = &[
@@ -70,6 +72,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("migrations/0007_tournaments.sql"),
     ),
     (8, "bots", include_str!("migrations/0008_bots.sql")),
+    (
+        9,
+        "practice and puzzle progress shared by a player's devices",
+        include_str!("migrations/0009_training.sql"),
+    ),
 ];
 
 /// A storage failure, said plainly (the database's own message is kept for the log).

@@ -17,4 +17,5 @@ mod pool;
 mod safety;
 mod surface;
 mod tournaments;
+mod training;
 mod web_files;

@@ -12,7 +12,9 @@
 //! 5. the first mover follows the room's `First`;
 //! 6. every guess is counted before its look-up: at the end, 40 guesses at once of each
 //!    guessable kind from one address are answered no more often than its allowance;
-//! 7. no refusal takes a second.
+//! 7. no refusal takes a second;
+//! 8. a player's training records (practice, puzzle progress) reach only that player's own
+//!    connections, and a bot keeps none.
 //!
 //! The generator matches exhaustively on [`ClientMessage`] ([`kind_of`]) and on the routes
 //! ([`Route`], checked against the routes the server's sources declare), so a new message or
@@ -103,6 +105,8 @@ kinds!(Kind {
     Watch,
     Lobby,
     MyGames,
+    KeepTraining,
+    Training,
     Pool,
     LeavePool,
     Notifications,
@@ -194,6 +198,8 @@ fn kind_of(msg: &ClientMessage) -> Kind {
         ClientMessage::Watch { .. } => Kind::Watch,
         ClientMessage::Lobby => Kind::Lobby,
         ClientMessage::MyGames => Kind::MyGames,
+        ClientMessage::KeepTraining { .. } => Kind::KeepTraining,
+        ClientMessage::Training { .. } => Kind::Training,
         ClientMessage::Pool { .. } => Kind::Pool,
         ClientMessage::LeavePool => Kind::LeavePool,
         ClientMessage::Notifications => Kind::Notifications,
@@ -233,9 +239,8 @@ fn rule(kind: Kind) -> (Sender, Reveals) {
         Hello => (Sender::Anyone, Reveals::Nothing),
         LinkCode | RecoveryCode | Recover | SetLogin | SignIn | Devices | RevokeDevice
         | SetChild | Link | Notifications | SetNotifications | PushSubscribe | PushUnsubscribe
-        | Vacation | BecomeBot | BotToken | LeavePool | Ping | MyGames => {
-            (Sender::Own, Reveals::Nothing)
-        }
+        | Vacation | BecomeBot | BotToken | LeavePool | Ping | MyGames | KeepTraining
+        | Training => (Sender::Own, Reveals::Nothing),
         WhoseCode | Profile | Relations | AddFriend | AddOpponent | AnswerFriend | RemoveFriend
         | Block | Unblock | Challenge | Challenges | AnswerChallenge | CancelChallenge | Report
         | Lobby | Leaderboard | Bots | PlayBot | Pool | CreateTournament | Tournaments
@@ -714,6 +719,17 @@ impl World {
             },
             Kind::Lobby => ClientMessage::Lobby,
             Kind::MyGames => ClientMessage::MyGames,
+            // A puzzle solved, named after its player: invariant 8 finds where it went.
+            Kind::KeepTraining => ClientMessage::KeepTraining {
+                records: vec![oaq_session::TrainingRecord::Puzzle {
+                    id: format!("p{p}-{}", self.rng.random_range(0..1000)),
+                    solved: true,
+                    rated: None,
+                }],
+            },
+            Kind::Training => ClientMessage::Training {
+                since: self.pick(&[0, 1, 5]),
+            },
             Kind::Pool => ClientMessage::Pool {
                 rules: "basic".into(),
                 clock: ClockSpec::Fischer {
@@ -988,6 +1004,25 @@ impl World {
                         Some(First::Them) => assert_eq!(order[0], 1, "{context}: {code}"),
                         _ => {}
                     }
+                }
+            }
+        }
+        // 8: training records reach only the player who kept them, and a bot keeps none.
+        for p in 0..PLAYERS {
+            for heard in &self.players[p].heard {
+                let records = match serde_json::from_str::<ServerMessage>(heard) {
+                    Ok(ServerMessage::Notice(Notice::Training { records, .. })) => records,
+                    Ok(ServerMessage::Notice(Notice::TrainingKept { .. })) if p == X => {
+                        panic!("{context}: the bot kept training records: {heard}")
+                    }
+                    _ => continue,
+                };
+                for record in records {
+                    let key = record.key();
+                    assert!(
+                        key.starts_with(&format!("puzzle:p{p}-")),
+                        "{context}: P{p} was sent another's record {key}"
+                    );
                 }
             }
         }
