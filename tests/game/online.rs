@@ -1013,3 +1013,140 @@ fn an_open_page_with_nothing_new_spawns_nothing_and_a_countdown_changes_one_text
         "one text a second: {churn:?}"
     );
 }
+
+/// A device's practice and puzzle progress after some play: its own mistakes (one missed)
+/// and rated puzzles.
+fn trained() -> (
+    o_an_quan::session::Practice,
+    o_an_quan::session::PuzzleProgress,
+) {
+    use o_an_quan::ai::puzzle::{Difficulty, Puzzle, Step};
+    use o_an_quan::ai::theme::Theme;
+    let now = o_an_quan::game::practice::now_ms();
+    let puzzle = |id: String, theme| Puzzle {
+        id,
+        preset: "standard".to_owned(),
+        moves: String::new(),
+        difficulty: Difficulty::Easy,
+        seen_at: 2,
+        line: vec![Step {
+            answer: "2-".to_owned(),
+            reply: None,
+            values: Vec::new(),
+        }],
+        themes: vec![theme],
+    };
+    let mut practice = o_an_quan::session::Practice::default();
+    let mut progress = o_an_quan::session::PuzzleProgress::default();
+    let own = (0..4).map(|n| puzzle(format!("mine-{n}"), Theme::Chain));
+    practice.add(own.collect(), now - 3_600_000);
+    practice.answer("mine-0", false, now - 60_000);
+    for n in 0..12 {
+        let p = puzzle(format!("standard-{n:04}"), Theme::ALL[n % 8]);
+        progress
+            .rating
+            .record(&p, !n.is_multiple_of(3), now - 60_000 + n as i64);
+        progress.solved_one(&p.id, true);
+    }
+    progress.storm_ended(11);
+    (practice, progress)
+}
+
+#[test]
+fn practice_and_puzzle_ratings_reach_a_device_linked_by_code_and_come_back() {
+    use o_an_quan::game::online::training::TrainingSync;
+    use o_an_quan::game::practice::PracticeStore;
+    use o_an_quan::game::puzzles::Progress;
+    use o_an_quan::net::protocol::{ClientMessage, Notice, ServerMessage};
+    use o_an_quan::session::{PRACTICE, PUZZLES, PuzzleProgress};
+    let home = TempDir::new("training-game");
+    let server = ServerProcess::sqlite(&home, &[]);
+    let (practice, progress) = trained();
+    let phone_files = Storage::at(home.path().join("Phone"));
+    phone_files.write(PRACTICE, &practice.to_ron()).unwrap();
+    phone_files.write(PUZZLES, &progress.to_ron()).unwrap();
+    let records = o_an_quan::session::training::records(&practice, &progress).len();
+
+    // The phone goes online: everything goes up.
+    let mut phone = player(&server, "Phone", &home);
+    run_until(&mut [&mut phone], "the phone's records up", |a| {
+        a[0].world().resource::<TrainingSync>().held() == records
+    });
+    let token = phone_files
+        .read(o_an_quan::session::ONLINE_TOKEN)
+        .unwrap()
+        .unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let code = rt.block_on(async {
+        let mut me = online::Client::connect_as(&server.url(), "Phone", Some(&token)).await;
+        me.send(&ClientMessage::LinkCode).await;
+        me.until(|m| match m {
+            ServerMessage::Notice(Notice::LinkCode { code, .. }) => Some(code.clone()),
+            _ => None,
+        })
+        .await
+    });
+
+    // A tablet, a guest of its own, takes the code and becomes the phone's player: the
+    // practice and the ratings come down and are written to its files.
+    let mut tablet = player(&server, "Tablet", &home);
+    run_until(&mut [&mut tablet], "the tablet's welcome", |a| {
+        online(a[0]).identity.welcomed()
+    });
+    tablet
+        .world_mut()
+        .resource_mut::<Link>()
+        .send(&ClientMessage::Link { code });
+    run_until(&mut [&mut tablet, &mut phone], "the records down", |a| {
+        let sync = a[0].world().resource::<TrainingSync>();
+        sync.settled() && sync.held() == records
+    });
+    // JSON carries a number to within its last digit: compared as a player would see them.
+    let schedule = |p: &o_an_quan::session::Practice| -> Vec<(String, i64, i32)> {
+        let cards = p.cards.iter();
+        cards
+            .map(|c| (c.puzzle.id.clone(), c.due_ms(), c.schedule.reps))
+            .collect()
+    };
+    let rated =
+        |r: &o_an_quan::session::Rated| ((r.rating * 1e6).round(), (r.deviation * 1e6).round());
+    let world = tablet.world();
+    assert_eq!(
+        schedule(&world.resource::<PracticeStore>().0),
+        schedule(&practice)
+    );
+    let merged = &world.resource::<Progress>().0;
+    assert_eq!(rated(&merged.rating.player), rated(&progress.rating.player));
+    assert_eq!(merged.solved, progress.solved);
+    assert_eq!(merged.best_storm, 11);
+    tablet.update();
+    let tablet_files = Storage::at(home.path().join("Tablet"));
+    let kept = PuzzleProgress::from_ron(&tablet_files.read(PUZZLES).unwrap().unwrap()).unwrap();
+    assert_eq!(
+        rated(&kept.rating.player),
+        rated(&progress.rating.player),
+        "written to disk"
+    );
+
+    // The missed one, solved on the tablet, comes back to the phone by itself.
+    let now = o_an_quan::game::practice::now_ms();
+    tablet
+        .world_mut()
+        .resource_mut::<PracticeStore>()
+        .answer("mine-0", true, now);
+    let solved = schedule(&tablet.world().resource::<PracticeStore>().0);
+    run_until(&mut [&mut tablet, &mut phone], "the phone hears", |a| {
+        schedule(&a[1].world().resource::<PracticeStore>().0) == solved
+    });
+    let due = phone
+        .world()
+        .resource::<PracticeStore>()
+        .cards
+        .iter()
+        .find(|c| c.puzzle.id == "mine-0")
+        .map(|c| c.due_ms());
+    assert!(
+        due.is_some_and(|due| due >= now + 20 * 3_600_000),
+        "not due again before tomorrow on the phone either: {due:?}"
+    );
+}

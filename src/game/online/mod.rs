@@ -29,6 +29,7 @@ pub mod table;
 #[cfg(target_arch = "wasm32")]
 mod timeline;
 pub mod tournaments;
+pub mod training;
 mod typing;
 #[cfg(target_arch = "wasm32")]
 mod web_field;
@@ -61,6 +62,7 @@ pub(in crate::game) fn plugin(app: &mut App) {
         controls::plugin,
         controls::retry_plugin,
         push::plugin,
+        training::plugin,
     ));
     #[cfg(target_arch = "wasm32")]
     {

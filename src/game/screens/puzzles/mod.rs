@@ -169,6 +169,9 @@ pub(super) fn plugin(app: &mut App) {
         caption::plugin,
         dashboard::plugin,
     ));
+    // Read at start too: the progress may be merged with another device's before Puzzles
+    // opens (`online::training`), and what is merged is written back.
+    app.add_systems(Startup, load_progress);
     app.add_systems(
         OnEnter(Screen::Puzzles),
         (load_progress, set::ask, enter, spawn).chain(),
