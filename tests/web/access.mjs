@@ -12,7 +12,8 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
-  CHROMIUM, openPage, playFirstLegal, press, setUp, startServer, toOnline,
+  CHROMIUM, focused as focusedOn, openPage, playFirstLegal, press, setUp, startServer,
+  tabTo as tabToOn, toOnline,
 } from "./pages.mjs";
 
 const { dist, out, serverBinary, chromium } = await setUp("access");
@@ -73,19 +74,8 @@ try {
   };
   await listen(page);
   // The focus is the page's focus: which mirrored element has it, and its words.
-  const focused = () =>
-    page.evaluate(() => {
-      const e = document.activeElement;
-      return e && e.closest("#oaq-a11y") ? e.textContent || e.getAttribute("aria-label") : "";
-    });
-  const tabTo = async (name, tries = 30) => {
-    for (let i = 0; i < tries; i++) {
-      if ((await focused()) === name) return true;
-      await page.keyboard.press("Tab");
-      await page.waitForTimeout(120);
-    }
-    return (await focused()) === name;
-  };
+  const focused = () => focusedOn(page);
+  const tabTo = (name, tries) => tabToOn(page, name, tries);
   const announced = () => page.locator('#oaq-a11y [role="status"]').textContent();
 
   const title = await snapshot("title");

@@ -247,3 +247,37 @@ export async function until(page, attribute, test, seconds = 30) {
     await page.waitForTimeout(200);
   }
 }
+
+/// The words of the page's focus, when it is in the mirror of the accessibility tree.
+export const focused = (page) =>
+  page.evaluate(() => {
+    const e = document.activeElement;
+    return e && e.closest("#oaq-a11y") ? e.textContent || e.getAttribute("aria-label") : "";
+  });
+
+/// Tab until the focus is on `wanted` (its words, or a test of them); whether it got there.
+export async function tabTo(page, wanted, tries = 30) {
+  const test = typeof wanted === "function" ? wanted : (t) => t === wanted;
+  for (let i = 0; i < tries; i++) {
+    if (test(await focused(page))) return true;
+    await page.keyboard.press("Tab");
+    await page.waitForTimeout(120);
+  }
+  return test(await focused(page));
+}
+
+/// The rest of the game on `page` (made by `openPage`) from the keyboard: whenever it is the
+/// player's turn, the first pit the arrows reach, sown with X; until it is over.
+export async function playOutByKeys(page) {
+  for (let i = 0; i < 600 && (await page.attr("data-phase")) !== "over"; i++) {
+    if ((await page.attr("data-phase")) !== "waiting" || (await page.attr("data-human")) !== "1") {
+      await page.waitForTimeout(150);
+      continue;
+    }
+    await page.keyboard.press("ArrowRight");
+    await page.until(':not([data-selected="none"])', 10);
+    await page.keyboard.press("x");
+    await page.waitForTimeout(200);
+  }
+  await page.until('[data-phase="over"]', 60);
+}

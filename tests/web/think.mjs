@@ -22,7 +22,9 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
-import { CHROMIUM, frameRate, openPage, PHONE, recordFrames, serveFolder, setUp } from "./pages.mjs";
+import {
+  CHROMIUM, frameRate, openPage, PHONE, playOutByKeys, recordFrames, serveFolder, setUp,
+} from "./pages.mjs";
 
 // The third argument is the native `oaq-think` here, not a server.
 const { dist, out, serverBinary: native, chromium } = await setUp("think");
@@ -254,17 +256,7 @@ try {
     await page.mouse.click(640, 320); // Play
     await on('[data-screen="playing"]', 30);
     // The whole game from the keyboard: the first pit the arrows reach, sown with X.
-    for (let i = 0; i < 600 && (await attr("data-phase")) !== "over"; i++) {
-      if ((await attr("data-phase")) !== "waiting" || (await attr("data-human")) !== "1") {
-        await page.waitForTimeout(150);
-        continue;
-      }
-      await page.keyboard.press("ArrowRight");
-      await on(':not([data-selected="none"])', 10);
-      await page.keyboard.press("x");
-      await page.waitForTimeout(200);
-    }
-    await on('[data-phase="over"]', 60);
+    await playOutByKeys(page);
     const plies = Number(await attr("data-ply"));
     await page.waitForTimeout(800);
     // The end panel's first button has the focus; Review is the next.

@@ -6,6 +6,8 @@
 
 mod caption;
 mod dashboard;
+#[cfg(target_arch = "wasm32")]
+mod page;
 pub mod runs;
 pub mod set;
 
@@ -169,6 +171,8 @@ pub(super) fn plugin(app: &mut App) {
         caption::plugin,
         dashboard::plugin,
     ));
+    #[cfg(target_arch = "wasm32")]
+    app.add_plugins(page::plugin);
     // Read at start too: the progress may be merged with another device's before Puzzles
     // opens (`online::training`), and what is merged is written back.
     app.add_systems(Startup, load_progress);
@@ -436,8 +440,15 @@ fn follow_up(
     mut game: ResMut<Game>,
     mut phase: ResMut<Phase>,
     (mut progress, mut practice): (ResMut<Progress>, ResMut<PracticeStore>),
+    mut wake: ResMut<crate::game::state::Wake>,
 ) {
-    if *phase == Phase::Animating || board.pending == Pending::Nothing {
+    if board.pending == Pending::Nothing {
+        return;
+    }
+    // The game sleeps between inputs: what is still to follow (the engine's reply, the step
+    // after it, a wrong move taken back) asks for its frame.
+    wake.bypass_change_detection().busy();
+    if *phase == Phase::Animating {
         return;
     }
     let steps = board.set().1.get(board.index).map_or(0, |l| l.steps.len());
