@@ -777,6 +777,76 @@ fn puzzles_generate_reproducibly_and_check_against_the_engine() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn puzzles_are_found_in_played_games_as_the_server_writes_them() {
+    use o_an_quan::ai::puzzle::{MIN_GAP, PlayedGame, PuzzleFile};
+    use o_an_quan::rules::{Position, presets};
+    // Games of the basic rules, each move at an index that walks with the ply.
+    let rules = presets::get("basic").unwrap().rules;
+    let games: Vec<PlayedGame> = (0..8)
+        .map(|g| {
+            let mut pos = Position::new(rules);
+            let mut moves = Vec::new();
+            while !pos.is_over() {
+                let legal = pos.legal_moves();
+                let mv = legal[(pos.ply() as usize * 7 + 3 + g) % legal.len()];
+                pos.play(mv).unwrap();
+                moves.push(mv.to_string());
+            }
+            let moves = moves.join(" ");
+            PlayedGame {
+                preset: "basic".into(),
+                rules,
+                moves,
+            }
+        })
+        .collect();
+    // A game of rules that are no preset's comes first, and is passed over.
+    let mut odd = games[0].clone();
+    odd.preset = "custom".into();
+    let text: String = std::iter::once(&odd)
+        .chain(&games)
+        .map(|g| serde_json::to_string(g).unwrap() + "\n")
+        .collect();
+    let dir = std::env::temp_dir().join(format!("oaq-mine-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("games.jsonl");
+    std::fs::write(&path, &text).unwrap();
+    let path = path.to_str().unwrap();
+    let args = [
+        "puzzles", "mine", "--games", path, "--count", "3", "--depth", "6",
+    ];
+    let out = oaq(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        stdout(&oaq(&args)),
+        "the same games, the same puzzles"
+    );
+    assert!(stderr(&out).contains("(1 of rules that are no preset's passed over)"));
+    let (file, _) = PuzzleFile::parse(&stdout(&out)).unwrap();
+    assert_eq!(file.puzzles.len(), 3, "{}", stderr(&out));
+    for (n, puzzle) in file.puzzles.iter().enumerate() {
+        assert_eq!(puzzle.id, format!("games-{:04}", n + 1));
+        assert!(
+            games.iter().any(|g| g.moves.starts_with(&puzzle.moves)),
+            "{puzzle:?} is a position of a game"
+        );
+        assert_eq!(puzzle.verify(6, MIN_GAP), Ok(()), "{}", puzzle.id);
+        assert!(!puzzle.themes.is_empty());
+    }
+    // A line that is not a game is named.
+    std::fs::write(dir.join("games.jsonl"), "{\"preset\": 3}\n").unwrap();
+    let refused = oaq(&args);
+    assert!(!refused.status.success());
+    assert!(
+        stderr(&refused).contains("line 1: not a played game"),
+        "{}",
+        stderr(&refused)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `oaq-think`, the thinking worker's program, answering one request as the browser's worker
 /// does (`o_an_quan::ai::remote`): a level's move, and an error that names a bad request.
 #[test]

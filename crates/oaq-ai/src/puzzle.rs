@@ -124,6 +124,17 @@ impl Puzzle {
     }
 }
 
+/// A played game to find puzzles in (`oaq puzzles mine`), as `oaq-server admin games` writes
+/// one a line in JSON: its preset, its rules and its moves, nothing of its players or its room.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayedGame {
+    pub preset: String,
+    pub rules: oaq_rules::RuleSet,
+    /// The moves as `Move` writes them, with a space between two.
+    pub moves: String,
+}
+
 /// A file of puzzles and how they were judged.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

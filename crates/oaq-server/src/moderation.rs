@@ -51,6 +51,16 @@ pub enum AdminAction {
     Unban {
         player: String,
     },
+    /// Finished games of two players as JSON lines, oldest first, for `oaq puzzles mine`: the
+    /// preset, the rules and the moves of each, nothing of its players or its room.
+    Games {
+        /// Only games finished at or after this time (Unix ms).
+        #[arg(long, default_value_t = 0)]
+        since_ms: i64,
+        /// At most this many.
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        limit: u64,
+    },
 }
 
 /// Run one operator's command against `store`; what to print.
@@ -80,6 +90,7 @@ pub async fn admin(store: &Store, action: &AdminAction) -> Result<String, String
         }
         AdminAction::Ban { player, reason } => (player, "ban", identity::clean_label(reason)),
         AdminAction::Unban { player } => (player, "unban", String::new()),
+        AdminAction::Games { since_ms, limit } => return games(store, *since_ms, *limit).await,
     };
     let m = Moderation {
         id: identity::new_id(),
@@ -92,6 +103,36 @@ pub async fn admin(store: &Store, action: &AdminAction) -> Result<String, String
         true => Ok(format!("{what} {player}: done (record {})", m.id)),
         false => Err(format!("no player {player}")),
     }
+}
+
+/// Finished games of two players as JSON lines (`oaq_ai::puzzle::PlayedGame`), oldest first:
+/// the moves alone (a private room's code and the players' names are no one else's). A game
+/// whose log does not fold, or without a move, is left out.
+async fn games(store: &Store, since_ms: i64, limit: u64) -> Result<String, String> {
+    let store_error = |e| format!("the database: {e}");
+    let mut out = String::new();
+    for code in store
+        .finished_games(since_ms, limit)
+        .await
+        .map_err(store_error)?
+    {
+        let events = store.events(&code, None).await.map_err(store_error)?;
+        let Ok(room) = oaq_net::room::RoomState::from_log(&events) else {
+            continue;
+        };
+        if room.moves.is_empty() {
+            continue;
+        }
+        let moves: Vec<String> = room.moves.iter().map(ToString::to_string).collect();
+        let game = oaq_ai::puzzle::PlayedGame {
+            preset: room.preset,
+            rules: room.rules,
+            moves: moves.join(" "),
+        };
+        out.push_str(&serde_json::to_string(&game).map_err(|e| e.to_string())?);
+        out.push('\n');
+    }
+    Ok(out)
 }
 
 /// Follow operators' actions for as long as the server runs.

@@ -1,11 +1,13 @@
-//! `oaq puzzles`: make the puzzle set from engine self-play (`generate`), or check a puzzle
-//! file against the engine (`check`).
+//! `oaq puzzles`: make the puzzle set from engine self-play (`generate`) or from played games
+//! (`mine`: the server's finished games, as `oaq-server admin games` writes them), or check a
+//! puzzle file against the engine (`check`).
 
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
 
 use o_an_quan::ai::puzzle::{
-    DEPTH, Difficulty, Judgement, MAX_STEPS, MIN_GAP, Puzzle, PuzzleFile, Step, best_reply, seen_at,
+    DEPTH, Difficulty, Judgement, MAX_STEPS, MIN_GAP, PlayedGame, Puzzle, PuzzleFile, Step,
+    best_reply, seen_at,
 };
 use o_an_quan::ai::theme::Theme;
 use o_an_quan::ai::{Level, Thinker};
@@ -47,6 +49,20 @@ enum Sub {
         #[arg(long)]
         jobs: Option<u16>,
     },
+    /// Find puzzles in played games (one JSON object a line, as `oaq-server admin games`
+    /// writes them): from the sixth move, every third position judged as `generate` judges
+    /// them; print RON. Games of rules that are no preset's are passed over.
+    Mine {
+        /// The games' file (`-`: standard input).
+        #[arg(long)]
+        games: std::path::PathBuf,
+        /// The most puzzles kept, in the games' order.
+        #[arg(long, default_value_t = 100)]
+        count: usize,
+        /// The depth that judges every move.
+        #[arg(long, default_value_t = DEPTH, value_parser = clap::value_parser!(u32).range(2..=20))]
+        depth: u32,
+    },
     /// Check every puzzle of a file with the engine at the file's depth: the answer is the
     /// unique best by the file's gap, and the reply the engine's.
     Check {
@@ -64,6 +80,11 @@ pub fn run(args: Args) -> Result<(), Failure> {
             depth,
             jobs,
         } => generate(seed, count, depth, arena::jobs(jobs)),
+        Sub::Mine {
+            games,
+            count,
+            depth,
+        } => mine(&games, count, depth),
         Sub::Check { file } => {
             let text = match file {
                 Some(path) => std::fs::read_to_string(&path)
@@ -288,18 +309,82 @@ fn generate(seed: u64, count: usize, depth: u32, jobs: usize) -> Result<(), Fail
     for (theme, n) in &themes {
         eprintln!("theme {}: {n}", theme.name());
     }
-    let file = PuzzleFile {
+    print(&PuzzleFile {
         seed,
         depth,
         min_gap: MIN_GAP as f32,
         puzzles,
-    };
-    // One line a step: the file stays readable, and small for the web build that embeds it.
+    })
+}
+
+/// `file` on standard output, one line a step: readable, and small on the wire.
+fn print(file: &PuzzleFile) -> Result<(), Failure> {
     let config = ron::ser::PrettyConfig::default().depth_limit(4);
-    let text = ron::ser::to_string_pretty(&file, config)?;
+    let text = ron::ser::to_string_pretty(file, config)?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "{text}")?;
     Ok(())
+}
+
+/// Puzzles from the played games in `path`, at most `count`, each position once.
+fn mine(path: &std::path::Path, count: usize, depth: u32) -> Result<(), Failure> {
+    let text = if path == std::path::Path::new("-") {
+        std::io::read_to_string(std::io::stdin())?
+    } else {
+        std::fs::read_to_string(path).map_err(|e| Failure(format!("{}: {e}", path.display())))?
+    };
+    let mut seen = HashSet::new();
+    let mut puzzles: Vec<Puzzle> = Vec::new();
+    let (mut games, mut passed_over) = (0, 0);
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || puzzles.len() >= count {
+            continue;
+        }
+        let at = |what: String| Failure(format!("line {}: {what}", n + 1));
+        let game: PlayedGame =
+            serde_json::from_str(line).map_err(|e| at(format!("not a played game: {e}")))?;
+        let moves: Vec<Move> = game
+            .moves
+            .split_whitespace()
+            .map(str::parse)
+            .collect::<Result<_, _>>()
+            .map_err(|e| at(format!("{e}")))?;
+        if presets::get(&game.preset).is_none_or(|p| p.rules != game.rules) {
+            passed_over += 1;
+            continue;
+        }
+        games += 1;
+        let mut pos = Position::new(game.rules);
+        let mut next_look = 6;
+        for (i, &mv) in moves.iter().enumerate() {
+            if puzzles.len() >= count {
+                break;
+            }
+            if pos.ply() >= next_look && seen.insert(pos) {
+                next_look = pos.ply() + 3;
+                if let Some(puzzle) = judge(&game.preset, &pos, &moves[..i], depth) {
+                    puzzles.push(puzzle);
+                    // The next is another position, not the same idea a move later.
+                    next_look = pos.ply() + 12;
+                }
+            }
+            pos.play(mv)
+                .map_err(|e| at(format!("move {} ({mv}): {e}", i + 1)))?;
+        }
+    }
+    for (n, puzzle) in puzzles.iter_mut().enumerate() {
+        puzzle.id = format!("games-{:04}", n + 1);
+    }
+    eprintln!(
+        "{} puzzles from {games} games ({passed_over} of rules that are no preset's passed over)",
+        puzzles.len()
+    );
+    print(&PuzzleFile {
+        seed: 0,
+        depth,
+        min_gap: MIN_GAP as f32,
+        puzzles,
+    })
 }
 
 #[cfg(test)]

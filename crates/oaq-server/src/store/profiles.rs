@@ -67,5 +67,18 @@ impl Store {
         Ok(games)
     }
 
+    /// Finished games of two players, oldest first: their codes, from `since_ms` on.
+    pub async fn finished_games(&self, since_ms: i64, limit: u64) -> StoreResult<Vec<String>> {
+        let rows = sqlx::query(
+            "SELECT code FROM rooms WHERE status = 'finished' AND players = 2 \
+             AND updated_ms >= $1 ORDER BY updated_ms, code LIMIT $2",
+        )
+        .bind(since_ms)
+        .bind(limit.min(i64::MAX as u64) as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| Ok(r.try_get(0)?)).collect()
+    }
+
     // Reports and moderation.
 }

@@ -94,6 +94,31 @@ async fn a_whole_game_ends_as_oaq_replay_says_and_a_spectator_sees_every_move() 
     }
     assert_eq!(result.scores, pos.scores()[..2].to_vec());
 
+    // The operators' export of finished games carries the moves, not the room or the players.
+    let db = dir.path().join("oaq.sqlite3");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_oaq-server"))
+        .args(["admin", "--database", db.to_str().unwrap(), "games"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let exported: Vec<oaq_ai::puzzle::PlayedGame> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(exported.len(), 1, "{text}");
+    assert_eq!(
+        (exported[0].preset.as_str(), &exported[0].moves),
+        ("basic", &moves.join(" "))
+    );
+    for private in [&code, &a.player.id, &b.player.id, &a.player.name] {
+        assert!(!text.contains(private.as_str()), "{private} in {text}");
+    }
+
     // The finished game is a replay file the game imports.
     let (status, body) = server.http(&format!("/games/{code}"));
     assert_eq!(status, 200, "{body}");

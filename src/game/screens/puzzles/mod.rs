@@ -274,7 +274,7 @@ fn enter(mut board: ResMut<PuzzleBoard>, game: Res<Game>) {
 fn start_when_ready(
     mut here: Here,
     load: Res<SetLoad>,
-    mut working: ResMut<Working>,
+    (mut working, mut wake): (ResMut<Working>, ResMut<crate::game::state::Wake>),
     start_with: Option<Res<StartWith>>,
 ) {
     if !here.board.waiting {
@@ -294,6 +294,10 @@ fn start_when_ready(
             SetLoad::NotAsked | SetLoad::Loading(_) => {
                 // At work: what waits for the screen to settle (a screenshot) waits for this.
                 working.set_if_neq(Working(true));
+                // The set is read off the frame, and the game sleeps between inputs: it looks
+                // again shortly, or the first puzzle would wait for the next touch.
+                wake.bypass_change_detection()
+                    .within(std::time::Duration::from_millis(100));
                 return;
             }
         }
